@@ -1,0 +1,56 @@
+/** `physpay init` and `physpay stats`: create a reports DB, and summarise one. */
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { openReportsDb } from '../../db/open.ts';
+import { schemaVersion } from '../../db/migrations.ts';
+import { option, readSettings } from '../settings.ts';
+import { CliError, type CliIo } from '../io.ts';
+
+export function registerDbCommands(program: Command, io: CliIo): void {
+  program
+    .command('init')
+    .description('create an empty reports DB with reference data (specialties, states), or migrate an existing one')
+    .addOption(option('db').makeOptionMandatory())
+    .action((opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      const existed = existsSync(path);
+      const db = openReportsDb(path, { create: true });
+      const counts = db.prepare('SELECT (SELECT count(*) FROM specialties) AS specialties, (SELECT count(*) FROM states) AS states').get() as { specialties: number; states: number };
+      io.out(`${existed ? 'migrated' : 'created'} ${path} (schema v${schemaVersion(db)}; ${counts.specialties} specialties, ${counts.states} states and DC)`);
+      db.close();
+    });
+
+  program
+    .command('stats')
+    .description('summarise a reports DB: reports by status, specialties, states, institutions, wage rows')
+    .addOption(option('db').makeOptionMandatory())
+    .option('--json', 'print one JSON object')
+    .action((opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      const db = openReportsDb(path, { readonly: true });
+      const byStatus = Object.fromEntries(
+        (db.prepare('SELECT status, count(*) AS n FROM reports GROUP BY status ORDER BY status').all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+      );
+      const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      const stats = {
+        db: path,
+        synthetic: one("SELECT count(*) AS n FROM dataset_meta WHERE key = 'synthetic' AND value = 'true'") > 0,
+        reports: byStatus,
+        specialties_with_approved_reports: one("SELECT count(DISTINCT specialty_id) AS n FROM reports WHERE status = 'approved'"),
+        states_with_approved_reports: one("SELECT count(DISTINCT state) AS n FROM reports WHERE status = 'approved'"),
+        institutions: one('SELECT count(*) AS n FROM institutions'),
+        bls_wages: one('SELECT count(*) AS n FROM bls_wages'),
+      };
+      db.close();
+      if (opts.json) {
+        io.out(JSON.stringify(stats));
+        return;
+      }
+      const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+      io.out(`${path}${stats.synthetic ? ' (SYNTHETIC demo data)' : ''}`);
+      io.out(`  reports: ${total.toLocaleString('en-US')} (${Object.entries(byStatus).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ') || 'none'})`);
+      io.out(`  approved reports cover ${stats.specialties_with_approved_reports} specialties in ${stats.states_with_approved_reports} states`);
+      io.out(`  teaching institutions: ${stats.institutions}; BLS wage rows: ${stats.bls_wages}`);
+      if (total === 0 && !existsSync(path)) throw new CliError(`no reports DB at ${path}`);
+    });
+}

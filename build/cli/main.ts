@@ -1,0 +1,55 @@
+/**
+ * The `physpay` CLI (commander). Each command group registers itself from build/cli/commands/.
+ * `main` returns the exit code instead of exiting, so tests can run commands in-process.
+ */
+import { Command, CommanderError } from 'commander';
+import { ZodError } from 'zod';
+import { processIo, CliError, type CliIo } from './io.ts';
+import { ConfigError } from './settings.ts';
+import { DbError } from '../db/open.ts';
+import { ModerationError } from '../db/moderation.ts';
+import { DemoError } from '../demo/create.ts';
+import { registerDbCommands } from './commands/db.ts';
+import { registerImportCommands } from './commands/import.ts';
+import { registerModerateCommands } from './commands/moderate.ts';
+import { registerDemoCommand } from './commands/demo.ts';
+
+export function createProgram(io: CliIo): Command {
+  const program = new Command('physpay')
+    .description('physpay: physician compensation benchmarks. Import and moderate reports, build the published data, serve the APIs.')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
+    .exitOverride();
+  registerDbCommands(program, io);
+  registerImportCommands(program, io);
+  registerModerateCommands(program, io);
+  registerDemoCommand(program, io);
+  for (const cmd of program.commands) {
+    cmd.exitOverride().configureOutput(program.configureOutput());
+    for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
+
+/** Known operator errors: printed as one line, no stack. */
+const OPERATOR_ERRORS = [CliError, ConfigError, DbError, ModerationError, DemoError];
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (OPERATOR_ERRORS.some((E) => err instanceof E)) {
+      io.err(`physpay: ${(err as Error).message}`);
+      return err instanceof CliError ? err.exitCode : 1;
+    }
+    if (err instanceof ZodError) {
+      io.err(`physpay: invalid input: ${err.issues.map((i) => i.message).join('; ')}`);
+      return 1;
+    }
+    io.err(`physpay: unexpected error: ${(err as Error).stack ?? String(err)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Versioned migrations of the reports DB. Append only: never edit a migration that has shipped; add the
+ * next one. Each runs in its own transaction and records itself in `schema_migrations`.
+ */
+import type Database from 'better-sqlite3';
+import { SPECIALTIES } from './reference/specialties.ts';
+import { DEFAULT_COL_SOURCE, DEFAULT_COL_YEAR, STATES } from './reference/states.ts';
+import { normalizeName, slugify } from '../contract/names.ts';
+
+interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+const SCHEMA_V1 = `
+CREATE TABLE specialties (
+  id        INTEGER PRIMARY KEY,
+  slug      TEXT NOT NULL UNIQUE,
+  name      TEXT NOT NULL UNIQUE,
+  soc_code  TEXT CHECK (soc_code GLOB '[0-9][0-9]-[0-9][0-9][0-9][0-9]'),
+  soc_match TEXT NOT NULL DEFAULT 'exact' CHECK (soc_match IN ('exact', 'broad'))
+) STRICT;
+
+-- Every accepted spelling of a specialty, normalised (see build/contract/names.ts): slug, name, aliases.
+CREATE TABLE specialty_aliases (
+  alias        TEXT PRIMARY KEY,
+  specialty_id INTEGER NOT NULL REFERENCES specialties(id) ON DELETE CASCADE
+) STRICT;
+
+CREATE TABLE states (
+  code       TEXT PRIMARY KEY CHECK (length(code) = 2),
+  slug       TEXT NOT NULL UNIQUE,
+  name       TEXT NOT NULL UNIQUE,
+  region     TEXT NOT NULL CHECK (region IN ('Northeast', 'Midwest', 'South', 'West')),
+  col_index  REAL CHECK (col_index > 0),
+  col_source TEXT,
+  col_year   INTEGER
+) STRICT;
+
+CREATE TABLE reports (
+  id                 INTEGER PRIMARY KEY,
+  specialty_id       INTEGER NOT NULL REFERENCES specialties(id),
+  state              TEXT NOT NULL REFERENCES states(code),
+  year               INTEGER NOT NULL,
+  total_compensation REAL NOT NULL CHECK (total_compensation > 0),
+  base_salary        REAL CHECK (base_salary >= 0),
+  bonus              REAL CHECK (bonus >= 0),
+  hours_per_week     REAL CHECK (hours_per_week > 0),
+  years_in_practice  INTEGER CHECK (years_in_practice >= 0),
+  practice_setting   TEXT,
+  employment_type    TEXT,
+  wrvus              REAL CHECK (wrvus > 0),
+  submitted_at       TEXT NOT NULL,
+  status             TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+  moderated_at       TEXT,
+  import_id          INTEGER REFERENCES imports(id)
+) STRICT;
+CREATE INDEX reports_by_status ON reports (status, specialty_id);
+
+-- One row per imported file: re-importing the same reports file is a no-op.
+CREATE TABLE imports (
+  id          INTEGER PRIMARY KEY,
+  kind        TEXT NOT NULL,
+  file_name   TEXT NOT NULL,
+  sha256      TEXT NOT NULL,
+  rows        INTEGER NOT NULL,
+  imported_at TEXT NOT NULL,
+  UNIQUE (kind, sha256)
+) STRICT;
+
+CREATE TABLE institutions (
+  id            INTEGER PRIMARY KEY,
+  slug          TEXT NOT NULL UNIQUE,
+  name          TEXT NOT NULL,
+  city          TEXT NOT NULL,
+  state         TEXT NOT NULL REFERENCES states(code),
+  academic_year TEXT NOT NULL,
+  checked_at    TEXT NOT NULL,
+  source_url    TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE institution_pay (
+  institution_id INTEGER NOT NULL REFERENCES institutions(id) ON DELETE CASCADE,
+  pgy            INTEGER NOT NULL CHECK (pgy BETWEEN 1 AND 10),
+  salary         REAL NOT NULL CHECK (salary > 0),
+  PRIMARY KEY (institution_id, pgy)
+) STRICT;
+
+-- BLS Occupational Employment and Wage Statistics, national. annual_median is NULL when BLS marks it
+-- missing ('*'); top_coded = 1 when BLS marks it '#' (the value stored is then the top-code threshold).
+CREATE TABLE bls_wages (
+  soc_code      TEXT PRIMARY KEY CHECK (soc_code GLOB '[0-9][0-9]-[0-9][0-9][0-9][0-9]'),
+  title         TEXT NOT NULL,
+  annual_median REAL,
+  top_coded     INTEGER NOT NULL DEFAULT 0 CHECK (top_coded IN (0, 1)),
+  year          INTEGER NOT NULL
+) STRICT;
+
+-- Facts about the dataset as a whole, e.g. synthetic = 'true' for demo data.
+CREATE TABLE dataset_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+`;
+
+function seedReferenceData(db: Database.Database): void {
+  const insSpecialty = db.prepare('INSERT INTO specialties (slug, name, soc_code, soc_match) VALUES (?, ?, ?, ?)');
+  const insAlias = db.prepare('INSERT OR IGNORE INTO specialty_aliases (alias, specialty_id) VALUES (?, ?)');
+  for (const s of SPECIALTIES) {
+    const id = Number(insSpecialty.run(s.slug, s.name, s.soc, s.socMatch).lastInsertRowid);
+    for (const a of [s.slug, s.name, ...s.aliases]) insAlias.run(normalizeName(a), id);
+  }
+  const insState = db.prepare(
+    'INSERT INTO states (code, slug, name, region, col_index, col_source, col_year) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  for (const st of STATES) {
+    insState.run(st.code, slugify(st.name), st.name, st.region, st.col, DEFAULT_COL_SOURCE, DEFAULT_COL_YEAR);
+  }
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'schema and reference data',
+    up(db) {
+      db.exec(SCHEMA_V1);
+      seedReferenceData(db);
+    },
+  },
+];
+
+/** Apply every migration newer than the DB's version. Returns the versions applied. */
+export function migrate(db: Database.Database, now: () => Date = () => new Date()): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+  const current = (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`reports DB schema version ${current} is newer than this physpay (${latest}); upgrade physpay`);
+  }
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        now().toISOString(), // when the schema changed; no figure is ever derived from it
+      );
+    }).immediate();
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+}
