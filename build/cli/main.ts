@@ -13,6 +13,7 @@ import { registerDbCommands } from './commands/db.ts';
 import { registerImportCommands } from './commands/import.ts';
 import { registerModerateCommands } from './commands/moderate.ts';
 import { registerDemoCommand } from './commands/demo.ts';
+import { registerBuildCommands } from './commands/build.ts';
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('physpay')
@@ -24,6 +25,7 @@ export function createProgram(io: CliIo): Command {
   registerImportCommands(program, io);
   registerModerateCommands(program, io);
   registerDemoCommand(program, io);
+  registerBuildCommands(program, io);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());
     for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());

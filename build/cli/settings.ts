@@ -24,6 +24,15 @@ export const SETTINGS = {
   asOf: { flags: '--as-of <date>', env: 'PHYSPAY_DEMO_AS_OF', description: 'the demo\'s "today": no report is submitted after it', default: '2026-11-15', schema: isoDay },
   year: { flags: '--year <year>', env: 'PHYSPAY_BLS_YEAR', description: 'OEWS year, when the BLS file has no YEAR column', schema: z.coerce.number().int().min(1997).max(2100).optional() },
   topCode: { flags: '--top-code <usd>', env: 'PHYSPAY_BLS_TOP_CODE', description: 'wage that a "#" (top-coded) OEWS median stands for', default: '239200', schema: positiveInt },
+  out: { flags: '--out <dir>', env: 'PHYSPAY_OUT', description: 'dist-data folder (builds/ and the current pointer)', default: 'dist-data', schema: z.string().min(1) },
+  baseUrl: { flags: '--base-url <url>', env: 'PHYSPAY_BASE_URL', description: 'public base URL written into citation_url, feed_url and pages', default: 'http://localhost:8080', schema: z.string().url() },
+  publisher: { flags: '--publisher <name>', env: 'PHYSPAY_PUBLISHER', description: 'publisher named in attribution lines', default: 'PhysPay', schema: z.string().min(1).max(100) },
+  buildDate: { flags: '--build-date <date>', env: 'PHYSPAY_BUILD_DATE', description: 'date written into the files\' attribution lines (default: today, UTC)', schema: isoDay.optional() },
+  keep: { flags: '--keep <n>', env: 'PHYSPAY_KEEP_BUILDS', description: 'published builds to keep for rollback', default: '7', schema: positiveInt.max(1000) },
+  maxCountDrop: { flags: '--max-count-drop <fraction>', env: 'PHYSPAY_MAX_COUNT_DROP', description: 'refuse to publish when reports used fall by more than this fraction', default: '0.2', schema: z.coerce.number().min(0).max(1) },
+  maxMedianShift: { flags: '--max-median-shift <fraction>', env: 'PHYSPAY_MAX_MEDIAN_SHIFT', description: 'refuse to publish when a national median moves by more than this fraction', default: '0.15', schema: z.coerce.number().min(0).max(10) },
+  winsorLower: { flags: '--winsor-lower <usd>', env: 'PHYSPAY_WINSOR_LOWER', description: 'keyed API: lower winsorization bound', default: '50000', schema: z.coerce.number().nonnegative() },
+  winsorUpper: { flags: '--winsor-upper <usd>', env: 'PHYSPAY_WINSOR_UPPER', description: 'keyed API: upper winsorization bound', default: '3000000', schema: positiveInt },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -42,16 +42,14 @@ export interface ImportOptions {
   topCode?: number;
 }
 
-function readRows(file: string, text: string, columns: readonly string[], extraAllowed = false): CsvRow[] {
-  let parsed;
+/** Rows of a well-formed file, plus the rows with a wrong field count (reported with the other bad rows). */
+function readRows(file: string, text: string, columns: readonly string[], extraAllowed = false): { rows: CsvRow[]; errors: RowError[] } {
   try {
-    parsed = recordsToRows(parseCsv(text), columns, { extraAllowed });
+    return recordsToRows(parseCsv(text), columns, { extraAllowed });
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
     throw err;
   }
-  if (parsed.errors.length) throw new ImportRejected(file, parsed.errors);
-  return parsed.rows;
 }
 
 function rejectIfErrors(file: string, errors: RowError[]): void {
@@ -75,9 +73,9 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       if (previous) {
         return { kind, file, rows: 0, alreadyImported: true, summary: `${file} was already imported on ${previous.imported_at} (${fmt(previous.rows)} reports); nothing to do` };
       }
-      const rows = readRows(file, text, REPORT_COLUMNS);
+      const { rows, errors: shapeErrors } = readRows(file, text, REPORT_COLUMNS);
       const { valid, errors } = validateReportRows(rows, refs, now);
-      rejectIfErrors(file, errors);
+      rejectIfErrors(file, [...shapeErrors, ...errors]);
       const stamp = now.toISOString();
       const counts = { pending: 0, approved: 0, rejected: 0 };
       db.transaction(() => {
@@ -98,9 +96,9 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       return { kind, file, rows: valid.length, summary: `${fmt(valid.length)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}` };
     }
     case 'institutions': {
-      const rows = readRows(file, text, INSTITUTION_COLUMNS);
+      const { rows, errors: shapeErrors } = readRows(file, text, INSTITUTION_COLUMNS);
       const { valid, errors } = validateInstitutionRows(rows, refs);
-      rejectIfErrors(file, errors);
+      rejectIfErrors(file, [...shapeErrors, ...errors]);
       let replaced = 0;
       db.transaction(() => {
         const find = db.prepare('SELECT id FROM institutions WHERE slug = ?');
@@ -124,12 +122,12 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       return { kind, file, rows: rows.length, summary: `${fmt(valid.length)} institutions imported from ${file} (${fmt(valid.length - replaced)} new, ${fmt(replaced)} pay scales replaced)` };
     }
     case 'bls': {
-      const rows = readRows(file, text, BLS_COLUMNS, true);
+      const { rows, errors: shapeErrors } = readRows(file, text, BLS_COLUMNS, true);
       if (options.year === undefined && rows.length > 0 && !('YEAR' in rows[0]!.values)) {
         throw new ImportRejected(file, [{ line: 1, message: 'the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024)' }]);
       }
       const { valid, errors } = validateBlsRows(rows, { year: options.year, topCode: options.topCode });
-      rejectIfErrors(file, errors);
+      rejectIfErrors(file, [...shapeErrors, ...errors]);
       db.transaction(() => {
         const upsert = db.prepare(`INSERT INTO bls_wages (soc_code, title, annual_median, top_coded, year)
           VALUES (?, ?, ?, ?, ?) ON CONFLICT (soc_code) DO UPDATE SET title = excluded.title,
@@ -141,9 +139,9 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       return { kind, file, rows: valid.length, summary: `${fmt(valid.length)} OEWS wages imported from ${file} (${top} top-coded, ${missing} not available)` };
     }
     case 'col': {
-      const rows = readRows(file, text, COL_COLUMNS);
+      const { rows, errors: shapeErrors } = readRows(file, text, COL_COLUMNS);
       const { valid, errors } = validateColRows(rows, refs);
-      rejectIfErrors(file, errors);
+      rejectIfErrors(file, [...shapeErrors, ...errors]);
       db.transaction(() => {
         const upd = db.prepare('UPDATE states SET col_index = ?, col_source = ?, col_year = ? WHERE code = ?');
         for (const c of valid) upd.run(c.index, c.source, c.year, c.state);

@@ -1,0 +1,40 @@
+/**
+ * Sanity diff between the previous published build and the new one (pure). A nightly build that suddenly
+ * loses many reports or moves medians far is refused unless the operator forces it.
+ */
+import type { BuildSummary } from '../contract/manifest.ts';
+
+export interface DiffThresholds {
+  /** largest allowed relative drop of reports used, e.g. 0.2 */
+  maxCountDrop: number;
+  /** largest allowed relative move of a specialty's national median, e.g. 0.15 */
+  maxMedianShift: number;
+  /** medians are compared only for specialties with at least this many reports in both builds */
+  minReportsForMedian: number;
+}
+
+export const DEFAULT_THRESHOLDS: DiffThresholds = { maxCountDrop: 0.2, maxMedianShift: 0.15, minReportsForMedian: 25 };
+
+export function compareBuilds(prev: Pick<BuildSummary, 'reports_used' | 'medians' | 'counts'>, next: Pick<BuildSummary, 'reports_used' | 'medians' | 'counts'>, t: DiffThresholds): string[] {
+  const problems: string[] = [];
+  if (prev.reports_used > 0) {
+    const drop = (prev.reports_used - next.reports_used) / prev.reports_used;
+    if (drop > t.maxCountDrop) {
+      problems.push(`reports used fell from ${prev.reports_used} to ${next.reports_used} (-${(drop * 100).toFixed(1)}%, limit ${(t.maxCountDrop * 100).toFixed(0)}%)`);
+    }
+  }
+  for (const slug of Object.keys(prev.medians).sort()) {
+    const a = prev.medians[slug]!;
+    const b = next.medians[slug];
+    if ((prev.counts[slug] ?? 0) < t.minReportsForMedian || (next.counts[slug] ?? 0) < t.minReportsForMedian) continue;
+    if (b === undefined) {
+      problems.push(`${slug}: national median no longer published`);
+      continue;
+    }
+    const shift = Math.abs(b - a) / a;
+    if (shift > t.maxMedianShift) {
+      problems.push(`${slug}: national median moved from ${a} to ${b} (${((b - a) / a * 100).toFixed(1)}%, limit ${(t.maxMedianShift * 100).toFixed(0)}%)`);
+    }
+  }
+  return problems;
+}

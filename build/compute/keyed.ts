@@ -1,0 +1,291 @@
+/**
+ * Figures of the keyed API (A), pure. The build computes every cell with these functions; the server
+ * calls the same `keyedCell` at request time for Enterprise custom year ranges, over the per-report
+ * columns the build writes (private/keyed/reports/{slug}.json).
+ *
+ * Method (DESIGN.md section 3): every total is winsorized into fixed bounds (nothing dropped, n = reports
+ * in scope); publishable n >= 5, sufficient n >= 15; whole dollars; sample SD; order-statistic 95% CI of
+ * the median with its achieved coverage.
+ */
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from '../contract/vocab.ts';
+import {
+  GEO_NATIONAL, cellKey, geoRegion, geoState,
+  type BlsInfo, type BreakdownRow, type KeyedCell, type KeyedIndex, type KeyedReportsArtifact, type KeyedSpecialtyArtifact, type Methodology, type TrendRow,
+} from '../contract/keyed-artifacts.ts';
+import { dayToIso, type Dataset } from './dataset.ts';
+import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, mean, medianCi95, quantile, sampleSd, variancePct, winsorize } from './stats.ts';
+
+export interface KeyedOptions {
+  winsorLower: number;
+  winsorUpper: number;
+}
+
+export const KEYED_DEFAULTS: KeyedOptions = { winsorLower: 50_000, winsorUpper: 3_000_000 };
+export const MIN_SAMPLE = 5;
+export const SUFFICIENT_SAMPLE = 15;
+
+export function methodology(opts: KeyedOptions): Methodology {
+  const usd = (v: number) => `$${v.toLocaleString('en-US')}`;
+  return {
+    min_sample: MIN_SAMPLE,
+    sufficient_sample: SUFFICIENT_SAMPLE,
+    winsor_lower: opts.winsorLower,
+    winsor_upper: opts.winsorUpper,
+    outlier_handling: `Winsorized: totals below ${usd(opts.winsorLower)} count as ${usd(opts.winsorLower)} and totals above ${usd(opts.winsorUpper)} as ${usd(opts.winsorUpper)}; no report is dropped, so n is every approved report in scope.`,
+    fte_basis: '40 hours/week (2,080 hours/year): total x 40 / hours per week, for reports giving 10 to 100 hours per week.',
+    confidence_interval_method: 'Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)]; for n < 6 no 95% interval exists and [min, max] is given with its achieved coverage.',
+  };
+}
+
+/** Per-report columns of one specialty, ascending by winsorized total. NaN / -1 mean unknown. */
+export interface KeyedColumns {
+  count: number;
+  total: Float64Array;
+  fte: Float64Array;
+  base: Float64Array;
+  bonus: Float64Array;
+  year: Int32Array;
+  band: Int8Array;
+  setting: Int8Array;
+  employment: Int8Array;
+  state: Int16Array;
+  day: Int32Array;
+}
+
+export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOptions): KeyedColumns {
+  const { start, end } = ds.specialtyRange[si]!;
+  const n = end - start;
+  const R = ds.reports;
+  const cols: KeyedColumns = {
+    count: n,
+    total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n),
+    year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
+    state: new Int16Array(n), day: new Int32Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const i = start + k;
+    const total = R.total[i]!;
+    cols.total[k] = winsorize(total, opts.winsorLower, opts.winsorUpper);
+    const hours = R.hours[i]!;
+    const fte = fteNormalize(total, Number.isNaN(hours) ? null : hours);
+    cols.fte[k] = fte === null ? NaN : winsorize(fte, opts.winsorLower, opts.winsorUpper);
+    cols.base[k] = R.base[i]!;
+    cols.bonus[k] = R.bonus[i]!;
+    cols.year[k] = R.year[i]!;
+    cols.band[k] = experienceBandIndex(R.experience[i]! < 0 ? null : R.experience[i]!);
+    cols.setting[k] = R.setting[i]!;
+    cols.employment[k] = R.employment[i]!;
+    cols.state[k] = R.state[i]!;
+    cols.day[k] = R.submittedDay[i]!;
+  }
+  return cols;
+}
+
+export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns {
+  const f = (xs: (number | null)[]) => Float64Array.from(xs, (x) => (x === null ? NaN : x));
+  return {
+    count: a.count,
+    total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus),
+    year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
+    employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
+  };
+}
+
+export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReportsArtifact {
+  const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
+  return {
+    slug, count: c.count, total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus),
+    year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
+    employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
+  };
+}
+
+const whole = Math.round;
+
+function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(idx.length);
+  let m = 0;
+  for (let k = 0; k < idx.length; k++) {
+    const v = src[idx[k]!]!;
+    if (!Number.isNaN(v)) out[m++] = v;
+  }
+  return out.subarray(0, m).sort();
+}
+
+function quartiles(sorted: Float64Array): { p25: number | null; p50: number | null; p75: number | null } {
+  if (sorted.length < MIN_SAMPLE) return { p25: null, p50: null, p75: null };
+  return { p25: whole(quantile(sorted, 0.25)), p50: whole(quantile(sorted, 0.5)), p75: whole(quantile(sorted, 0.75)) };
+}
+
+/** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row. */
+export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<BreakdownRow, 'label'> {
+  const n = idx.length;
+  if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
+  const v = new Float64Array(n);
+  for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
+  return { n, ...quartiles(v), mean: whole(mean(v)), publishable: true };
+}
+
+/** Everything the keyed API returns for one cell. `idx` lists report positions in ascending order. */
+export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo): KeyedCell {
+  const n = idx.length;
+  const years = new Set<number>();
+  let earliest = Infinity;
+  let latest = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    years.add(c.year[i]!);
+    if (c.day[i]! < earliest) earliest = c.day[i]!;
+    if (c.day[i]! > latest) latest = c.day[i]!;
+  }
+  const base: KeyedCell = {
+    n,
+    years: [...years].sort((a, b) => a - b),
+    data_date_range: n > 0 ? { earliest: dayToIso(earliest), latest: dayToIso(latest) } : null,
+    figures: null,
+    bls_variance_pct: null,
+    sections: null,
+  };
+  if (n < MIN_SAMPLE) return base;
+
+  const v = new Float64Array(n);
+  for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
+  const ci = medianCi95(v)!;
+  const p50 = whole(quantile(v, 0.5));
+  const sd = sampleSd(v);
+  base.figures = {
+    percentiles: {
+      p10: whole(quantile(v, 0.1)), p25: whole(quantile(v, 0.25)), p50,
+      p75: whole(quantile(v, 0.75)), p90: whole(quantile(v, 0.9)),
+    },
+    mean: whole(mean(v)),
+    standard_deviation: sd === null ? null : whole(sd),
+    confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000 },
+  };
+  base.bls_variance_pct = bls.available && bls.median ? variancePct(p50, bls.median) : null;
+
+  const fte = sortedOf(c.fte, idx);
+  const byYear = new Map<number, number[]>();
+  const byBand: number[][] = EXPERIENCE_BANDS.map(() => []);
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    let y = byYear.get(c.year[i]!);
+    if (!y) byYear.set(c.year[i]!, (y = []));
+    y.push(i);
+    if (c.band[i]! >= 0) byBand[c.band[i]!]!.push(i);
+  }
+  const baseVals = sortedOf(c.base, idx);
+  const bonusVals = sortedOf(c.bonus, idx);
+  base.sections = {
+    fte_normalized: {
+      n: fte.length,
+      percentiles: fte.length >= MIN_SAMPLE
+        ? { p10: whole(quantile(fte, 0.1)), p25: whole(quantile(fte, 0.25)), p50: whole(quantile(fte, 0.5)), p75: whole(quantile(fte, 0.75)), p90: whole(quantile(fte, 0.9)) }
+        : null,
+      mean: fte.length >= MIN_SAMPLE ? whole(mean(fte)) : null,
+    },
+    components: {
+      base_salary: { n: baseVals.length, ...quartiles(baseVals) },
+      bonus: { n: bonusVals.length, ...quartiles(bonusVals) },
+    },
+    trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!) })),
+    by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
+  };
+  return base;
+}
+
+export interface CellFilter {
+  /** null = national */
+  region: string | null;
+  /** state index into the index's states, null = no state filter */
+  state: number | null;
+  setting: number | null;
+  employment: number | null;
+  yearStart: number | null;
+  yearEnd: number | null;
+}
+
+/** Positions (ascending) of the reports matching a filter; `regionOf` maps a state index to its region. */
+export function selectReports(c: KeyedColumns, f: CellFilter, regionOf: (state: number) => string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < c.count; i++) {
+    if (f.state !== null && c.state[i] !== f.state) continue;
+    if (f.region !== null && regionOf(c.state[i]!) !== f.region) continue;
+    if (f.setting !== null && c.setting[i] !== f.setting) continue;
+    if (f.employment !== null && c.employment[i] !== f.employment) continue;
+    if (f.yearStart !== null && c.year[i]! < f.yearStart) continue;
+    if (f.yearEnd !== null && c.year[i]! > f.yearEnd) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+export function blsInfo(ds: Dataset, si: number): BlsInfo {
+  const sp = ds.specialties[si]!;
+  const row = sp.soc_code ? ds.bls.get(sp.soc_code) : undefined;
+  return {
+    available: Boolean(row && row.annual_median !== null),
+    soc_code: sp.soc_code,
+    soc_title: row?.title ?? null,
+    soc_match: sp.soc_match,
+    median: row?.annual_median ?? null,
+    year: row?.year ?? null,
+    top_coded: row?.top_coded ?? false,
+  };
+}
+
+/** Every cell of one specialty: geography (US, 4 regions, 51 states) x practice setting (any + 6) x employment type (any + 4). */
+export function keyedSpecialty(ds: Dataset, si: number, opts: KeyedOptions): { artifact: KeyedSpecialtyArtifact; columns: KeyedColumns } {
+  const c = keyedColumnsFromDataset(ds, si, opts);
+  const bls = blsInfo(ds, si);
+  const lists = new Map<string, number[]>();
+  const push = (key: string, i: number) => {
+    let l = lists.get(key);
+    if (!l) lists.set(key, (l = []));
+    l.push(i);
+  };
+  for (let i = 0; i < c.count; i++) {
+    const st = ds.states[c.state[i]!]!;
+    const geos = [GEO_NATIONAL, geoRegion(st.region), geoState(st.code)];
+    const settings: (string | null)[] = [null];
+    if (c.setting[i]! >= 0) settings.push(PRACTICE_SETTINGS[c.setting[i]!]!);
+    const employments: (string | null)[] = [null];
+    if (c.employment[i]! >= 0) employments.push(EMPLOYMENT_TYPES[c.employment[i]!]!);
+    for (const g of geos) for (const s of settings) for (const e of employments) push(cellKey(g, s, e), i);
+  }
+  const cells: Record<string, KeyedCell> = {};
+  for (const key of [...lists.keys()].sort()) cells[key] = keyedCell(c, lists.get(key)!, bls);
+  const sp = ds.specialties[si]!;
+  return { artifact: { slug: sp.slug, name: sp.name, bls, cells }, columns: c };
+}
+
+/** What /specialties needs of one specialty, taken from its cells. */
+export interface KeyedSpecialtySummary {
+  sample_size: number;
+  states_with_data: number;
+  bls_available: boolean;
+}
+
+export function summarizeSpecialty(ds: Dataset, a: KeyedSpecialtyArtifact): KeyedSpecialtySummary {
+  return {
+    sample_size: a.cells[cellKey(GEO_NATIONAL, null, null)]?.n ?? 0,
+    states_with_data: ds.states.filter((s) => (a.cells[cellKey(geoState(s.code), null, null)]?.n ?? 0) >= MIN_SAMPLE).length,
+    bls_available: a.bls.available,
+  };
+}
+
+export function keyedIndex(ds: Dataset, summaries: KeyedSpecialtySummary[], opts: KeyedOptions, dataAsOf: string): KeyedIndex {
+  return {
+    data_as_of: dataAsOf,
+    synthetic: ds.synthetic,
+    methodology: methodology(opts),
+    states: ds.states.map((s) => ({ code: s.code, name: s.name, slug: s.slug, region: s.region })),
+    specialties: ds.specialties.map((sp, si) => {
+      const { sample_size: n, states_with_data, bls_available } = summaries[si]!;
+      return {
+        slug: sp.slug, name: sp.name, aliases: sp.aliases, sample_size: n, states_with_data,
+        publishable: n >= MIN_SAMPLE, sufficient: n >= SUFFICIENT_SAMPLE, bls_available, bls_soc_code: sp.soc_code,
+      };
+    }),
+  };
+}

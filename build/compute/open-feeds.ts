@@ -1,0 +1,285 @@
+/**
+ * Document shaping of every open feed (B), as pure functions of the Dataset and the build options.
+ * The tool server (C) returns these same documents.
+ */
+import { PRACTICE_SETTINGS } from '../contract/vocab.ts';
+import {
+  LICENSE, LICENSE_URL, feedPaths, pagePaths,
+  type FeedKind, type InstitutionFeed, type InstitutionsFeed, type OpenSummary, type SpecialtiesFeed, type SpecialtyFeed,
+  type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
+} from '../contract/open-feeds.ts';
+import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
+import { groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
+import { FLOORS, roundMoney, roundPct } from './stats.ts';
+
+
+export interface FeedOptions {
+  /** e.g. https://physpay.example (no trailing slash) */
+  baseUrl: string;
+  publisher: string;
+  /** The date written into each file's attribution line ("accessed ..."); the server replaces it with the day it serves. */
+  accessDate: string;
+}
+
+export interface FeedFile {
+  kind: FeedKind;
+  path: string;
+  doc: Record<string, unknown>;
+}
+
+export const METHODOLOGY_NOTE = 'self-reported';
+
+export function attributionLine(publisher: string, title: string, citationUrl: string, asOf: string, accessDate: string): string {
+  return `${publisher}, "${title}," ${citationUrl} (data as of ${asOf}; accessed ${accessDate}). Licensed under CC BY 4.0.`;
+}
+
+function withheldNotice(floor: number, what: string): string {
+  return `Figures withheld: fewer than ${floor} approved reports remain for ${what} after outlier exclusion. Published figures need at least ${floor} reports (${FLOORS.tails} for the 10th and 90th percentiles) and are never estimated.`;
+}
+
+const stateRef = (s: StateRow) => ({ code: s.code, slug: s.slug, name: s.name, region: s.region });
+
+export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
+  const url = (p: string) => `${opts.baseUrl}${p.startsWith('/') ? p : `/${p}`}`;
+  const suffix = ds.synthetic ? ' (synthetic demo data)' : '';
+  const datasetAsOf = (() => {
+    let max = -Infinity;
+    for (const d of ds.reports.submittedDay) if (d > max) max = d;
+    return Number.isFinite(max) ? dayToIso(max) : '1970-01-01';
+  })();
+  const asOfOf = (day: number | null) => (day === null ? datasetAsOf : dayToIso(day));
+  const common = (title: string, feedPath: string, citationPath: string, n: number | null, asOf: string, notice?: string) => ({
+    n,
+    as_of: asOf,
+    citation_url: url(citationPath),
+    methodology_url: url(pagePaths.methodology()),
+    license: LICENSE,
+    license_url: LICENSE_URL,
+    attribution: attributionLine(opts.publisher, `${title}${suffix}`, url(citationPath), asOf, opts.accessDate),
+    ...(notice ? { notice } : {}),
+    title: `${title}${suffix}`,
+    publisher: opts.publisher,
+    feed_url: url(feedPath),
+    synthetic: ds.synthetic,
+  });
+
+  const files: FeedFile[] = [];
+  const R = ds.reports;
+
+  // ---- per specialty: national cell, per-state cells, practice settings, wRVU
+  const national: OpenCellResult[] = [];
+  const byState: Map<number, OpenCellResult>[] = [];
+  ds.specialties.forEach((sp, si) => {
+    const { start, end } = ds.specialtyRange[si]!;
+    const all = range(start, end);
+    const t = totalsOf(ds, all);
+    national[si] = openCell(t.values, t.days, FLOORS.national);
+    const states = new Map<number, OpenCellResult>();
+    for (const [st, idx] of groupBy(all, (i) => R.state[i]!)) {
+      const c = totalsOf(ds, idx);
+      states.set(st, openCell(c.values, c.days, FLOORS.specialtyInState));
+    }
+    byState[si] = states;
+  });
+
+  ds.specialties.forEach((sp, si) => {
+    const { start, end } = ds.specialtyRange[si]!;
+    const all = range(start, end);
+    const nat = national[si]!;
+    const spRef = { slug: sp.slug, name: sp.name };
+    const published = [...byState[si]!.entries()].filter(([, c]) => !c.summary.withheld);
+    const topStates = published
+      .sort(([a, ca], [b, cb]) => cb.summary.median! - ca.summary.median! || ds.states[a]!.code.localeCompare(ds.states[b]!.code))
+      .slice(0, 10)
+      .map(([st, c]) => ({
+        state: stateRef(ds.states[st]!),
+        n: c.summary.n!,
+        median: c.summary.median!,
+        rounded: c.summary.rounded,
+        feed_url: url(feedPaths.specialtyState(sp.slug, ds.states[st]!.slug)),
+        citation_url: url(pagePaths.specialtyState(sp.slug, ds.states[st]!.slug)),
+      }));
+    const settings = groupBy(all, (i) => R.setting[i]!);
+    const practiceSettings = PRACTICE_SETTINGS.map((ps, k) => {
+      const idx = settings.get(k) ?? [];
+      const c = totalsOf(ds, idx);
+      return { practice_setting: ps, ...openCell(c.values, c.days, FLOORS.national).summary };
+    });
+    const rates = ratesOf(ds, all);
+    const wr = openCell(rates.values, rates.days, FLOORS.national, 'rate');
+    const withheld = nat.summary.withheld;
+    const specialtyDoc: SpecialtyFeed = {
+      ...common(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, asOfOf(nat.newestDay),
+        withheld ? withheldNotice(FLOORS.national, `${sp.name} nationally`) : undefined),
+      ...nat.summary,
+      specialty: spRef,
+      scope: 'national',
+      states_with_data: published.length,
+      top_states: withheld ? [] : topStates,
+      practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell([], [], 1).summary })) : practiceSettings,
+      wrvu: { ...(withheld ? openCell([], [], 1).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
+    };
+    files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
+
+    const wrvuDoc: WrvuFeed = {
+      ...common(`${sp.name} Compensation per wRVU Data`, feedPaths.wrvu(sp.slug), pagePaths.specialty(sp.slug), wr.summary.n, asOfOf(wr.newestDay),
+        wr.summary.withheld ? withheldNotice(FLOORS.national, `${sp.name} compensation per wRVU`) : undefined),
+      ...wr.summary,
+      specialty: spRef,
+      scope: 'national',
+      unit: 'USD per wRVU',
+    } as WrvuFeed;
+    files.push({ kind: 'wrvu', path: feedPaths.wrvu(sp.slug), doc: wrvuDoc });
+
+    ds.states.forEach((st, sti) => {
+      const cell = byState[si]!.get(sti) ?? openCell([], [], FLOORS.specialtyInState);
+      const natMedian = nat.summary.median;
+      const doc: SpecialtyStateFeed = {
+        ...common(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
+          cell.summary.n, asOfOf(cell.newestDay),
+          cell.summary.withheld ? withheldNotice(FLOORS.specialtyInState, `${sp.name} in ${st.name}`) : undefined),
+        ...cell.summary,
+        specialty: spRef,
+        state: stateRef(st),
+        scope: 'state',
+        national_median: natMedian,
+        difference_from_national_pct:
+          cell.summary.median !== null && natMedian !== null ? roundPct(((cell.summary.median - natMedian) / natMedian) * 100) : null,
+      };
+      files.push({ kind: 'specialtyState', path: feedPaths.specialtyState(sp.slug, st.slug), doc });
+    });
+  });
+
+  // ---- specialties.json
+  {
+    const entries = ds.specialties.map((sp, si) => {
+      const s = national[si]!.summary;
+      return {
+        slug: sp.slug, name: sp.name, n: s.n, median: s.median, p25: s.p25, p75: s.p75, rounded: s.rounded, withheld: s.withheld,
+        feed_url: url(feedPaths.specialty(sp.slug)), citation_url: url(pagePaths.specialty(sp.slug)),
+      };
+    });
+    const withheld = entries.filter((e) => e.withheld).map((e) => e.slug);
+    const n = entries.reduce((a, e) => a + (e.n ?? 0), 0);
+    const newest = national.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
+    const doc: SpecialtiesFeed = {
+      ...common('Physician Salary Data by Specialty', feedPaths.specialties(), pagePaths.specialtiesIndex(), n, asOfOf(newest),
+        withheld.length ? `Figures withheld for ${withheld.length} specialt${withheld.length === 1 ? 'y' : 'ies'} (${withheld.join(', ')}): fewer than ${FLOORS.national} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
+      count: entries.length,
+      specialties: entries,
+    };
+    files.push({ kind: 'specialties', path: feedPaths.specialties(), doc });
+  }
+
+  // ---- states: all specialties in one state
+  const stateCells = groupBy(range(0, R.count), (i) => R.state[i]!);
+  const stateResults = ds.states.map((st, sti) => {
+    const idx = [...(stateCells.get(sti) ?? [])].sort((a, b) => R.total[a]! - R.total[b]! || a - b);
+    const c = totalsOf(ds, idx);
+    return openCell(c.values, c.days, FLOORS.state);
+  });
+  const colBasis = 'cost-of-living index, US average = 100';
+  ds.states.forEach((st, sti) => {
+    const cell = stateResults[sti]!;
+    const top = ds.specialties
+      .map((sp, si) => ({ sp, si, c: byState[si]!.get(sti) }))
+      .filter((x): x is { sp: typeof x.sp; si: number; c: OpenCellResult } => x.c !== undefined && !x.c.summary.withheld)
+      .sort((a, b) => b.c.summary.median! - a.c.summary.median! || a.sp.slug.localeCompare(b.sp.slug));
+    const doc: StateFeed = {
+      ...common(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell.newestDay),
+        cell.summary.withheld ? withheldNotice(FLOORS.state, st.name) : undefined),
+      ...cell.summary,
+      state: stateRef(st),
+      scope: 'state',
+      cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
+      col_adjusted_median: cell.raw && st.col_index ? roundMoney(cell.raw.median / (st.col_index / 100), cell.summary.n!) : null,
+      top_specialties: top.slice(0, 10).map(({ sp, si, c }) => {
+        const natMedian = national[si]!.summary.median;
+        return {
+          specialty: { slug: sp.slug, name: sp.name },
+          n: c.summary.n!,
+          median: c.summary.median!,
+          rounded: c.summary.rounded,
+          national_median: natMedian,
+          difference_from_national_pct: natMedian !== null ? roundPct(((c.summary.median! - natMedian) / natMedian) * 100) : null,
+          feed_url: url(feedPaths.specialtyState(sp.slug, st.slug)),
+          citation_url: url(pagePaths.specialtyState(sp.slug, st.slug)),
+        };
+      }),
+      specialties_with_data: top.length,
+    };
+    files.push({ kind: 'state', path: feedPaths.state(st.slug), doc });
+  });
+  {
+    const entries = ds.states.map((st, sti) => {
+      const s: OpenSummary = stateResults[sti]!.summary;
+      return {
+        state: stateRef(st), n: s.n, median: s.median, rounded: s.rounded, withheld: s.withheld, cost_of_living_index: st.col_index,
+        feed_url: url(feedPaths.state(st.slug)), citation_url: url(pagePaths.state(st.slug)),
+      };
+    });
+    const withheld = entries.filter((e) => e.withheld).map((e) => e.state.code);
+    const newest = stateResults.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
+    const doc: StatesFeed = {
+      ...common('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), asOfOf(newest),
+        withheld.length ? `Figures withheld for ${withheld.join(', ')}: fewer than ${FLOORS.state} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
+      count: entries.length,
+      states: entries,
+    };
+    files.push({ kind: 'states', path: feedPaths.states(), doc });
+  }
+
+  // ---- residency: published pay scales (not reports: n is null, no floors)
+  const stateByCode = new Map(ds.states.map((s) => [s.code, s]));
+  const adjusted = ds.institutions.map((inst) => {
+    const st = stateByCode.get(inst.state)!;
+    return st.col_index ? Math.round(inst.pay[0]! / (st.col_index / 100)) : null;
+  });
+  const rankOrder = ds.institutions
+    .map((inst, k) => ({ k, adj: adjusted[k], slug: inst.slug }))
+    .filter((x): x is { k: number; adj: number; slug: string } => x.adj !== null)
+    .sort((a, b) => b.adj - a.adj || a.slug.localeCompare(b.slug));
+  const rankOf = new Map(rankOrder.map((x, pos) => [x.k, pos + 1]));
+  const instRef = (k: number) => {
+    const inst = ds.institutions[k]!;
+    return { slug: inst.slug, name: inst.name, city: inst.city, state: stateRef(stateByCode.get(inst.state)!) };
+  };
+  const rankBasis = 'PGY-1 salary divided by the state cost-of-living index / 100; 1 = highest';
+  ds.institutions.forEach((inst, k) => {
+    const st = stateByCode.get(inst.state)!;
+    const sameState = rankOrder.filter((x) => ds.institutions[x.k]!.state === inst.state);
+    const statePos = sameState.findIndex((x) => x.k === k);
+    const doc: InstitutionFeed = {
+      ...common(`${inst.name} Resident Salary Data`, feedPaths.institution(inst.slug), pagePaths.institution(inst.slug), null, inst.checked_at),
+      institution: instRef(k),
+      academic_year: inst.academic_year,
+      source_url: inst.source_url,
+      pgy_scale: inst.pay.map((salary, i) => ({ pgy: i + 1, salary })),
+      pgy1_salary: inst.pay[0]!,
+      cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
+      pgy1_col_adjusted: adjusted[k]!,
+      rank: rankOf.has(k) ? { position: rankOf.get(k)!, of: rankOrder.length, basis: rankBasis } : null,
+      state_rank: statePos >= 0 ? { position: statePos + 1, of: sameState.length } : null,
+    };
+    files.push({ kind: 'institution', path: feedPaths.institution(inst.slug), doc });
+  });
+  {
+    const newest = ds.institutions.reduce((a, i) => (i.checked_at > a ? i.checked_at : a), '');
+    const doc: InstitutionsFeed = {
+      ...common('Resident Salary Data by Teaching Hospital', feedPaths.institutions(), pagePaths.institutionsIndex(), null, newest || datasetAsOf),
+      count: ds.institutions.length,
+      institutions: ds.institutions.map((inst, k) => ({
+        institution: instRef(k),
+        academic_year: inst.academic_year,
+        pgy1_salary: inst.pay[0]!,
+        pgy1_col_adjusted: adjusted[k]!,
+        rank: rankOf.get(k) ?? null,
+        levels: inst.pay.length,
+        feed_url: url(feedPaths.institution(inst.slug)),
+        citation_url: url(pagePaths.institution(inst.slug)),
+      })),
+    };
+    files.push({ kind: 'institutions', path: feedPaths.institutions(), doc });
+  }
+  return files;
+}

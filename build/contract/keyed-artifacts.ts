@@ -1,0 +1,159 @@
+/**
+ * Private artifacts of the keyed API (A), written by the build under private/ (never CDN-served) and read
+ * by the server. Every figure in them comes from build/compute/keyed.ts.
+ */
+import { z } from 'zod';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
+
+const num = z.number();
+const count = z.number().int().nonnegative();
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+
+/** Figures of one scope: null when n < 5 (not publishable). */
+export const KeyedFigures = z
+  .object({
+    percentiles: Percentiles,
+    mean: num,
+    standard_deviation: num.nullable(),
+    confidence_interval_95: z.object({ lower: num, upper: num, coverage: num }).strict(),
+  })
+  .strict();
+
+export const BreakdownRow = z
+  .object({
+    label: z.string(),
+    n: count,
+    p25: num.nullable(),
+    p50: num.nullable(),
+    p75: num.nullable(),
+    mean: num.nullable(),
+    publishable: z.boolean(),
+  })
+  .strict();
+export type BreakdownRow = z.infer<typeof BreakdownRow>;
+
+export const TrendRow = BreakdownRow.omit({ label: true }).extend({ year: z.number().int() }).strict();
+export type TrendRow = z.infer<typeof TrendRow>;
+
+const Component = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
+
+/** One geography x practice_setting x employment_type cell. Sections exist when n >= 5. */
+export const KeyedCell = z
+  .object({
+    n: count,
+    years: z.array(z.number().int()),
+    data_date_range: z.object({ earliest: isoDay, latest: isoDay }).strict().nullable(),
+    figures: KeyedFigures.nullable(),
+    bls_variance_pct: num.nullable(),
+    sections: z
+      .object({
+        fte_normalized: z.object({ n: count, percentiles: Percentiles.nullable(), mean: num.nullable() }).strict(),
+        components: z.object({ base_salary: Component, bonus: Component }).strict(),
+        trending: z.array(TrendRow),
+        by_experience: z.array(BreakdownRow),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type KeyedCell = z.infer<typeof KeyedCell>;
+
+export const BlsInfo = z
+  .object({
+    available: z.boolean(),
+    soc_code: z.string().regex(/^\d{2}-\d{4}$/).nullable(),
+    soc_title: z.string().nullable(),
+    soc_match: z.enum(['exact', 'broad']),
+    median: num.nullable(),
+    year: z.number().int().nullable(),
+    top_coded: z.boolean(),
+  })
+  .strict();
+export type BlsInfo = z.infer<typeof BlsInfo>;
+
+/** private/keyed/benchmarks/{slug}.json */
+export const KeyedSpecialtyArtifact = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    bls: BlsInfo,
+    /** keys: `${geo}|${practice_setting or *}|${employment_type or *}`, geo = US | R:<Region> | S:<code> */
+    cells: z.record(z.string(), KeyedCell),
+  })
+  .strict();
+export type KeyedSpecialtyArtifact = z.infer<typeof KeyedSpecialtyArtifact>;
+
+/** private/keyed/reports/{slug}.json: per-report columns for Enterprise custom year ranges (winsorized). */
+export const KeyedReportsArtifact = z
+  .object({
+    slug: z.string(),
+    count: count,
+    /** ascending; winsorized total compensation */
+    total: z.array(num),
+    fte: z.array(num.nullable()),
+    base: z.array(num.nullable()),
+    bonus: z.array(num.nullable()),
+    year: z.array(z.number().int()),
+    experience_band: z.array(z.number().int().min(-1).max(4)),
+    setting: z.array(z.number().int().min(-1).max(PRACTICE_SETTINGS.length - 1)),
+    employment: z.array(z.number().int().min(-1).max(EMPLOYMENT_TYPES.length - 1)),
+    state: z.array(z.number().int().nonnegative()),
+    day: z.array(z.number().int()),
+  })
+  .strict()
+  .refine((r) => ['total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
+    (k) => (r[k as keyof typeof r] as unknown[]).length === r.count,
+  ), { message: 'every column must hold `count` values' });
+export type KeyedReportsArtifact = z.infer<typeof KeyedReportsArtifact>;
+
+export const Methodology = z
+  .object({
+    min_sample: z.number().int(),
+    sufficient_sample: z.number().int(),
+    winsor_lower: num,
+    winsor_upper: num,
+    outlier_handling: z.string(),
+    fte_basis: z.string(),
+    confidence_interval_method: z.string(),
+  })
+  .strict();
+export type Methodology = z.infer<typeof Methodology>;
+
+/** private/keyed/index.json: everything /specialties needs, plus lookups. */
+export const KeyedIndex = z
+  .object({
+    data_as_of: isoDay,
+    synthetic: z.boolean(),
+    methodology: Methodology,
+    states: z.array(z.object({ code: z.string().length(2), name: z.string(), slug: z.string(), region: z.enum(REGIONS) }).strict()),
+    specialties: z.array(
+      z
+        .object({
+          slug: z.string(),
+          name: z.string(),
+          aliases: z.array(z.string()),
+          sample_size: count,
+          states_with_data: count,
+          publishable: z.boolean(),
+          sufficient: z.boolean(),
+          bls_available: z.boolean(),
+          bls_soc_code: z.string().nullable(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type KeyedIndex = z.infer<typeof KeyedIndex>;
+
+export const keyedPaths = {
+  index: () => 'private/keyed/index.json',
+  specialty: (slug: string) => `private/keyed/benchmarks/${slug}.json`,
+  reports: (slug: string) => `private/keyed/reports/${slug}.json`,
+};
+
+export const GEO_NATIONAL = 'US';
+export const geoRegion = (region: string) => `R:${region}`;
+export const geoState = (code: string) => `S:${code}`;
+export const cellKey = (geo: string, setting: string | null, employment: string | null) => `${geo}|${setting ?? '*'}|${employment ?? '*'}`;

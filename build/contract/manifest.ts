@@ -1,0 +1,57 @@
+/**
+ * The build manifest and summary, written into every build folder. The manifest lists every file with
+ * its SHA-256 and size; the server's ETags come from it.
+ */
+import { z } from 'zod';
+
+const sha = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const ManifestFile = z
+  .object({
+    sha256: sha.describe('hash of the file bytes'),
+    bytes: z.number().int().nonnegative(),
+    /** hash of the bytes with the attribution's access date masked: equal across builds when the data is equal */
+    content_hash: sha,
+    content_type: z.string(),
+  })
+  .strict();
+export type ManifestFile = z.infer<typeof ManifestFile>;
+
+export const Manifest = z
+  .object({
+    format: z.literal(1),
+    build_id: z.string(),
+    /** the date written into attribution lines of the files ("accessed <date>") */
+    build_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    files: z.record(z.string(), ManifestFile),
+  })
+  .strict();
+export type Manifest = z.infer<typeof Manifest>;
+
+/** build.json: what the build did, and the figures the next build's sanity diff compares with. */
+export const BuildSummary = z
+  .object({
+    build_id: z.string(),
+    created_at: z.string(),
+    build_date: z.string(),
+    base_url: z.string(),
+    publisher: z.string(),
+    synthetic: z.boolean(),
+    data_as_of: z.string(),
+    reports_used: z.number().int().nonnegative(),
+    specialties_published: z.number().int().nonnegative(),
+    /** national median per published specialty (open data figures) */
+    medians: z.record(z.string(), z.number()),
+    /** national n per specialty */
+    counts: z.record(z.string(), z.number().int()),
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    forced: z.boolean(),
+  })
+  .strict();
+export type BuildSummary = z.infer<typeof BuildSummary>;
+
+/** Masks the access date of attribution lines, so content hashes do not change with the date alone. */
+export function accessDateToken(date: string): string {
+  return `accessed ${date})`;
+}

@@ -1,0 +1,269 @@
+/**
+ * The open data feeds (B) and the tool server's structured results (C): one zod schema per document.
+ * The build validates every file it writes against these; the server and the tool server serve exactly
+ * these documents; JSON Schema for the public tree is generated from them.
+ */
+import { z } from 'zod';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
+
+export const LICENSE = 'CC BY 4.0' as const;
+export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/' as const;
+
+const money = z.number().nullable();
+const count = z.number().int().nonnegative();
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const url = z.string().url();
+
+/** Fields present in every document of B (spec "Fields present in every response of B"), plus ours. */
+export const CommonFields = {
+  n: count.nullable().describe('approved reports behind the figures; null when withheld and for pay scales'),
+  as_of: isoDay.describe('submission date of the newest report included, or the date a pay scale was checked'),
+  citation_url: url.describe('public page showing the same figures'),
+  methodology_url: url,
+  license: z.literal(LICENSE),
+  license_url: z.literal(LICENSE_URL),
+  attribution: z.string().describe('ready-made attribution line (citation shape of the spec)'),
+  notice: z.string().optional().describe('present only when figures are withheld; states why'),
+  title: z.string(),
+  publisher: z.string(),
+  feed_url: url.describe('this document'),
+  synthetic: z.boolean().describe('true when the data is the synthetic demo dataset, not real reports'),
+};
+
+/** Percentile summary of one cell after outlier exclusion. Withheld: every figure null and n null. */
+export const OpenSummary = z
+  .object({
+    n: count.nullable(),
+    median: money,
+    mean: money,
+    p10: money,
+    p25: money,
+    p75: money,
+    p90: money,
+    rounded: z.boolean().describe('true when figures come from 24 or fewer reports and are rounded'),
+    withheld: z.boolean(),
+  })
+  .strict();
+export type OpenSummary = z.infer<typeof OpenSummary>;
+
+const SpecialtyRef = z.object({ slug: z.string(), name: z.string() }).strict();
+const StateRef = z.object({ code: z.string().length(2), slug: z.string(), name: z.string(), region: z.enum(REGIONS) }).strict();
+
+export const WrvuSummary = z
+  .object({
+    n: count.nullable(),
+    median: money,
+    mean: money,
+    p25: money,
+    p75: money,
+    p10: money,
+    p90: money,
+    rounded: z.boolean(),
+    withheld: z.boolean(),
+  })
+  .strict();
+
+/** specialties.json */
+export const SpecialtiesFeed = z
+  .object({
+    ...CommonFields,
+    count: count,
+    specialties: z.array(
+      z
+        .object({
+          slug: z.string(),
+          name: z.string(),
+          n: count.nullable(),
+          median: money,
+          p25: money,
+          p75: money,
+          rounded: z.boolean(),
+          withheld: z.boolean(),
+          feed_url: url,
+          citation_url: url,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** specialties/{slug}.json: national attending pay. Top-level figures are the national summary. */
+export const SpecialtyFeed = z
+  .object({
+    ...CommonFields,
+    ...OpenSummary.shape,
+    specialty: SpecialtyRef,
+    scope: z.literal('national'),
+    states_with_data: count.describe('states where this specialty has published figures (n >= 3)'),
+    top_states: z.array(
+      z.object({ state: StateRef, n: count, median: z.number(), rounded: z.boolean(), feed_url: url, citation_url: url }).strict(),
+    ),
+    practice_settings: z.array(z.object({ practice_setting: z.enum(PRACTICE_SETTINGS), ...OpenSummary.shape }).strict()),
+    wrvu: WrvuSummary.extend({ feed_url: url }).strict(),
+  })
+  .strict();
+
+/** specialties/{slug}/states/{state}.json: one specialty in one state (floor 3). */
+export const SpecialtyStateFeed = z
+  .object({
+    ...CommonFields,
+    ...OpenSummary.shape,
+    specialty: SpecialtyRef,
+    state: StateRef,
+    scope: z.literal('state'),
+    national_median: money,
+    difference_from_national_pct: z.number().nullable(),
+  })
+  .strict();
+
+/** states.json */
+export const StatesFeed = z
+  .object({
+    ...CommonFields,
+    count: count,
+    states: z.array(
+      z
+        .object({
+          state: StateRef,
+          n: count.nullable(),
+          median: money,
+          rounded: z.boolean(),
+          withheld: z.boolean(),
+          cost_of_living_index: z.number().nullable(),
+          feed_url: url,
+          citation_url: url,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export const CostOfLiving = z.object({ index: z.number().nullable(), source: z.string().nullable(), year: z.number().int().nullable(), basis: z.string() }).strict();
+
+/** states/{state}.json: all specialties in one state. */
+export const StateFeed = z
+  .object({
+    ...CommonFields,
+    ...OpenSummary.shape,
+    state: StateRef,
+    scope: z.literal('state'),
+    cost_of_living: CostOfLiving,
+    col_adjusted_median: money.describe('median divided by the cost-of-living index / 100'),
+    top_specialties: z.array(
+      z
+        .object({
+          specialty: SpecialtyRef,
+          n: count,
+          median: z.number(),
+          rounded: z.boolean(),
+          national_median: money,
+          difference_from_national_pct: z.number().nullable(),
+          feed_url: url,
+          citation_url: url,
+        })
+        .strict(),
+    ),
+    specialties_with_data: count,
+  })
+  .strict();
+
+/** wrvu/{slug}.json: total compensation per wRVU. */
+export const WrvuFeed = z
+  .object({
+    ...CommonFields,
+    ...WrvuSummary.shape,
+    specialty: SpecialtyRef,
+    scope: z.literal('national'),
+    unit: z.literal('USD per wRVU'),
+  })
+  .strict();
+
+const PgyStep = z.object({ pgy: z.number().int().min(1).max(10), salary: z.number() }).strict();
+
+export const InstitutionRef = z
+  .object({ slug: z.string(), name: z.string(), city: z.string(), state: StateRef })
+  .strict();
+
+/** residency/institutions/{slug}.json: one teaching hospital's published PGY scale. */
+export const InstitutionFeed = z
+  .object({
+    ...CommonFields,
+    institution: InstitutionRef,
+    academic_year: z.string(),
+    source_url: url.describe('where the hospital publishes its scale'),
+    pgy_scale: z.array(PgyStep).min(1),
+    pgy1_salary: z.number(),
+    cost_of_living: CostOfLiving,
+    pgy1_col_adjusted: z.number().nullable(),
+    rank: z.object({ position: z.number().int().positive(), of: z.number().int().positive(), basis: z.string() }).strict().nullable(),
+    state_rank: z.object({ position: z.number().int().positive(), of: z.number().int().positive() }).strict().nullable(),
+  })
+  .strict();
+
+/** residency/institutions.json: every teaching hospital, ranked by cost-of-living-adjusted PGY-1 pay. */
+export const InstitutionsFeed = z
+  .object({
+    ...CommonFields,
+    count: count,
+    institutions: z.array(
+      z
+        .object({
+          institution: InstitutionRef,
+          academic_year: z.string(),
+          pgy1_salary: z.number(),
+          pgy1_col_adjusted: z.number().nullable(),
+          rank: z.number().int().positive().nullable(),
+          levels: z.number().int().positive(),
+          feed_url: url,
+          citation_url: url,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export const FEED_SCHEMAS = {
+  specialties: SpecialtiesFeed,
+  specialty: SpecialtyFeed,
+  specialtyState: SpecialtyStateFeed,
+  states: StatesFeed,
+  state: StateFeed,
+  wrvu: WrvuFeed,
+  institutions: InstitutionsFeed,
+  institution: InstitutionFeed,
+} as const;
+export type FeedKind = keyof typeof FEED_SCHEMAS;
+
+export type SpecialtiesFeed = z.infer<typeof SpecialtiesFeed>;
+export type SpecialtyFeed = z.infer<typeof SpecialtyFeed>;
+export type SpecialtyStateFeed = z.infer<typeof SpecialtyStateFeed>;
+export type StatesFeed = z.infer<typeof StatesFeed>;
+export type StateFeed = z.infer<typeof StateFeed>;
+export type WrvuFeed = z.infer<typeof WrvuFeed>;
+export type InstitutionFeed = z.infer<typeof InstitutionFeed>;
+export type InstitutionsFeed = z.infer<typeof InstitutionsFeed>;
+
+/** Paths of the public tree (relative to the build's public/ folder). */
+export const feedPaths = {
+  specialties: () => 'data/api/v1/specialties.json',
+  specialty: (slug: string) => `data/api/v1/specialties/${slug}.json`,
+  specialtyState: (slug: string, stateSlug: string) => `data/api/v1/specialties/${slug}/states/${stateSlug}.json`,
+  states: () => 'data/api/v1/states.json',
+  state: (stateSlug: string) => `data/api/v1/states/${stateSlug}.json`,
+  wrvu: (slug: string) => `data/api/v1/wrvu/${slug}.json`,
+  institutions: () => 'data/api/v1/residency/institutions.json',
+  institution: (slug: string) => `data/api/v1/residency/institutions/${slug}.json`,
+};
+
+/** Public HTML pages (citation targets). */
+export const pagePaths = {
+  specialty: (slug: string) => `/salaries/${slug}`,
+  specialtyState: (slug: string, stateSlug: string) => `/salaries/${slug}/${stateSlug}`,
+  state: (stateSlug: string) => `/states/${stateSlug}`,
+  institution: (slug: string) => `/residency/${slug}`,
+  specialtiesIndex: () => '/salaries',
+  statesIndex: () => '/states',
+  institutionsIndex: () => '/residency',
+  methodology: () => '/methodology',
+  license: () => '/license',
+};

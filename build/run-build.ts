@@ -1,0 +1,213 @@
+/**
+ * The one build orchestrator: read -> compute -> validate -> stage -> diff -> publish.
+ *
+ * Nothing is visible to readers until the last step: files go to builds/.staging-<id>/, every file is
+ * validated (schema + publication floors), the manifest is written last inside staging, the staging
+ * folder is renamed to builds/<id>, and only then is `current` switched (an atomic rename). A build that
+ * fails or is killed at any point leaves `current` untouched; its staging folder is removed by the next run.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openReportsDb } from './db/open.ts';
+import { readDataset } from './source/read.ts';
+import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
+import { keyedIndex, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedOptions } from './compute/keyed.ts';
+import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './compute/diff.ts';
+import { dayToIso } from './compute/dataset.ts';
+import { keyedPaths } from './contract/keyed-artifacts.ts';
+import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
+import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
+import { canonicalJson, compactJson } from './emit/json.ts';
+import { acquireLock, buildsDir, currentBuildId, fsyncDir, pruneBuilds, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
+import { silentProgress, type Progress } from './emit/progress.ts';
+
+export interface BuildOptions {
+  db: string;
+  out: string;
+  baseUrl: string;
+  publisher: string;
+  /** date written into attribution lines; default: today (UTC) from `now` */
+  buildDate?: string;
+  keep: number;
+  force: boolean;
+  thresholds: DiffThresholds;
+  keyed: KeyedOptions;
+  /** fsync every file (default true) */
+  durable: boolean;
+  now: () => Date;
+  progress: Progress;
+  /** extra files to add to public/ (pages), computed from the feeds; path -> bytes */
+  extraPublic?: (feeds: ReturnType<typeof buildOpenFeeds>) => Map<string, string>;
+  /** test hook: may alter a file's bytes after it is serialised, before it is validated */
+  tamper?: (path: string, bytes: Buffer) => Buffer;
+}
+
+export const DEFAULT_BUILD_OPTIONS = {
+  baseUrl: 'http://localhost:8080',
+  publisher: 'PhysPay',
+  keep: 7,
+  force: false,
+  thresholds: DEFAULT_THRESHOLDS,
+  keyed: KEYED_DEFAULTS,
+  durable: true,
+  progress: silentProgress,
+} satisfies Partial<BuildOptions>;
+
+export class BuildError extends Error {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface BuildResult {
+  id: string;
+  dir: string;
+  summary: BuildSummary;
+  published: boolean;
+  seconds: number;
+  pruned: string[];
+  diffWarnings: string[];
+}
+
+function stampOf(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1Z');
+}
+
+export function runBuild(opts: BuildOptions): BuildResult {
+  const started = performance.now();
+  const { progress } = opts;
+  const now = opts.now();
+  const buildDate = opts.buildDate ?? now.toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(buildDate)) throw new BuildError(`build date must be YYYY-MM-DD (got ${buildDate})`);
+  let baseUrl: string;
+  try {
+    const u = new URL(opts.baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+    baseUrl = u.toString().replace(/\/+$/, '');
+  } catch {
+    throw new BuildError(`--base-url must be an http(s) URL (got ${opts.baseUrl})`);
+  }
+
+  const release = acquireLock(opts.out);
+  const staging = join(buildsDir(opts.out), `.staging-${stampOf(now)}-${process.pid}`);
+  try {
+    removeStaleStaging(opts.out);
+    mkdirSync(staging, { recursive: true });
+
+    progress.stage('reading approved reports', opts.db);
+    const db = openReportsDb(opts.db, { readonly: true });
+    let ds;
+    try {
+      ds = readDataset(db);
+    } finally {
+      db.close();
+    }
+    let maxDay = -Infinity;
+    for (const d of ds.reports.submittedDay) if (d > maxDay) maxDay = d;
+    const dataAsOf = Number.isFinite(maxDay) ? dayToIso(maxDay) : buildDate;
+
+    const files: Record<string, ManifestFile> = {};
+    const problems: string[] = [];
+    let bytesTotal = 0;
+    const emit = (path: string, text: string) => {
+      let bytes: Buffer = Buffer.from(text);
+      if (opts.tamper) bytes = opts.tamper(path, bytes);
+      const found = validateArtifact(path, bytes);
+      if (found.length) {
+        problems.push(...found);
+        return;
+      }
+      const full = join(staging, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileDurable(full, bytes, opts.durable);
+      files[path] = manifestEntry(path, bytes, buildDate);
+      bytesTotal += bytes.length;
+    };
+
+    progress.stage('computing open feeds', `${ds.reports.count.toLocaleString('en-US')} approved reports`);
+    const feedOptions: FeedOptions = { baseUrl, publisher: opts.publisher, accessDate: buildDate };
+    const feeds = buildOpenFeeds(ds, feedOptions);
+    progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
+    for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
+    if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
+
+    progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);
+    const summaries = [];
+    for (let si = 0; si < ds.specialties.length; si++) {
+      const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed);
+      emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
+      emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
+      summaries.push(summarizeSpecialty(ds, artifact));
+    }
+    emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));
+
+    progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
+    if (problems.length) {
+      throw new BuildError(`${problems.length} artifact(s) failed validation; nothing was published`, problems);
+    }
+
+    // Summary and sanity diff against the build being served.
+    const medians: Record<string, number> = {};
+    const counts: Record<string, number> = {};
+    for (const f of feeds) {
+      if (f.kind !== 'specialty') continue;
+      const d = f.doc as { specialty: { slug: string }; median: number | null; n: number | null };
+      counts[d.specialty.slug] = d.n ?? 0;
+      if (d.median !== null) medians[d.specialty.slug] = d.median;
+    }
+    const contentId = sha256(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)).map(([p, f]) => `${p}:${f.content_hash}`).join('\n')).slice(0, 10);
+    const id = `${stampOf(now)}-${contentId}`;
+    const summary: BuildSummary = {
+      build_id: id,
+      created_at: now.toISOString(),
+      build_date: buildDate,
+      base_url: baseUrl,
+      publisher: opts.publisher,
+      synthetic: ds.synthetic,
+      data_as_of: dataAsOf,
+      reports_used: ds.reports.count,
+      specialties_published: Object.keys(medians).length,
+      medians,
+      counts,
+      files: Object.keys(files).length,
+      bytes: bytesTotal,
+      forced: opts.force,
+    };
+
+    progress.stage('comparing with the published build');
+    const previousId = currentBuildId(opts.out);
+    let diffWarnings: string[] = [];
+    if (previousId) {
+      try {
+        const prev = BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(opts.out), previousId, 'build.json'), 'utf8')));
+        diffWarnings = compareBuilds(prev, summary, opts.thresholds);
+      } catch (err) {
+        diffWarnings = [`cannot read the previous build's summary (${(err as Error).message})`];
+      }
+      if (diffWarnings.length && !opts.force) {
+        throw new BuildError(`the new build differs too much from ${previousId}; nothing was published (re-run with --force to publish anyway)`, diffWarnings);
+      }
+    }
+
+    progress.stage('publishing', id);
+    const manifest: Manifest = { format: 1, build_id: id, build_date: buildDate, files };
+    writeFileDurable(join(staging, 'build.json'), canonicalJson(summary), opts.durable);
+    writeFileDurable(join(staging, 'manifest.json'), compactJson(manifest), opts.durable); // last file: marks a complete build
+    const dir = join(buildsDir(opts.out), id);
+    if (existsSync(dir)) throw new BuildError(`build ${id} already exists`);
+    renameSync(staging, dir);
+    fsyncDir(buildsDir(opts.out));
+    switchCurrent(opts.out, id);
+    const pruned = pruneBuilds(opts.out, opts.keep);
+    progress.done();
+    return { id, dir, summary, published: true, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  } finally {
+    release();
+  }
+}

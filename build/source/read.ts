@@ -1,0 +1,96 @@
+/**
+ * Read-only SQL: the only code that reads the reports DB. Produces the build's Dataset.
+ * Only approved reports are read.
+ */
+import type { Db } from '../db/open.ts';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../contract/vocab.ts';
+import {
+  emptyReportColumns, isoToDay, specialtyRanges,
+  type BlsRow, type Dataset, type InstitutionRow, type SpecialtyRow, type StateRow,
+} from '../compute/dataset.ts';
+
+export function readDataset(db: Db): Dataset {
+  const specialtiesRaw = db.prepare('SELECT id, slug, name, soc_code, soc_match FROM specialties ORDER BY slug').all() as
+    { id: number; slug: string; name: string; soc_code: string | null; soc_match: 'exact' | 'broad' }[];
+  const aliasRows = db.prepare('SELECT alias, specialty_id FROM specialty_aliases ORDER BY alias').all() as { alias: string; specialty_id: number }[];
+  const specialties: SpecialtyRow[] = specialtiesRaw.map((s) => ({
+    slug: s.slug, name: s.name, soc_code: s.soc_code, soc_match: s.soc_match,
+    aliases: aliasRows.filter((a) => a.specialty_id === s.id).map((a) => a.alias),
+  }));
+  const specialtyIndex = new Map(specialtiesRaw.map((s, i) => [s.id, i]));
+
+  const states = (db.prepare('SELECT code, slug, name, region, col_index, col_source, col_year FROM states ORDER BY code').all() as StateRow[]).map(
+    (s) => ({ ...s, region: s.region as Region }),
+  );
+  const stateIndex = new Map(states.map((s, i) => [s.code, i]));
+
+  const bls = new Map<string, BlsRow>();
+  for (const b of db.prepare('SELECT soc_code, title, annual_median, top_coded, year FROM bls_wages ORDER BY soc_code').all() as
+    (Omit<BlsRow, 'top_coded'> & { top_coded: number })[]) {
+    bls.set(b.soc_code, { ...b, top_coded: b.top_coded === 1 });
+  }
+
+  const payRows = db.prepare('SELECT institution_id, pgy, salary FROM institution_pay ORDER BY institution_id, pgy').all() as
+    { institution_id: number; pgy: number; salary: number }[];
+  const payBy = new Map<number, number[]>();
+  for (const p of payRows) {
+    const list = payBy.get(p.institution_id) ?? [];
+    list[p.pgy - 1] = p.salary;
+    payBy.set(p.institution_id, list);
+  }
+  const institutions: InstitutionRow[] = (db
+    .prepare('SELECT id, slug, name, city, state, academic_year, checked_at, source_url FROM institutions ORDER BY slug')
+    .all() as (Omit<InstitutionRow, 'pay'> & { id: number })[])
+    .map(({ id, ...i }) => ({ ...i, pay: payBy.get(id) ?? [] }))
+    .filter((i) => i.pay.length > 0);
+
+  const count = (db.prepare("SELECT count(*) AS n FROM reports WHERE status = 'approved'").get() as { n: number }).n;
+  const r = emptyReportColumns(count);
+  const settingIndex = new Map<string, number>(PRACTICE_SETTINGS.map((s, i) => [s, i]));
+  const employmentIndex = new Map<string, number>(EMPLOYMENT_TYPES.map((s, i) => [s, i]));
+  const stmt = db
+    .prepare(`SELECT specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
+                     practice_setting, employment_type, wrvus, submitted_at
+              FROM reports WHERE status = 'approved' ORDER BY id`)
+    .raw(true);
+  // Read in DB order, then order by (specialty, total, id) in memory: cheaper than an SQL sort.
+  let i = 0;
+  for (const row of stmt.iterate() as Iterable<unknown[]>) {
+    if (i >= count) break;
+    const [sid, st, year, total, base, bonus, hours, exp, setting, employment, wrvus, submitted] = row as [
+      number, string, number, number, number | null, number | null, number | null, number | null,
+      string | null, string | null, number | null, string,
+    ];
+    r.specialty[i] = specialtyIndex.get(sid)!;
+    r.state[i] = stateIndex.get(st)!;
+    r.year[i] = year;
+    r.total[i] = total;
+    r.base[i] = base ?? NaN;
+    r.bonus[i] = bonus ?? NaN;
+    r.hours[i] = hours ?? NaN;
+    r.experience[i] = exp ?? -1;
+    r.setting[i] = setting === null ? -1 : (settingIndex.get(setting) ?? -1);
+    r.employment[i] = employment === null ? -1 : (employmentIndex.get(employment) ?? -1);
+    r.wrvus[i] = wrvus ?? NaN;
+    r.submittedDay[i] = isoToDay(submitted);
+    i++;
+  }
+  const reports = sortReports(r, i);
+  const synthetic = (db.prepare("SELECT value FROM dataset_meta WHERE key = 'synthetic'").get() as { value: string } | undefined)?.value === 'true';
+  return { specialties, states, bls, institutions, reports, specialtyRange: specialtyRanges(reports.specialty, specialties.length), synthetic };
+}
+
+/** Reorder columns by (specialty, total, then original order): a stable, deterministic order. */
+function sortReports(r: ReturnType<typeof emptyReportColumns>, count: number) {
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  order.sort((a, b) => r.specialty[a]! - r.specialty[b]! || r.total[a]! - r.total[b]! || a - b);
+  const out = emptyReportColumns(count);
+  const cols = ['specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'experience', 'setting', 'employment', 'wrvus', 'submittedDay'] as const;
+  for (const c of cols) {
+    const src = r[c] as unknown as { [k: number]: number };
+    const dst = out[c] as unknown as { [k: number]: number };
+    for (let i = 0; i < count; i++) dst[i] = src[order[i]!]!;
+  }
+  return out;
+}
