@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { migrate } from '../db/migrations.ts';
 import { DEFAULT_TOP_CODE } from '../import/bls.ts';
-import { demoBlsRows, generateInstitutions, generateReports, type DemoOptions } from './generate.ts';
+import { DemoError, demoBlsRows, generateInstitutions, generateReports, type DemoOptions } from './generate.ts';
 
 export interface DemoSummary {
   path: string;
@@ -16,7 +16,7 @@ export interface DemoSummary {
   seconds: number;
 }
 
-export class DemoError extends Error {}
+export { DemoError };
 
 function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });

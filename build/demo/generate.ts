@@ -11,6 +11,9 @@ import { slugify } from '../contract/names.ts';
 import { cumulative, createRng, type Rng } from './rng.ts';
 import { DEMO_BLS, SPECIALTY_PROFILES, STATE_CITIES, STATE_WEIGHTS } from './profiles.ts';
 
+/** A demo request that cannot make sense (reported to the operator as one line). */
+export class DemoError extends Error {}
+
 export interface DemoReport {
   specialtySlug: string;
   state: string;
@@ -65,15 +68,18 @@ export function generateReports(opts: DemoOptions, emit: (r: DemoReport) => void
   const stateCum = cumulative(STATES.map((s) => STATE_WEIGHTS[s.code]!));
   // Each state's pay level: a little higher where living is cheaper (recruiting), plus its own noise.
   const stateEffect = STATES.map((s) => -0.4 * ((s.col - 100) / 100) + 0.04 * rng.normal());
-  const yearCum = cumulative(YEAR_WEIGHTS);
+  const asOf = Date.parse(`${opts.asOf}T23:59:59Z`);
+  // Only the years whose submission window (from March 1) has opened by the as-of date.
+  const years = YEARS.filter((y) => Date.UTC(y, 2, 1) <= asOf);
+  if (years.length === 0) throw new DemoError(`the demo as-of date must be ${YEARS[0]}-03-01 or later (got "${opts.asOf}")`);
+  const yearCum = cumulative(YEAR_WEIGHTS.slice(0, years.length));
   const settingCum = cumulative(SETTING_WEIGHTS);
   const employmentCum = cumulative(EMPLOYMENT_WEIGHTS);
-  const asOf = Date.parse(`${opts.asOf}T23:59:59Z`);
 
   for (let i = 0; i < opts.reports; i++) {
     const sp = specialties[rng.pick(specialtyCum)]!;
     const si = rng.pick(stateCum);
-    const year = YEARS[rng.pick(yearCum)]!;
+    const year = years[rng.pick(yearCum)]!;
     const setting = rng.pick(settingCum);
     const employment = rng.pick(employmentCum);
     const experience = Math.min(45, Math.floor(Math.exp(2.2 + 0.8 * rng.normal())));

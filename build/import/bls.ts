@@ -30,7 +30,7 @@ export function validateBlsRows(
       if (raw === '#') return { median: topCode, topCoded: true };
       if (raw === '*' || raw === '**') return { median: null, topCoded: false };
       const n = Number(raw.replace(/,/g, ''));
-      if (!/^[\d,]+(\.\d+)?$/.test(raw) || !(n > 0) || n > 10_000_000) {
+      if (!/^(\d+|\d{1,3}(,\d{3})+)(\.\d+)?$/.test(raw) || !(n > 0) || n > 10_000_000) {
         ctx.addIssue({ code: 'custom', message: `must be an annual wage, "#" (top-coded) or "*" (not available) (got "${raw}")` });
       }
       return { median: n, topCoded: false };

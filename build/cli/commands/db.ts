@@ -16,7 +16,7 @@ export function registerDbCommands(program: Command, io: CliIo): void {
       const existed = existsSync(path);
       const db = openReportsDb(path, { create: true });
       const counts = db.prepare('SELECT (SELECT count(*) FROM specialties) AS specialties, (SELECT count(*) FROM states) AS states').get() as { specialties: number; states: number };
-      io.out(`${existed ? 'migrated' : 'created'} ${path} (schema v${schemaVersion(db)}; ${counts.specialties} specialties, ${counts.states} states and DC)`);
+      io.out(`${existed ? 'migrated' : 'created'} ${path} (schema v${schemaVersion(db)}; ${counts.specialties} specialties, ${counts.states} states incl. DC)`);
       db.close();
     });
 

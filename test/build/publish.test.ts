@@ -1,0 +1,199 @@
+/**
+ * The build as a publisher: determinism, publication floors checked against the source DB, withheld
+ * figures with notices, validation of tampered artifacts, the sanity diff, retention and rollback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { listFiles, readJson } from '../helpers/tree.ts';
+import { BuildError } from '../../build/run-build.ts';
+import { currentBuildId, listBuilds } from '../../build/emit/store.ts';
+import { verifyBuildDir } from '../../build/emit/verify.ts';
+import { readManifest } from '../../build/emit/store.ts';
+import { sha256 } from '../../build/contract/validate.ts';
+import { main } from '../../build/cli/main.ts';
+import type { CliIo } from '../../build/cli/io.ts';
+
+let work: string;
+let db: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'physpay-publish-'));
+  db = makeGoldenDb(work);
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const fresh = (name: string) => join(work, name);
+
+function captureIo(): CliIo & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), now: () => FIXED_NOW, isTty: false };
+}
+
+describe('determinism', () => {
+  it('two builds of the same DB with the same options write byte-identical files', () => {
+    const a = goldenBuild(db, fresh('det-a'));
+    const b = goldenBuild(db, fresh('det-b'), { now: () => new Date(FIXED_NOW.getTime() + 60_000) });
+    const files = listFiles(a.dir).filter((p) => p !== 'build.json' && p !== 'manifest.json');
+    expect(files.length).toBeGreaterThan(2000);
+    expect(listFiles(b.dir).filter((p) => p !== 'build.json' && p !== 'manifest.json')).toEqual(files);
+    for (const p of files) expect(sha256(readFileSync(join(b.dir, p))), p).toBe(sha256(readFileSync(join(a.dir, p))));
+  });
+
+  it('a different build date changes only the access date: content hashes (future ETags) stay equal', () => {
+    const a = goldenBuild(db, fresh('date-a'));
+    const b = goldenBuild(db, fresh('date-b'), { buildDate: '2026-11-17' });
+    const ma = readManifest(a.dir).files;
+    const mb = readManifest(b.dir).files;
+    const feed = 'public/data/api/v1/specialties/family-medicine.json';
+    expect(mb[feed]!.sha256).not.toBe(ma[feed]!.sha256);
+    for (const p of Object.keys(ma)) expect(mb[p]!.content_hash, p).toBe(ma[p]!.content_hash);
+    expect(readJson<{ attribution: string }>(join(b.dir, feed)).attribution).toContain('accessed 2026-11-17)');
+  });
+});
+
+describe('publication floors', () => {
+  const built = () => goldenBuild(db, fresh(`floors-${Math.random().toString(36).slice(2)}`));
+
+  it('no figure in public/ comes from fewer approved reports than its floor (checked against the DB)', () => {
+    const r = built();
+    const sql = new Database(db, { readonly: true });
+    const countIn = sql.prepare(`SELECT count(*) AS n FROM reports r JOIN specialties s ON s.id = r.specialty_id
+      WHERE r.status = 'approved' AND s.slug = ? AND (? IS NULL OR r.state = ?)`);
+    const base = join(r.dir, 'public/data/api/v1');
+    let checked = 0;
+    for (const p of listFiles(join(base, 'specialties'))) {
+      const doc = readJson<{ n: number | null; median: number | null; p10: number | null; p90: number | null; specialty: { slug: string }; state?: { code: string } }>(join(base, 'specialties', p));
+      if (doc.median === null) {
+        expect(doc.n, p).toBeNull();
+        continue;
+      }
+      const code = doc.state?.code ?? null;
+      const inDb = (countIn.get(doc.specialty.slug, code, code) as { n: number }).n;
+      const floor = code ? 3 : 5;
+      expect(doc.n!, p).toBeGreaterThanOrEqual(floor);
+      expect(doc.n!, p).toBeLessThanOrEqual(inDb); // outlier exclusion only removes reports
+      if (doc.p10 !== null || doc.p90 !== null) expect(doc.n!, p).toBeGreaterThanOrEqual(15);
+      if (doc.n! <= 24) expect(doc.median % 1000, p).toBe(0);
+      checked++;
+    }
+    sql.close();
+    expect(checked).toBeGreaterThan(100);
+    expect(verifyBuildDir(r.dir)).toEqual([]);
+  });
+
+  it('a thin specialty is withheld nationally: figures null, n null, a notice, and never estimated', () => {
+    const r = built();
+    const specs = readJson<{ specialties: { slug: string; n: number | null; median: number | null; withheld: boolean }[]; notice?: string }>(
+      join(r.dir, 'public/data/api/v1/specialties.json'),
+    );
+    const thin = specs.specialties.filter((s) => s.withheld);
+    expect(thin.length).toBeGreaterThan(0);
+    expect(specs.notice).toMatch(/withheld/i);
+    for (const s of thin) {
+      expect(s.n).toBeNull();
+      expect(s.median).toBeNull();
+      const doc = readJson<Record<string, unknown>>(join(r.dir, `public/data/api/v1/specialties/${s.slug}.json`));
+      expect(doc.notice).toMatch(/fewer than 5 approved reports/);
+      for (const k of ['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90']) expect(doc[k], `${s.slug}.${k}`).toBeNull();
+      expect(doc.top_states).toEqual([]);
+    }
+    const cell = readJson<Record<string, unknown>>(join(r.dir, 'public/data/api/v1/specialties/family-medicine/states/wyoming.json'));
+    expect(cell.withheld).toBe(true);
+    expect(cell.notice).toMatch(/fewer than 3/);
+  });
+});
+
+describe('validation before publishing', () => {
+  it('an artifact tampered with after computing fails validation; nothing is published', () => {
+    const out = fresh('tamper');
+    const good = goldenBuild(db, out);
+    const tamper = (path: string, bytes: Buffer) => {
+      if (!path.endsWith('specialties/medical-genetics.json')) return bytes;
+      const doc = JSON.parse(bytes.toString());
+      Object.assign(doc, { median: 250_000, n: 2, withheld: false });
+      delete doc.notice;
+      return Buffer.from(JSON.stringify(doc));
+    };
+    let error: unknown;
+    try {
+      goldenBuild(db, out, { tamper, now: () => new Date(FIXED_NOW.getTime() + 1000) });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).problems.join('\n')).toMatch(/medical-genetics\.json: .*floor 5/);
+    expect(currentBuildId(out)).toBe(good.id);
+    expect(listBuilds(out).map((b) => b.id)).toEqual([good.id]);
+    expect(listFiles(join(out, 'builds')).some((p) => p.includes('.staging'))).toBe(false);
+  });
+
+  it('a published build edited on disk fails `builds verify` (hash), and a re-hashed floor breach fails too', () => {
+    const out = fresh('verify');
+    const r = goldenBuild(db, out);
+    const copy = join(work, 'verify-copy');
+    cpSync(r.dir, copy, { recursive: true });
+    const rel = 'public/data/api/v1/specialties/family-medicine/states/wyoming.json';
+    const doc = readJson<Record<string, unknown>>(join(copy, rel));
+    Object.assign(doc, { median: 123_000, n: 1, withheld: false });
+    const text = JSON.stringify(doc);
+    writeFileSync(join(copy, rel), text);
+    expect(verifyBuildDir(copy).join('\n')).toMatch(/wyoming\.json: SHA-256 differs|wyoming\.json: size/);
+    // Even with a manifest rewritten to match, the floor audit refuses it.
+    const manifest = readJson<{ files: Record<string, { sha256: string; bytes: number }> }>(join(copy, 'manifest.json'));
+    manifest.files[rel]!.sha256 = sha256(text);
+    manifest.files[rel]!.bytes = Buffer.byteLength(text);
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
+    expect(verifyBuildDir(copy).join('\n')).toMatch(/wyoming\.json: .*1 reports \(floor 3\)/);
+  });
+});
+
+describe('sanity diff, retention, rollback', () => {
+  it('refuses a build whose report count collapses, unless forced', () => {
+    const out = fresh('diff');
+    const first = goldenBuild(db, out);
+    const thinDb = join(work, 'thin.db');
+    cpSync(db, thinDb);
+    const sql = new Database(thinDb);
+    sql.prepare("UPDATE reports SET status = 'rejected' WHERE id % 2 = 0").run();
+    sql.close();
+    expect(() => goldenBuild(thinDb, out, { now: () => new Date(FIXED_NOW.getTime() + 1000) })).toThrow(/differs too much/);
+    expect(currentBuildId(out)).toBe(first.id);
+    const forced = goldenBuild(thinDb, out, { force: true, now: () => new Date(FIXED_NOW.getTime() + 2000) });
+    expect(forced.diffWarnings.join('\n')).toMatch(/reports used fell/);
+    expect(currentBuildId(out)).toBe(forced.id);
+  });
+
+  it('keeps the newest builds, lists them, and rolls back through the CLI', async () => {
+    const out = fresh('keep');
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(goldenBuild(db, out, { keep: 3, now: () => new Date(FIXED_NOW.getTime() + i * 1000) }).id);
+    expect(listBuilds(out).map((b) => b.id)).toEqual(ids.slice(1).reverse());
+    const io = captureIo();
+    expect(await main(['node', 'physpay', 'builds', 'list', '--out', out], io)).toBe(0);
+    expect(io.lines[0]).toContain(`* ${ids[3]}`);
+    expect(await main(['node', 'physpay', 'builds', 'rollback', '--out', out], io)).toBe(0);
+    expect(currentBuildId(out)).toBe(ids[2]);
+    expect(readlinkSync(join(out, 'current'))).toBe(join('builds', ids[2]!));
+    expect(await main(['node', 'physpay', 'builds', 'rollback', 'no-such-build', '--out', out], io)).toBe(1);
+    expect(io.errors.join('\n')).toMatch(/no build no-such-build/);
+    expect(await main(['node', 'physpay', 'builds', 'verify', '--out', out], io)).toBe(0);
+  });
+
+  it('the CLI prints one summary line when not on a TTY and fails clearly on a missing DB', async () => {
+    const io = captureIo();
+    const out = fresh('cli');
+    const code = await main(['node', 'physpay', 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--no-fsync'], io);
+    expect(code).toBe(0);
+    expect(io.lines).toHaveLength(1);
+    expect(io.lines[0]).toMatch(/^built \S+: 1,\d{3} reports used, 2,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
+    const bad = captureIo();
+    expect(await main(['node', 'physpay', 'build', '--db', join(work, 'missing.db'), '--out', out], bad)).toBe(1);
+    expect(bad.errors.join('\n')).toMatch(/reports DB not found/);
+    expect(existsSync(join(out, 'current'))).toBe(true);
+  });
+});

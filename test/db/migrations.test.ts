@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DbError, openReportsDb, type Db } from '../../build/db/open.ts';
+import { MIGRATIONS, migrate, schemaVersion } from '../../build/db/migrations.ts';
+import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
+import { normalizeName } from '../../build/contract/names.ts';
+
+const EXPECTED_TABLES = [
+  'bls_wages',
+  'dataset_meta',
+  'imports',
+  'institution_pay',
+  'institutions',
+  'reports',
+  'schema_migrations',
+  'specialties',
+  'specialty_aliases',
+  'states',
+];
+
+function tableNames(db: Db): string[] {
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+}
+
+function specialtyOf(db: Db, spelling: string): string | undefined {
+  const row = db
+    .prepare('SELECT s.slug FROM specialty_aliases a JOIN specialties s ON s.id = a.specialty_id WHERE a.alias = ?')
+    .get(normalizeName(spelling)) as { slug: string } | undefined;
+  return row?.slug;
+}
+
+describe('migrations on an empty in-memory DB', () => {
+  let db: Db;
+  beforeEach(() => {
+    db = openReportsDb(':memory:');
+  });
+  afterEach(() => db.close());
+
+  it('creates every table', () => {
+    expect(tableNames(db)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+  });
+
+  it('records schema version 1 in schema_migrations', () => {
+    const rows = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as {
+      version: number;
+      name: string;
+      applied_at: string;
+    }[];
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(rows[0]!.version).toBe(1);
+    expect(rows[0]!.name.length).toBeGreaterThan(0);
+    expect(Number.isNaN(Date.parse(rows[0]!.applied_at))).toBe(false);
+    expect(schemaVersion(db)).toBe(1);
+  });
+
+  it('loads the specialty catalog: about 44 specialties, each with slug, name and a NN-NNNN SOC code', () => {
+    const rows = db.prepare('SELECT slug, name, soc_code, soc_match FROM specialties ORDER BY slug').all() as {
+      slug: string;
+      name: string;
+      soc_code: string | null;
+      soc_match: string;
+    }[];
+    expect(rows.length).toBe(SPECIALTIES.length);
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+    expect(rows.length).toBeLessThanOrEqual(50);
+    for (const r of rows) {
+      expect(r.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(r.name.trim().length).toBeGreaterThan(0);
+      expect(r.soc_code).toMatch(/^\d{2}-\d{4}$/);
+      expect(['exact', 'broad']).toContain(r.soc_match);
+    }
+    expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
+  });
+
+  it('resolves every slug and display name to its own specialty', () => {
+    for (const s of SPECIALTIES) {
+      expect(specialtyOf(db, s.slug)).toBe(s.slug);
+      expect(specialtyOf(db, s.name)).toBe(s.slug);
+    }
+  });
+
+  it.each([
+    ['ob-gyn', 'obstetrics-gynecology'],
+    ['obgyn', 'obstetrics-gynecology'],
+    ['OB/GYN', 'obstetrics-gynecology'],
+    ['ent', 'otolaryngology'],
+    ['ENT', 'otolaryngology'],
+    ['cardiologist', 'cardiology'],
+    ['PM&R', 'physical-medicine-rehabilitation'],
+    ['Orthopaedic Surgery', 'orthopedic-surgery'],
+  ])('alias %j resolves through normalizeName to %s', (spelling, slug) => {
+    expect(specialtyOf(db, spelling)).toBe(slug);
+  });
+
+  it('does not resolve an unknown spelling', () => {
+    expect(specialtyOf(db, 'astrology')).toBeUndefined();
+  });
+
+  it('loads 50 states and DC, each in one of the 4 Census regions with a cost-of-living index, source and year', () => {
+    const rows = db.prepare('SELECT code, slug, name, region, col_index, col_source, col_year FROM states').all() as {
+      code: string;
+      slug: string;
+      name: string;
+      region: string;
+      col_index: number | null;
+      col_source: string | null;
+      col_year: number | null;
+    }[];
+    expect(rows).toHaveLength(51);
+    const codes = new Set(rows.map((r) => r.code));
+    expect(codes.size).toBe(51);
+    expect(codes.has('DC')).toBe(true);
+    for (const r of rows) {
+      expect(r.code).toMatch(/^[A-Z]{2}$/);
+      expect(r.slug).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(['Northeast', 'Midwest', 'South', 'West']).toContain(r.region);
+      expect(r.col_index).toBeGreaterThan(50);
+      expect(r.col_index).toBeLessThan(200);
+      expect(r.col_source?.trim().length).toBeGreaterThan(0);
+      expect(Number.isInteger(r.col_year)).toBe(true);
+      expect(r.col_year).toBeGreaterThanOrEqual(2015);
+    }
+    const dc = rows.find((r) => r.code === 'DC')!;
+    expect(dc.name).toBe('District of Columbia');
+    expect(dc.slug).toBe('district-of-columbia');
+    // The Census Bureau's regions: 9 + 12 + 16 (and DC) + 13.
+    const perRegion: Record<string, number> = {};
+    for (const r of rows) perRegion[r.region] = (perRegion[r.region] ?? 0) + 1;
+    expect(perRegion).toEqual({ Northeast: 9, Midwest: 12, South: 17, West: 13 });
+  });
+
+  it('starts with no reports, institutions, wages or dataset facts', () => {
+    for (const t of ['reports', 'imports', 'institutions', 'institution_pay', 'bls_wages', 'dataset_meta']) {
+      expect((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n, t).toBe(0);
+    }
+  });
+
+  it('migrating again is a no-op', () => {
+    const before = {
+      specialties: (db.prepare('SELECT count(*) AS n FROM specialties').get() as { n: number }).n,
+      aliases: (db.prepare('SELECT count(*) AS n FROM specialty_aliases').get() as { n: number }).n,
+      states: (db.prepare('SELECT count(*) AS n FROM states').get() as { n: number }).n,
+      migrations: db.prepare('SELECT * FROM schema_migrations').all(),
+    };
+    expect(migrate(db)).toEqual([]);
+    expect(migrate(db)).toEqual([]);
+    expect((db.prepare('SELECT count(*) AS n FROM specialties').get() as { n: number }).n).toBe(before.specialties);
+    expect((db.prepare('SELECT count(*) AS n FROM specialty_aliases').get() as { n: number }).n).toBe(before.aliases);
+    expect((db.prepare('SELECT count(*) AS n FROM states').get() as { n: number }).n).toBe(before.states);
+    expect(db.prepare('SELECT * FROM schema_migrations').all()).toEqual(before.migrations);
+  });
+
+  it('refuses a DB whose schema is newer than the code', () => {
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', '2030-01-01T00:00:00.000Z')").run();
+    expect(() => migrate(db)).toThrow(/newer/);
+  });
+});
+
+describe('migrate() on a bare connection', () => {
+  it('applies version 1 once and stamps it with the given clock', () => {
+    const db = new Database(':memory:');
+    try {
+      const at = new Date('2026-02-03T04:05:06.000Z');
+      expect(migrate(db, () => at)).toEqual([1]);
+      expect(db.prepare('SELECT version, applied_at FROM schema_migrations').all()).toEqual([
+        { version: 1, applied_at: at.toISOString() },
+      ]);
+      expect(migrate(db, () => new Date('2027-01-01T00:00:00Z'))).toEqual([]);
+      expect(db.prepare('SELECT version, applied_at FROM schema_migrations').all()).toEqual([
+        { version: 1, applied_at: at.toISOString() },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migrations on a DB file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'physpay-migrations-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to open a missing file unless asked to create it', () => {
+    const path = join(dir, 'missing.db');
+    expect(() => openReportsDb(path)).toThrow(DbError);
+    expect(() => openReportsDb(path)).toThrow(/physpay init/);
+  });
+
+  it('creates the file with reference data, and reopening it changes nothing', () => {
+    const path = join(dir, 'reports.db');
+    const first = openReportsDb(path, { create: true });
+    const tables = tableNames(first);
+    const specialties = first.prepare('SELECT * FROM specialties ORDER BY id').all();
+    const states = first.prepare('SELECT * FROM states ORDER BY code').all();
+    const migrations = first.prepare('SELECT * FROM schema_migrations').all();
+    first.close();
+
+    const second = openReportsDb(path);
+    try {
+      expect(tableNames(second)).toEqual(tables);
+      expect(tables).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+      expect(second.prepare('SELECT * FROM specialties ORDER BY id').all()).toEqual(specialties);
+      expect(second.prepare('SELECT * FROM states ORDER BY code').all()).toEqual(states);
+      expect(second.prepare('SELECT * FROM schema_migrations').all()).toEqual(migrations);
+      expect(migrations).toHaveLength(1);
+      expect(migrate(second)).toEqual([]);
+    } finally {
+      second.close();
+    }
+  });
+});
