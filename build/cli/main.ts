@@ -14,6 +14,7 @@ import { registerImportCommands } from './commands/import.ts';
 import { registerModerateCommands } from './commands/moderate.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerBuildCommands } from './commands/build.ts';
+import { registerServeCommand } from './commands/serve.ts';
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('physpay')
@@ -26,6 +27,7 @@ export function createProgram(io: CliIo): Command {
   registerModerateCommands(program, io);
   registerDemoCommand(program, io);
   registerBuildCommands(program, io);
+  registerServeCommand(program, io);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());
     for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());

@@ -33,6 +33,15 @@ export const SETTINGS = {
   maxMedianShift: { flags: '--max-median-shift <fraction>', env: 'PHYSPAY_MAX_MEDIAN_SHIFT', description: 'refuse to publish when a national median moves by more than this fraction', default: '0.15', schema: z.coerce.number().min(0).max(10) },
   winsorLower: { flags: '--winsor-lower <usd>', env: 'PHYSPAY_WINSOR_LOWER', description: 'keyed API: lower winsorization bound', default: '50000', schema: z.coerce.number().nonnegative() },
   winsorUpper: { flags: '--winsor-upper <usd>', env: 'PHYSPAY_WINSOR_UPPER', description: 'keyed API: upper winsorization bound', default: '3000000', schema: positiveInt },
+  data: { flags: '--data <dir>', env: 'PHYSPAY_DATA', description: 'dist-data folder to serve (follows its current pointer)', default: 'dist-data', schema: z.string().min(1) },
+  serviceDb: { flags: '--service-db <target>', env: 'PHYSPAY_SERVICE_DB', description: 'service store: a SQLite file path or a postgres:// URL (API keys, quotas, per-IP counters)', default: 'dist-data/service.db', schema: z.string().min(1) },
+  host: { flags: '--host <host>', env: 'PHYSPAY_HOST', description: 'address to listen on', default: '127.0.0.1', schema: z.string().min(1) },
+  port: { flags: '--port <port>', env: 'PHYSPAY_PORT', description: 'port to listen on (0 = any free port)', default: '8080', schema: z.coerce.number().int().min(0).max(65535) },
+  workers: { flags: '--workers <n>', env: 'PHYSPAY_WORKERS', description: 'server processes sharing the port and the service store', default: '1', schema: positiveInt.max(64) },
+  trustProxy: { flags: '--trust-proxy <hops|subnets>', env: 'PHYSPAY_TRUST_PROXY', description: 'believe X-Forwarded-For from this many proxy hops or these subnets (e.g. 1, or loopback,10.0.0.0/8)', schema: z.string().regex(/^(\d+|false|[\w.:/,\s-]+)$/, 'a hop count or a comma-separated list of subnets').optional() },
+  ipPerMinute: { flags: '--ip-per-minute <n>', env: 'PHYSPAY_IP_PER_MINUTE', description: 'open data and tool server: requests per minute per client IP', default: '60', schema: positiveInt },
+  ipPerDay: { flags: '--ip-per-day <n>', env: 'PHYSPAY_IP_PER_DAY', description: 'open data and tool server: requests per UTC day per client IP', default: '2000', schema: positiveInt },
+  pollMs: { flags: '--poll-ms <ms>', env: 'PHYSPAY_POLL_MS', description: 'how often the server checks dist-data/current for a new build', default: '500', schema: z.coerce.number().int().min(50).max(60_000) },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -45,7 +45,7 @@ export function auditDocument(kind: FeedKind, doc: unknown): FloorViolation[] {
             const step = rateKind || inWrvu ? 1 : 1000;
             for (const k of published) {
               const v = o[k] as number;
-              if (Math.abs(v / step - Math.round(v / step)) > 1e-9) problems.push({ path: `${path}.${k}`, problem: `${v} from ${n} reports is not rounded to ${step}` });
+              if (Math.abs(v / step - Math.round(v / step)) > 1e-9) problems.push({ path: path ? `${path}.${k}` : k, problem: `${v} from ${n} reports is not rounded to ${step}` });
             }
           }
         }

@@ -1,0 +1,89 @@
+/**
+ * `physpay serve`: run the server (open data API, keyed API, tool server) on the current build.
+ * With --workers N it forks N processes sharing the port (node:cluster) and the service store.
+ * Prints exactly one line to stdout when ready: `listening on http://HOST:PORT`. SIGTERM/SIGINT stop it
+ * gracefully: stop accepting, finish requests in flight, close the stores.
+ */
+import cluster from 'node:cluster';
+import type { Command } from 'commander';
+import { option, readSettings } from '../settings.ts';
+import { CliError, type CliIo } from '../io.ts';
+
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs'] as const;
+
+export function registerServeCommand(program: Command, io: CliIo): void {
+  program
+    .command('serve')
+    .description('serve the current build: open data API, keyed API, tool server (prints "listening on URL" when ready)')
+    .addOption(option('data'))
+    .addOption(option('serviceDb'))
+    .addOption(option('host'))
+    .addOption(option('port'))
+    .addOption(option('workers'))
+    .addOption(option('trustProxy'))
+    .addOption(option('ipPerMinute'))
+    .addOption(option('ipPerDay'))
+    .addOption(option('pollMs'))
+    .action(async (opts) => {
+      const s = readSettings(opts, SERVE_KEYS);
+      const { parseTrustProxy } = await import('../../../server/http/client-ip.ts');
+      let trustProxy;
+      try {
+        trustProxy = parseTrustProxy(s.trustProxy);
+      } catch (err) {
+        throw new CliError(`bad value for --trust-proxy (PHYSPAY_TRUST_PROXY): ${(err as Error).message}`, 2);
+      }
+      const log = (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...line })}\n`);
+
+      if (s.workers > 1 && cluster.isPrimary) {
+        await runPrimary(s.workers, s.host, io, log);
+        return;
+      }
+      const { startServer } = await import('../../../server/main.ts');
+      const running = await startServer({
+        dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
+        ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log,
+      });
+      if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
+      const stop = (signal: string) => {
+        log({ msg: `${signal}: shutting down gracefully` });
+        void running.close().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      if (cluster.isWorker) process.send?.({ type: 'listening', url: running.url });
+      else io.out(`listening on ${running.url}`);
+      await new Promise(() => {}); // serve until a signal
+    });
+}
+
+async function runPrimary(workers: number, host: string, io: CliIo, log: (l: Record<string, unknown>) => void): Promise<void> {
+  let ready = 0;
+  let url = '';
+  let stopping = false;
+  const onMessage = (msg: unknown) => {
+    const m = msg as { type?: string; url?: string };
+    if (m.type === 'listening') {
+      url = m.url!;
+      if (++ready === workers) io.out(`listening on ${url}`);
+    }
+  };
+  for (let i = 0; i < workers; i++) cluster.fork().on('message', onMessage);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    log({ level: 'error', msg: `worker ${worker.process.pid} exited (${signal ?? code}); starting a new one` });
+    cluster.fork().on('message', onMessage);
+  });
+  const stop = (signal: string) => {
+    stopping = true;
+    log({ msg: `${signal}: stopping ${workers} workers gracefully` });
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  void host;
+  await new Promise(() => {});
+}

@@ -1,0 +1,74 @@
+/**
+ * createApp(deps): the whole HTTP surface as one request listener. Nothing listens here (see main.ts).
+ *
+ *   /data/api/v1/*   open data feeds: bare node:http hot path (open-data/handler.ts)
+ *   /healthz /readyz process and build health
+ *   everything else  the Express app (keyed API, tool server, pages are added by later modules)
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { BuildRegistry } from './builds/registry.ts';
+import { systemClock, type Clock } from './http/clock.ts';
+import { clientIpResolver, type TrustProxy } from './http/client-ip.ts';
+import { sendJson } from './http/send.ts';
+import { IpLimiter } from './limits/ip-limiter.ts';
+import { createOpenDataHandler } from './open-data/handler.ts';
+import type { IpLimits, ServiceStore } from './store/types.ts';
+
+export interface AppDeps {
+  registry: BuildRegistry;
+  store: ServiceStore;
+  clock?: Clock;
+  ipLimits?: IpLimits;
+  trustProxy?: TrustProxy;
+}
+
+export const DEFAULT_IP_LIMITS: IpLimits = { perMinute: 60, perDay: 2000 };
+
+export interface App {
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+  limiter: IpLimiter;
+}
+
+export function createApp(deps: AppDeps): App {
+  const clock = deps.clock ?? systemClock;
+  const clientIp = clientIpResolver(deps.trustProxy ?? false);
+  const limiter = new IpLimiter(deps.store, deps.ipLimits ?? DEFAULT_IP_LIMITS, clock);
+  const openData = createOpenDataHandler({ registry: deps.registry, limiter, clientIp, clock });
+
+  const web = express();
+  web.disable('x-powered-by');
+  web.set('etag', false);
+  if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
+  web.get('/healthz', (_req, res) => {
+    res.set('cache-control', 'no-store').json({ status: 'ok' });
+  });
+  web.get('/readyz', (_req, res) => {
+    const b = deps.registry.current;
+    res.set('cache-control', 'no-store');
+    if (!b) res.status(503).set('retry-after', '5').json({ status: 'not ready', error: 'no valid build loaded yet' });
+    else res.json({ status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of });
+  });
+  web.use((req, res) => {
+    res.status(404).set('cache-control', 'no-store').json({ error: `no such endpoint: ${req.method} ${req.path.slice(0, 200)}` });
+  });
+  web.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = (err as { status?: number }).status ?? 500;
+    res.status(status >= 400 && status < 600 ? status : 500).json({ error: status >= 500 ? 'internal error' : err.message });
+  });
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') {
+      try {
+        openData(req, res);
+      } catch (err) {
+        if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
+        process.emitWarning(`open data: ${(err as Error).stack}`);
+      }
+      return;
+    }
+    web(req as express.Request, res as express.Response);
+  };
+  return { listener, limiter };
+}

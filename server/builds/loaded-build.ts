@@ -1,0 +1,117 @@
+/**
+ * One published build held in memory: every public file (verified against the manifest), the lookups
+ * the open data API needs to resolve slugs, and per-day renderings of files whose attribution line
+ * carries the access date. Immutable once loaded: a request that started on a build finishes on it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BuildSummary, accessDateToken, type Manifest } from '../../build/contract/manifest.ts';
+import { feedPaths, type InstitutionsFeed } from '../../build/contract/open-feeds.ts';
+import { readManifestFile } from './manifest.ts';
+import { sha256 } from '../../build/contract/validate.ts';
+import { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
+import { buildResolver, type Resolver } from '../open-data/resolve.ts';
+
+export interface ServedFile {
+  /** URL path, e.g. /data/api/v1/specialties/cardiology.json */
+  urlPath: string;
+  contentType: string;
+  contentHash: string;
+  /** the bytes split around the access-date token (one part when the file has none) */
+  parts: Buffer[];
+  /** rendering for one day, replaced when the day changes */
+  rendered: { day: string; body: Buffer; etag: string } | null;
+}
+
+export class BuildLoadError extends Error {}
+
+/** Map a public file's path in the build to its URL path. */
+export function urlPathOf(buildPath: string): string | null {
+  if (!buildPath.startsWith('public/')) return null;
+  let p = buildPath.slice('public'.length);
+  if (p.endsWith('/index.html')) p = p.slice(0, -'/index.html'.length) || '/';
+  return p;
+}
+
+export class LoadedBuild {
+  readonly files = new Map<string, ServedFile>();
+  private constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly manifest: Manifest,
+    readonly resolver: Resolver,
+    readonly keyedIndex: KeyedIndex,
+    /** base URL the build was made for (from build.json), used in did_you_mean links */
+    readonly baseUrl: string,
+  ) {}
+
+  /** Read and verify a build folder. Throws BuildLoadError when any file disagrees with the manifest. */
+  static async load(dir: string, id: string, yieldEvery = 200): Promise<LoadedBuild> {
+    const manifest = await readManifestFile(dir);
+    if (manifest.build_id !== id) throw new BuildLoadError(`manifest of ${dir} names build ${manifest.build_id}, not ${id}`);
+    const token = Buffer.from(accessDateToken(manifest.build_date));
+    const loaded: [string, ServedFile][] = [];
+    let keyedIndexBytes: Buffer | null = null;
+    let institutionsBytes: Buffer | null = null;
+    let k = 0;
+    for (const [path, entry] of Object.entries(manifest.files)) {
+      const isIndex = path === 'private/keyed/index.json';
+      const urlPath = urlPathOf(path);
+      if (!urlPath && !isIndex) continue; // other private artifacts are read on demand
+      const bytes = await readFile(join(dir, path));
+      if (bytes.length !== entry.bytes || sha256(bytes) !== entry.sha256) {
+        throw new BuildLoadError(`${path} in build ${id} does not match its manifest entry`);
+      }
+      if (isIndex) keyedIndexBytes = bytes;
+      if (path === `public/${feedPaths.institutions()}`) institutionsBytes = bytes;
+      if (urlPath) {
+        const parts: Buffer[] = [];
+        let from = 0;
+        for (let at = bytes.indexOf(token); at >= 0; at = bytes.indexOf(token, from)) {
+          parts.push(bytes.subarray(from, at));
+          from = at + token.length;
+        }
+        parts.push(bytes.subarray(from));
+        loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts, rendered: null }]);
+      }
+      if (++k % yieldEvery === 0) await new Promise((r) => setImmediate(r)); // keep serving while loading
+    }
+    if (!keyedIndexBytes) throw new BuildLoadError(`build ${id} has no private/keyed/index.json`);
+    const keyedIndex = KeyedIndex.parse(JSON.parse(keyedIndexBytes.toString('utf8')));
+    const institutions = institutionsBytes
+      ? (JSON.parse(institutionsBytes.toString('utf8')) as InstitutionsFeed).institutions.map((i) => ({ slug: i.institution.slug, name: i.institution.name }))
+      : [];
+    const summary = BuildSummary.parse(JSON.parse(await readFile(join(dir, 'build.json'), 'utf8')));
+    const build = new LoadedBuild(id, dir, manifest, buildResolver(keyedIndex, institutions), keyedIndex, summary.base_url);
+    for (const [p, f] of loaded) build.files.set(p, f);
+    return build;
+  }
+
+  /** The file's bytes for `day` (YYYY-MM-DD: the access date) and its strong ETag. */
+  render(file: ServedFile, day: string): { body: Buffer; etag: string } {
+    const r = file.rendered;
+    if (r && r.day === day) return r;
+    const body = file.parts.length === 1 ? file.parts[0]! : Buffer.concat(joinParts(file.parts, Buffer.from(accessDateToken(day))));
+    const etag = `"${file.contentHash.slice(0, 32)}${file.parts.length === 1 ? '' : `-${day.replace(/-/g, '')}`}"`;
+    file.rendered = { day, body, etag };
+    return file.rendered;
+  }
+
+  /** Read a private artifact of this build (keyed API). */
+  async readPrivate(path: string): Promise<Buffer> {
+    const entry = this.manifest.files[path];
+    if (!entry) throw new BuildLoadError(`${path} is not part of build ${this.id}`);
+    const bytes = await readFile(join(this.dir, path));
+    if (bytes.length !== entry.bytes || sha256(bytes) !== entry.sha256) throw new BuildLoadError(`${path} in build ${this.id} does not match its manifest entry`);
+    return bytes;
+  }
+}
+
+function joinParts(parts: Buffer[], sep: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  parts.forEach((p, i) => {
+    if (i > 0) out.push(sep);
+    out.push(p);
+  });
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * The open data API's hot path, on bare node:http (no Express routing: DESIGN.md section 8).
+ *
+ *  1. one build is captured for the whole request (hot swaps never mix versions);
+ *  2. the path is looked up as is; only on a miss is it decoded and resolved (aliases, codes, case);
+ *  3. a matching If-None-Match is answered 304 before anything is counted;
+ *  4. the per-IP limit is checked and counted in one atomic step of the service store;
+ *  5. the day's rendering (access date filled in) is sent with its strong ETag.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BuildRegistry } from '../builds/registry.ts';
+import type { LoadedBuild, ServedFile } from '../builds/loaded-build.ts';
+import { utcDay, type Clock } from '../http/clock.ts';
+import { CORS_HEADERS, preflightHeaders } from '../http/cors.ts';
+import { etagMatches, sendJson } from '../http/send.ts';
+import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
+import { StoreUnavailableError } from '../store/types.ts';
+import { FEED_INDEX, matchFeed } from './routes.ts';
+
+export interface OpenDataDeps {
+  registry: BuildRegistry;
+  limiter: IpLimiter;
+  clientIp: (req: IncomingMessage) => string;
+  clock: Clock;
+  /** called once per answered request (metrics, logs) */
+  onResponse?: (status: number) => void;
+}
+
+export const MAX_PATH_LENGTH = 1024;
+const CACHE_CONTROL = 'public, max-age=3600';
+const ERROR_CACHE = 'no-store';
+
+/** Decode a URL path; null when it is not a clean path (bad escapes, NUL, backslashes, dot segments). */
+export function decodePath(rawPath: string): string | null {
+  let p: string;
+  try {
+    p = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
+  } catch {
+    return null;
+  }
+  if (/[\0\\]/.test(p) || /(^|\/)\.\.?(\/|$)/.test(p)) return null;
+  return p;
+}
+
+export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const policy = deps.limiter.policyHeader();
+  const done = deps.onResponse ?? (() => {});
+
+  const json = (res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}) => {
+    sendJson(res, status, body, { ...CORS_HEADERS, 'cache-control': ERROR_CACHE, ...headers }, head);
+    done(status);
+  };
+
+  const sendFile = (req: IncomingMessage, res: ServerResponse, build: LoadedBuild, file: ServedFile, head: boolean, link: string | null, verdict: IpVerdict | null) => {
+    const { body, etag } = build.render(file, utcDay(deps.clock()));
+    const headers: Record<string, string | number> = {
+      'content-type': file.contentType,
+      'content-length': body.length,
+      etag,
+      'cache-control': CACHE_CONTROL,
+      ...CORS_HEADERS,
+      'x-content-type-options': 'nosniff',
+      'x-physpay-build': build.id,
+      'ratelimit-policy': policy,
+    };
+    if (verdict) headers.ratelimit = IpLimiter.rateLimitHeader(verdict);
+    if (link) headers.link = `<${link}>; rel="canonical"`;
+    res.writeHead(200, headers);
+    res.end(head ? undefined : body);
+    done(200);
+  };
+
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    const head = method === 'HEAD';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, preflightHeaders(req.headers['access-control-request-headers'] as string | undefined));
+      res.end();
+      done(204);
+      return;
+    }
+    if (method !== 'GET' && !head) {
+      json(res, 405, { error: `method ${method} not allowed: the open data API is read-only (GET, HEAD)` }, false, { allow: 'GET, HEAD, OPTIONS' });
+      return;
+    }
+    const build = deps.registry.current;
+    if (!build) {
+      json(res, 503, { error: 'no published build is loaded yet; retry shortly' }, head, { 'retry-after': 5 });
+      return;
+    }
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q >= 0 ? url.slice(0, q) : url;
+    if (rawPath.length > MAX_PATH_LENGTH) {
+      json(res, 400, { error: `path longer than ${MAX_PATH_LENGTH} characters` }, head);
+      return;
+    }
+
+    let file = build.files.get(rawPath);
+    let link: string | null = null;
+    if (!file) {
+      const path = decodePath(rawPath);
+      if (path === null) {
+        json(res, 400, { error: 'malformed path (bad percent-encoding, NUL, backslash or dot segment)' }, head);
+        return;
+      }
+      file = build.files.get(path);
+      if (!file) {
+        const m = matchFeed(path, (kind, raw) => build.resolver.resolve(kind, raw));
+        if (!m.ok) {
+          if (m.kind === null) {
+            json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head);
+          } else {
+            const feedOf = (slug: string) => `${build.baseUrl}${m.kind === 'state' ? `/data/api/v1/states/${slug}.json` : m.kind === 'institution' ? `/data/api/v1/residency/institutions/${slug}.json` : `/data/api/v1/specialties/${slug}.json`}`;
+            json(res, 404, {
+              error: `unknown ${m.kind} "${m.raw!.slice(0, 100)}"`,
+              did_you_mean: m.suggestions.map((e) => ({ slug: e.slug, name: e.name, url: feedOf(e.slug) })),
+            }, head);
+          }
+          return;
+        }
+        file = build.files.get(m.canonicalPath);
+        if (!file) {
+          json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head);
+          return;
+        }
+        link = `${build.baseUrl}${m.canonicalPath}`;
+      } else if (path !== rawPath) {
+        link = `${build.baseUrl}${path}`;
+      }
+    }
+
+    // Revalidation first: a 304 is not counted against the client's limits.
+    const inm = req.headers['if-none-match'];
+    if (inm) {
+      const { etag } = build.render(file, utcDay(deps.clock()));
+      if (etagMatches(inm, etag)) {
+        const h: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': build.id };
+        if (link) h.link = `<${link}>; rel="canonical"`;
+        res.writeHead(304, h);
+        res.end();
+        done(304);
+        return;
+      }
+    }
+
+    const ip = deps.clientIp(req);
+    let verdict;
+    try {
+      verdict = deps.limiter.check(ip);
+    } catch (err) {
+      failStore(res, err, head);
+      return;
+    }
+    const finish = (v: IpVerdict) => {
+      if (!v.allowed) {
+        const retry = IpLimiter.retryAfter(v);
+        const which = v.limitedBy === 'day' ? `${v.limits.perDay} requests per day` : `${v.limits.perMinute} requests per minute`;
+        json(res, 429, { error: `rate limit exceeded: ${which} per IP address; retry in ${retry} s`, retry_after: retry }, head, {
+          'retry-after': retry, 'ratelimit-policy': policy, ratelimit: IpLimiter.rateLimitHeader(v),
+        });
+        return;
+      }
+      sendFile(req, res, build, file!, head, link, v);
+    };
+    if (verdict instanceof Promise) verdict.then(finish, (err) => failStore(res, err, head));
+    else finish(verdict);
+  };
+
+  function failStore(res: ServerResponse, err: unknown, head: boolean) {
+    if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') {
+      json(res, 503, { error: 'service temporarily unavailable; retry shortly' }, head, { 'retry-after': 2 });
+    } else {
+      json(res, 500, { error: 'internal error' }, head);
+      process.emitWarning(`open data: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+}

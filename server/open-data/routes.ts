@@ -1,0 +1,56 @@
+/**
+ * The feed paths of the open data API (pure): which entity each path segment names, and the canonical
+ * path once the entities are resolved.
+ */
+import { feedPaths } from '../../build/contract/open-feeds.ts';
+import type { EntityKind, Entity } from './resolve.ts';
+
+export interface FeedRoute {
+  /** entity kinds of the captured segments, in order */
+  kinds: EntityKind[];
+  pattern: RegExp;
+  canonical: (...slugs: string[]) => string;
+}
+
+const SEG = '([^/]+)';
+export const FEED_ROUTES: FeedRoute[] = [
+  { kinds: ['specialty', 'state'], pattern: new RegExp(`^/data/api/v1/specialties/${SEG}/states/${SEG}\\.json$`), canonical: (a, b) => `/${feedPaths.specialtyState(a!, b!)}` },
+  { kinds: ['specialty'], pattern: new RegExp(`^/data/api/v1/specialties/${SEG}\\.json$`), canonical: (a) => `/${feedPaths.specialty(a!)}` },
+  { kinds: ['state'], pattern: new RegExp(`^/data/api/v1/states/${SEG}\\.json$`), canonical: (a) => `/${feedPaths.state(a!)}` },
+  { kinds: ['specialty'], pattern: new RegExp(`^/data/api/v1/wrvu/${SEG}\\.json$`), canonical: (a) => `/${feedPaths.wrvu(a!)}` },
+  { kinds: ['institution'], pattern: new RegExp(`^/data/api/v1/residency/institutions/${SEG}\\.json$`), canonical: (a) => `/${feedPaths.institution(a!)}` },
+];
+
+export const FEED_INDEX = [
+  '/data/api/v1/specialties.json',
+  '/data/api/v1/specialties/{slug}.json',
+  '/data/api/v1/specialties/{slug}/states/{state}.json',
+  '/data/api/v1/states.json',
+  '/data/api/v1/states/{state}.json',
+  '/data/api/v1/wrvu/{slug}.json',
+  '/data/api/v1/residency/institutions.json',
+  '/data/api/v1/residency/institutions/{slug}.json',
+];
+
+export type RouteMatch =
+  | { ok: true; canonicalPath: string; entities: Entity[]; aliased: boolean }
+  | { ok: false; status: 404; kind: EntityKind | null; raw: string | null; suggestions: Entity[] };
+
+/** Resolve a decoded path that is not a file of the build as is. */
+export function matchFeed(path: string, resolve: (kind: EntityKind, raw: string) => import('./resolve.ts').Resolution): RouteMatch {
+  for (const route of FEED_ROUTES) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const entities: Entity[] = [];
+    let aliased = false;
+    for (let i = 0; i < route.kinds.length; i++) {
+      const raw = m[i + 1]!;
+      const r = resolve(route.kinds[i]!, raw);
+      if (!r.found) return { ok: false, status: 404, kind: route.kinds[i]!, raw, suggestions: r.suggestions };
+      entities.push(r.entity);
+      if (!r.canonical) aliased = true;
+    }
+    return { ok: true, canonicalPath: route.canonical(...entities.map((e) => e.slug)), entities, aliased };
+  }
+  return { ok: false, status: 404, kind: null, raw: null, suggestions: [] };
+}

@@ -1,0 +1,12 @@
+/** Open the service store named by `--service-db`: a postgres:// URL or a SQLite file path. */
+import { SqliteServiceStore } from './sqlite.ts';
+import { PostgresServiceStore } from './postgres.ts';
+import type { ServiceStore } from './types.ts';
+
+export function isPostgresUrl(target: string): boolean {
+  return /^postgres(ql)?:\/\//.test(target);
+}
+
+export async function openServiceStore(target: string): Promise<ServiceStore> {
+  return isPostgresUrl(target) ? PostgresServiceStore.open(target) : new SqliteServiceStore(target);
+}
