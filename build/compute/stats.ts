@@ -62,19 +62,24 @@ export const FLOORS = { national: 5, state: 5, specialtyInState: 3, tails: 15 } 
 /** Figures from this many reports or fewer are rounded. */
 export const ROUNDING_MAX_N = 24;
 
+/** Round to the nearest integer, halves away from zero (so -7.25% and 7.25% round alike in size). */
+export function roundHalfAway(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
 /** Dollar figure published from n reports: nearest $1,000 when n <= 24, else whole dollars. */
 export function roundMoney(value: number, n: number): number {
-  return n <= ROUNDING_MAX_N ? Math.round(value / 1000) * 1000 : Math.round(value);
+  return n <= ROUNDING_MAX_N ? roundHalfAway(value / 1000) * 1000 : roundHalfAway(value);
 }
 
 /** $/wRVU figure published from n reports: nearest $1 when n <= 24, else cents. */
 export function roundRate(value: number, n: number): number {
-  return n <= ROUNDING_MAX_N ? Math.round(value) : Math.round(value * 100) / 100;
+  return n <= ROUNDING_MAX_N ? roundHalfAway(value) : roundHalfAway(value * 100) / 100;
 }
 
 /** Percent to one decimal. */
 export function roundPct(value: number): number {
-  return Math.round(value * 10) / 10;
+  return roundHalfAway(value * 10) / 10;
 }
 
 // ---------------------------------------------------------------- confidence interval of the median (A)
@@ -136,7 +141,7 @@ export const FTE_MAX_HOURS = 100;
 
 /** Total scaled to 40 hours/week, or null when hours are unknown or outside [10, 100]. */
 export function fteNormalize(total: number, hoursPerWeek: number | null): number | null {
-  if (hoursPerWeek === null || hoursPerWeek < FTE_MIN_HOURS || hoursPerWeek > FTE_MAX_HOURS) return null;
+  if (hoursPerWeek === null || Number.isNaN(hoursPerWeek) || hoursPerWeek < FTE_MIN_HOURS || hoursPerWeek > FTE_MAX_HOURS) return null;
   return (total * FTE_HOURS) / hoursPerWeek;
 }
 

@@ -1,0 +1,292 @@
+/**
+ * keyedCell / breakdownFigures on small hand-made per-report columns (DESIGN.md section 3, keyed API A):
+ * nothing dropped, publishable n >= 5, whole dollars, sample SD, order-statistic CI with coverage.
+ * Type-7 quantile: h = (n - 1) p.
+ */
+import { describe, expect, it } from 'vitest';
+import { breakdownFigures, keyedCell, keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
+import { isoToDay } from '../../build/compute/dataset.ts';
+import type { BlsInfo, KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
+import { KeyedCell } from '../../build/contract/keyed-artifacts.ts';
+
+const BLS: BlsInfo = {
+  available: true, soc_code: '29-1215', soc_title: 'Family Medicine Physicians', soc_match: 'exact',
+  median: 230_000, year: 2024, top_coded: false,
+};
+const NO_BLS: BlsInfo = { ...BLS, available: false, median: null };
+
+const K = 1000;
+// 12 reports, ascending by total (in $k): 150 180 200 210 220 240 250 260 280 300 340 400
+const TOTALS = [150, 180, 200, 210, 220, 240, 250, 260, 280, 300, 340, 400].map((v) => v * K);
+const YEARS = [2023, 2024, 2023, 2025, 2023, 2024, 2023, 2025, 2024, 2023, 2024, 2025];
+// band per report: 0 at 1,3,5,7,11; 1 at 0,2; 3 at 4; unknown (-1) at 6,8,9,10; none in bands 2 and 4
+const BANDS = [1, 0, 1, 0, 3, 0, -1, 0, -1, -1, -1, 0];
+const FTE = [300, 180, 160, null, 220, null, 250, null, 224, null, 272, null].map((v) => (v === null ? null : v * K));
+const BASE = [120, 150, 170, 180, null, 200, null, 210, null, null, null, null].map((v) => (v === null ? null : v * K));
+const BONUS = [10, null, 20, null, 5, null, null, 30, null, null, null, null].map((v) => (v === null ? null : v * K));
+const DATES = [
+  '2023-02-01', '2024-03-05', '2023-04-10', '2025-01-15', '2023-06-20', '2024-07-01',
+  '2023-08-08', '2025-02-02', '2024-09-09', '2023-10-10', '2024-11-11', '2025-03-31',
+];
+
+function artifact(overrides: Partial<KeyedReportsArtifact> = {}): KeyedReportsArtifact {
+  return {
+    slug: 'family-medicine',
+    count: 12,
+    total: TOTALS,
+    fte: FTE,
+    base: BASE,
+    bonus: BONUS,
+    year: YEARS,
+    experience_band: BANDS,
+    setting: [0, 1, 2, 3, 4, 5, -1, 0, 1, 2, 3, 4],
+    employment: [0, 1, 2, 3, -1, 0, 1, 2, 3, 0, 1, 2],
+    state: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    day: DATES.map(isoToDay),
+    ...overrides,
+  };
+}
+
+const cols = keyedColumnsFromArtifact(artifact());
+const all = Array.from({ length: 12 }, (_, i) => i);
+
+describe('keyedColumnsFromArtifact', () => {
+  it('maps null to NaN and keeps -1 codes', () => {
+    expect(cols.count).toBe(12);
+    expect(Number.isNaN(cols.fte[3]!)).toBe(true);
+    expect(cols.fte[0]).toBe(300_000);
+    expect(cols.band[6]).toBe(-1);
+    expect(cols.total).toBeInstanceOf(Float64Array);
+  });
+});
+
+describe('keyedCell below the minimum sample (n < 5)', () => {
+  it('n = 0: nothing but n', () => {
+    const c = keyedCell(cols, [], BLS);
+    expect(c).toEqual({ n: 0, years: [], data_date_range: null, figures: null, bls_variance_pct: null, sections: null });
+    expect(KeyedCell.safeParse(c).success).toBe(true);
+  });
+
+  it('n = 1, 2, 3, 4: n, years and date range, but null figures and sections', () => {
+    // positions 1,5,8,10 are the 2024 reports; take growing prefixes of [0, 1, 3, 11]
+    const picks = [[0], [0, 1], [0, 1, 3], [0, 1, 3, 11]];
+    for (const idx of picks) {
+      const c = keyedCell(cols, idx, BLS);
+      expect(c.n).toBe(idx.length);
+      expect(c.figures).toBeNull();
+      expect(c.sections).toBeNull();
+      expect(c.bls_variance_pct).toBeNull();
+      expect(c.years).toEqual([...new Set(idx.map((i) => YEARS[i]!))].sort());
+    }
+    const c4 = keyedCell(cols, [0, 1, 3, 11], BLS);
+    expect(c4.years).toEqual([2023, 2024, 2025]);
+    expect(c4.data_date_range).toEqual({ earliest: '2023-02-01', latest: '2025-03-31' });
+  });
+});
+
+describe('keyedCell with n = 5 (the 2023 reports)', () => {
+  // positions 0,2,4,6,9 -> totals 150, 200, 220, 250, 300 ($k)
+  const c = keyedCell(cols, [0, 2, 4, 6, 9], BLS);
+
+  it('figures', () => {
+    expect(c.n).toBe(5);
+    expect(c.figures).toEqual({
+      percentiles: {
+        p10: 170_000, // h = 0.4 -> 150 + 0.4 x 50 = 170
+        p25: 200_000, // h = 1
+        p50: 220_000, // h = 2
+        p75: 250_000, // h = 3
+        p90: 280_000, // h = 3.6 -> 250 + 0.6 x 50 = 280
+      },
+      mean: 224_000, // 1,120k / 5
+      // deviations -74,-24,-4,26,76 ($k); squares 5476+576+16+676+5776 = 12,520; /4 = 3,130; sqrt = 55.9464 -> 55,946
+      standard_deviation: 55_946,
+      // n = 5 < 6: [min, max] with coverage 1 - 2^-4 = 0.9375
+      confidence_interval_95: { lower: 150_000, upper: 300_000, coverage: 0.9375 },
+    });
+    expect(c.bls_variance_pct).toBe(-4.3); // (220 - 230) / 230 x 100 = -4.348 -> -4.3
+    expect(c.years).toEqual([2023]);
+    expect(c.data_date_range).toEqual({ earliest: '2023-02-01', latest: '2023-10-10' });
+  });
+
+  it('sections', () => {
+    const s = c.sections!;
+    expect(s.trending).toEqual([{ year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true }]);
+    // bands of 0,2,4,6,9: 1, 1, 3, -1, -1
+    expect(s.by_experience.map((r) => [r.label, r.n, r.publishable])).toEqual([
+      ['0-2 years', 0, false], ['3-5 years', 2, false], ['6-10 years', 0, false], ['11-20 years', 1, false], ['21+ years', 0, false],
+    ]);
+    // fte of 0,2,4,6,9: 300, 160, 220, 250, null -> 4 values < 5
+    expect(s.fte_normalized).toEqual({ n: 4, percentiles: null, mean: null });
+    // base of 0,2,4,6,9: 120, 170 -> 2 values; bonus: 10, 20, 5 -> 3 values
+    expect(s.components).toEqual({
+      base_salary: { n: 2, p25: null, p50: null, p75: null },
+      bonus: { n: 3, p25: null, p50: null, p75: null },
+    });
+  });
+});
+
+describe('keyedCell with n = 12 (all reports)', () => {
+  const c = keyedCell(cols, all, BLS);
+
+  it('matches its zod schema', () => {
+    expect(KeyedCell.safeParse(c).success).toBe(true);
+  });
+
+  it('percentiles, whole-dollar mean, sample SD and CI', () => {
+    expect(c.n).toBe(12);
+    expect(c.years).toEqual([2023, 2024, 2025]);
+    expect(c.data_date_range).toEqual({ earliest: '2023-02-01', latest: '2025-03-31' });
+    expect(c.figures).toEqual({
+      percentiles: {
+        p10: 182_000, // h = 1.1 -> 180 + 0.1 x 20 = 182
+        p25: 207_500, // h = 2.75 -> 200 + 0.75 x 10 = 207.5 (whole dollars, not rounded to $1,000)
+        p50: 245_000, // h = 5.5 -> 240 + 0.5 x 10 = 245
+        p75: 285_000, // h = 8.25 -> 280 + 0.25 x 20 = 285
+        p90: 336_000, // h = 9.9 -> 300 + 0.9 x 40 = 336
+      },
+      mean: 252_500, // 3,030k / 12 = 252.5k
+      // sum x^2 = 819,100 ($k^2); n mean^2 = 12 x 252.5^2 = 765,075; SS = 54,025; /11 = 4,911.36; sqrt = 70.0811 -> 70,081
+      standard_deviation: 70_081,
+      // n = 12: cum P(B<=j) x 4096 = 1, 13, 79, 299; 79/4096 = 0.0193 <= 0.025 < 0.073 -> k = 3, ranks (3, 10)
+      // coverage 1 - 158/4096 = 0.961426 -> 0.9614
+      confidence_interval_95: { lower: 200_000, upper: 300_000, coverage: 0.9614 },
+    });
+  });
+
+  it('bls_variance_pct = (p50 - bls) / bls x 100 to one decimal', () => {
+    expect(c.bls_variance_pct).toBe(6.5); // (245 - 230) / 230 x 100 = 6.52 -> 6.5
+    expect(keyedCell(cols, all, { ...BLS, median: 200_000 }).bls_variance_pct).toBe(22.5); // 45 / 200 x 100
+  });
+
+  it('bls_variance_pct is null when BLS is not available', () => {
+    expect(keyedCell(cols, all, NO_BLS).bls_variance_pct).toBeNull();
+    expect(keyedCell(cols, all, { ...BLS, available: false }).bls_variance_pct).toBeNull();
+    expect(keyedCell(cols, all, { ...BLS, median: null }).bls_variance_pct).toBeNull();
+    // the rest of the cell does not depend on BLS
+    expect(keyedCell(cols, all, NO_BLS).figures).toEqual(c.figures);
+  });
+
+  it('trending: one row per year, publishable only with n >= 5', () => {
+    expect(c.sections!.trending).toEqual([
+      // 2023 at 0,2,4,6,9: 150,200,220,250,300 -> p25 h1 = 200, p50 220, p75 250, mean 1120/5 = 224
+      { year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true },
+      // 2024 at 1,5,8,10 -> 4 reports
+      { year: 2024, n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      // 2025 at 3,7,11 -> 3 reports
+      { year: 2025, n: 3, p25: null, p50: null, p75: null, mean: null, publishable: false },
+    ]);
+  });
+
+  it('by_experience: all five bands, empty ones included; unknown years left out', () => {
+    expect(c.sections!.by_experience).toEqual([
+      // band 0 at 1,3,5,7,11: 180,210,240,260,400 -> p25 210, p50 240, p75 260, mean 1290/5 = 258
+      { label: '0-2 years', n: 5, p25: 210_000, p50: 240_000, p75: 260_000, mean: 258_000, publishable: true },
+      { label: '3-5 years', n: 2, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '6-10 years', n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '11-20 years', n: 1, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '21+ years', n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false },
+    ]);
+  });
+
+  it('fte_normalized uses only the non-null FTE values', () => {
+    // non-null: 300,180,160,220,250,224,272 -> sorted 160,180,220,224,250,272,300 (n 7, h = 6p)
+    expect(c.sections!.fte_normalized).toEqual({
+      n: 7,
+      percentiles: {
+        p10: 172_000, // h = 0.6 -> 160 + 0.6 x 20 = 172
+        p25: 200_000, // h = 1.5 -> 180 + 0.5 x 40 = 200
+        p50: 224_000, // h = 3
+        p75: 261_000, // h = 4.5 -> 250 + 0.5 x 22 = 261
+        p90: 283_200, // h = 5.4 -> 272 + 0.4 x 28 = 283.2
+      },
+      mean: 229_429, // 1,606k / 7 = 229,428.57 -> 229,429
+    });
+  });
+
+  it('components: quartiles from 5 values up, null below', () => {
+    expect(c.sections!.components).toEqual({
+      // base non-null 120,150,170,180,200,210 (n 6, h = 5p)
+      base_salary: {
+        n: 6,
+        p25: 155_000, // h = 1.25 -> 150 + 0.25 x 20 = 155
+        p50: 175_000, // h = 2.5 -> 170 + 0.5 x 10 = 175
+        p75: 195_000, // h = 3.75 -> 180 + 0.75 x 20 = 195
+      },
+      // bonus non-null 10,20,5,30 -> n 4 < 5
+      bonus: { n: 4, p25: null, p50: null, p75: null },
+    });
+  });
+
+  it('components: exactly 5 values are published (unsorted input is sorted)', () => {
+    const a = artifact({ bonus: [40, null, 20, null, 5, null, null, 30, null, 10, null, null].map((v) => (v === null ? null : v * K)) });
+    const c2 = keyedCell(keyedColumnsFromArtifact(a), all, BLS);
+    // sorted 5,10,20,30,40: p25 h 1 = 10, p50 20, p75 30
+    expect(c2.sections!.components.bonus).toEqual({ n: 5, p25: 10_000, p50: 20_000, p75: 30_000 });
+  });
+});
+
+describe('keyedCell with n = 6', () => {
+  // totals 200,210,230,260,300,350 ($k), no optional columns
+  const a: KeyedReportsArtifact = {
+    slug: 'x', count: 6, total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
+    fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null),
+    year: new Array(6).fill(2024), experience_band: new Array(6).fill(-1), setting: new Array(6).fill(-1),
+    employment: new Array(6).fill(-1), state: new Array(6).fill(0), day: new Array(6).fill(isoToDay('2024-05-05')),
+  };
+  const c = keyedCell(keyedColumnsFromArtifact(a), [0, 1, 2, 3, 4, 5], BLS);
+
+  it('figures and 96.88% CI', () => {
+    expect(c.figures).toEqual({
+      percentiles: {
+        p10: 205_000, // h = 0.5 -> 200 + 0.5 x 10
+        p25: 215_000, // h = 1.25 -> 210 + 0.25 x 20
+        p50: 245_000, // h = 2.5 -> 230 + 0.5 x 30
+        p75: 290_000, // h = 3.75 -> 260 + 0.75 x 40
+        p90: 325_000, // h = 4.5 -> 300 + 0.5 x 50
+      },
+      mean: 258_333, // 1,550k / 6 = 258,333.33
+      // SS = 417,100 - 1550^2/6 = 16,683.33 ($k^2); /5 = 3,336.67; sqrt = 57.7639 -> 57,764
+      standard_deviation: 57_764,
+      // n = 6: k = 1, coverage 1 - 2/64 = 0.96875 -> 0.9688 (4 decimals)
+      confidence_interval_95: { lower: 200_000, upper: 350_000, coverage: 0.9688 },
+    });
+    expect(c.bls_variance_pct).toBe(6.5); // (245 - 230) / 230 = 6.52%
+  });
+
+  it('sections with no optional data', () => {
+    expect(c.sections!.fte_normalized).toEqual({ n: 0, percentiles: null, mean: null });
+    expect(c.sections!.components.base_salary).toEqual({ n: 0, p25: null, p50: null, p75: null });
+    expect(c.sections!.trending).toEqual([{ year: 2024, n: 6, p25: 215_000, p50: 245_000, p75: 290_000, mean: 258_333, publishable: true }]);
+    expect(c.sections!.by_experience).toHaveLength(5);
+    expect(c.sections!.by_experience.every((r) => r.n === 0 && !r.publishable)).toBe(true);
+  });
+
+  it('all-equal totals: SD 0 and a degenerate CI', () => {
+    const eq = keyedColumnsFromArtifact({ ...a, total: new Array(6).fill(275_000) });
+    const f = keyedCell(eq, [0, 1, 2, 3, 4, 5], BLS).figures!;
+    expect(f.percentiles).toEqual({ p10: 275_000, p25: 275_000, p50: 275_000, p75: 275_000, p90: 275_000 });
+    expect(f.mean).toBe(275_000);
+    expect(f.standard_deviation).toBe(0);
+    expect(f.confidence_interval_95).toEqual({ lower: 275_000, upper: 275_000, coverage: 0.9688 });
+  });
+});
+
+describe('breakdownFigures', () => {
+  it('n < 5: n only, not publishable', () => {
+    expect(breakdownFigures(cols, [1, 5, 8, 10])).toEqual({ n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false });
+    expect(breakdownFigures(cols, [])).toEqual({ n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false });
+  });
+
+  it('n = 6: quartiles and whole-dollar mean', () => {
+    // positions 0..5: 150,180,200,210,220,240; h = 5p
+    expect(breakdownFigures(cols, [0, 1, 2, 3, 4, 5])).toEqual({
+      n: 6,
+      p25: 185_000, // h = 1.25 -> 180 + 0.25 x 20 = 185
+      p50: 205_000, // h = 2.5 -> 200 + 0.5 x 10 = 205
+      p75: 217_500, // h = 3.75 -> 210 + 0.75 x 10 = 217.5
+      mean: 200_000, // 1,200k / 6
+      publishable: true,
+    });
+  });
+});

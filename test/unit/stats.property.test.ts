@@ -1,0 +1,259 @@
+/**
+ * Property tests (fast-check) for the statistics core, openCell and keyedCell.
+ * References used here are written independently of the code under test where that is possible
+ * (type-7 quantile from its definition, exact binomial tails with BigInt).
+ */
+import fc from 'fast-check';
+import { quantileSorted as ssQuantileSorted } from 'simple-statistics';
+import { describe, expect, it } from 'vitest';
+import { openCell } from '../../build/compute/cells.ts';
+import { keyedCell, keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
+import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate, tukeyKeep, tukeyRange } from '../../build/compute/stats.ts';
+import { KeyedCell, type BlsInfo, type KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
+
+const RUNS = { numRuns: 200 };
+
+const asc = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+/** Type-7 quantile from its definition: h = (n - 1) p, linear interpolation between x[floor h] and x[ceil h]. */
+function refQuantile(s: ArrayLike<number>, p: number): number {
+  const h = (s.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.ceil(h);
+  return s[lo]! + (h - lo) * (s[hi]! - s[lo]!);
+}
+
+/** Values of a sorted cell inside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]. */
+function refTukeyKept(s: number[]): number[] {
+  if (s.length === 0) return [];
+  const q1 = refQuantile(s, 0.25);
+  const q3 = refQuantile(s, 0.75);
+  const iqr = q3 - q1;
+  return s.filter((v) => v >= q1 - 1.5 * iqr && v <= q3 + 1.5 * iqr);
+}
+
+/** Exact: largest k with P(Bin(n, 1/2) <= k - 1) <= 0.025 (k = 1 when none), and that tail. */
+function refCiRank(n: number): { k: number; tail: number } {
+  const total = 1n << BigInt(n);
+  let c = 1n; // C(n, j)
+  let cum = 0n; // sum_{i < j} C(n, i)
+  let k = 1;
+  let tailNum = 1n; // P(B <= 0) numerator when k = 1
+  for (let j = 0; j <= n; j++) {
+    // cum + C(n, j) = numerator of P(B <= j); 0.025 = 1/40
+    if ((cum + c) * 40n > total) break;
+    cum += c;
+    k = j + 1;
+    tailNum = cum;
+    c = (c * BigInt(n - j)) / BigInt(j + 1);
+  }
+  return { k, tail: Number(tailNum) / Number(total) };
+}
+
+const amount = fc.oneof(
+  fc.integer({ min: 1, max: 5_000_000 }),
+  fc.constantFrom(100_000, 250_000, 250_000, 400_000), // ties
+  fc.integer({ min: 20_000_000, max: 90_000_000 }), // far outliers
+);
+const amounts = fc.array(amount, { minLength: 0, maxLength: 60 }).map(asc);
+
+const WITHHELD = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
+
+describe('openCell properties', () => {
+  it('published percentiles are ordered; withheld exactly when fewer than floor values survive exclusion', () => {
+    fc.assert(
+      fc.property(amounts, fc.constantFrom(3, 5), fc.constantFrom<'money' | 'rate'>('money', 'rate'), (values, floor, kind) => {
+        const days = values.map((_, i) => (i * 7919) % 1000);
+        const { summary: s, newestDay } = openCell(values, days, floor, kind);
+        const kept = refTukeyKept(values);
+        if (kept.length < floor || kept.length === 0) {
+          // never estimated: every figure null, n null
+          expect(s).toEqual(WITHHELD);
+          return;
+        }
+        expect(s.withheld).toBe(false);
+        expect(s.n).toBe(kept.length);
+        const n = kept.length;
+        expect(s.rounded).toBe(n <= 24);
+        expect(s.p10 === null).toBe(n < 15);
+        expect(s.p90 === null).toBe(n < 15);
+        const ordered = [s.p10, s.p25, s.median, s.p75, s.p90].filter((v): v is number => v !== null);
+        for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!).toBeLessThanOrEqual(ordered[i]!);
+        const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
+        expect(s.median).toBe(round(refQuantile(kept, 0.5)));
+        expect(s.mean!).toBeGreaterThanOrEqual(round(kept[0]!));
+        expect(s.mean!).toBeLessThanOrEqual(round(kept[n - 1]!));
+        // newest day among the values kept: kept values form the index range of tukeyRange
+        const { lo, hi } = tukeyRange(values);
+        expect(newestDay).toBe(Math.max(...days.slice(lo, hi)));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('rounding properties', () => {
+  const x = fc.double({ min: 0, max: 1e9, noNaN: true, noDefaultInfinity: true });
+  const n = fc.integer({ min: 0, max: 200 });
+
+  it('roundMoney is idempotent and lands on $1,000 steps for n <= 24, whole dollars above', () => {
+    fc.assert(
+      fc.property(x, n, (v, k) => {
+        const r = roundMoney(v, k);
+        expect(roundMoney(r, k)).toBe(r);
+        expect(Number.isInteger(k <= 24 ? r / 1000 : r)).toBe(true);
+        expect(Math.abs(r - v)).toBeLessThanOrEqual(k <= 24 ? 500 : 0.5);
+      }),
+      RUNS,
+    );
+  });
+
+  it('roundRate is idempotent and within half a step', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true, noDefaultInfinity: true }), n, (v, k) => {
+        const r = roundRate(v, k);
+        expect(roundRate(r, k)).toBe(r);
+        expect(Math.abs(r - v)).toBeLessThanOrEqual(k <= 24 ? 0.5 : 0.005 + 1e-9);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('quantile properties', () => {
+  const sorted = fc.array(fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 80 }).map(asc);
+  const p = fc.double({ min: 0, max: 1, noNaN: true });
+
+  it('equals simple-statistics quantileSorted and the type-7 definition', () => {
+    fc.assert(
+      fc.property(sorted, p, (s, q) => {
+        const v = quantile(s, q);
+        expect(v).toBe(ssQuantileSorted(s, q));
+        expect(v).toBeCloseTo(refQuantile(s, q), 3);
+        expect(v).toBeGreaterThanOrEqual(s[0]!);
+        expect(v).toBeLessThanOrEqual(s[s.length - 1]!);
+      }),
+      RUNS,
+    );
+  });
+
+  it('is monotone in p on integer data', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5_000_000 }), { minLength: 1, maxLength: 80 }).map(asc), p, p, (s, a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(quantile(s, lo)).toBeLessThanOrEqual(quantile(s, hi));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('median CI properties', () => {
+  it('medianCiRanks agrees with an exact binomial computation for n = 1..400', () => {
+    for (let n = 1; n <= 400; n++) {
+      const ref = refCiRank(n);
+      const got = medianCiRanks(n);
+      expect(got.k, `n = ${n}`).toBe(ref.k);
+      expect(got.coverage, `n = ${n}`).toBeCloseTo(1 - 2 * ref.tail, 10);
+      if (n >= 6) expect(got.coverage).toBeGreaterThanOrEqual(0.95);
+      else expect(got.coverage).toBe(1 - 2 ** (1 - n));
+    }
+  });
+
+  it('lower <= median <= upper, at order statistics k and n - k + 1', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5_000_000 }), { minLength: 1, maxLength: 300 }).map(asc), (s) => {
+        const ci = medianCi95(s)!;
+        const m = quantile(s, 0.5);
+        expect(ci.lower).toBeLessThanOrEqual(m);
+        expect(m).toBeLessThanOrEqual(ci.upper);
+        const { k } = medianCiRanks(s.length);
+        expect(ci.lower).toBe(s[k - 1]);
+        expect(ci.upper).toBe(s[s.length - k]);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('tukeyKeep properties', () => {
+  it('keeps a contiguous sub-range of the sorted input: everything inside the fences, nothing outside', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1, 1, 2)), { maxLength: 60 }).map(asc), (s) => {
+        const out = Array.from(tukeyKeep(s));
+        const { lo, hi } = tukeyRange(s);
+        expect(out).toEqual(s.slice(lo, hi));
+        if (s.length > 0) {
+          expect(out.length).toBeGreaterThan(0); // the median always lies inside [Q1, Q3]
+          const q1 = refQuantile(s, 0.25);
+          const q3 = refQuantile(s, 0.75);
+          const lower = q1 - 1.5 * (q3 - q1);
+          const upper = q3 + 1.5 * (q3 - q1);
+          for (let i = 0; i < s.length; i++) {
+            const inside = s[i]! >= lower && s[i]! <= upper;
+            expect(inside, `index ${i}`).toBe(i >= lo && i < hi);
+          }
+        } else expect(out).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('keyedCell properties', () => {
+  const BLS: BlsInfo = { available: true, soc_code: '29-1215', soc_title: 'X', soc_match: 'exact', median: 250_000, year: 2024, top_coded: false };
+  const report = fc.record({
+    total: fc.integer({ min: 50_000, max: 3_000_000 }),
+    fte: fc.option(fc.integer({ min: 50_000, max: 3_000_000 })),
+    base: fc.option(fc.integer({ min: 0, max: 1_000_000 })),
+    bonus: fc.option(fc.integer({ min: 0, max: 500_000 })),
+    year: fc.integer({ min: 2019, max: 2026 }),
+    band: fc.integer({ min: -1, max: 4 }),
+    day: fc.integer({ min: 17_900, max: 20_600 }),
+    pick: fc.boolean(),
+  });
+
+  it('percentiles are monotone, mean lies within [min, max], CI brackets the median, sections add up', () => {
+    fc.assert(
+      fc.property(fc.array(report, { maxLength: 40 }), (rows) => {
+        rows.sort((a, b) => a.total - b.total);
+        const a: KeyedReportsArtifact = {
+          slug: 'p', count: rows.length, total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
+          bonus: rows.map((r) => r.bonus), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
+          setting: rows.map(() => -1), employment: rows.map(() => -1), state: rows.map(() => 0), day: rows.map((r) => r.day),
+        };
+        const idx = rows.flatMap((r, i) => (r.pick ? [i] : []));
+        const cell = keyedCell(keyedColumnsFromArtifact(a), idx, BLS);
+        expect(KeyedCell.safeParse(cell).success).toBe(true);
+        expect(cell.n).toBe(idx.length);
+        if (idx.length < 5) {
+          expect(cell.figures).toBeNull();
+          expect(cell.sections).toBeNull();
+          return;
+        }
+        const f = cell.figures!;
+        const { p10, p25, p50, p75, p90 } = f.percentiles;
+        expect(p10).toBeLessThanOrEqual(p25);
+        expect(p25).toBeLessThanOrEqual(p50);
+        expect(p50).toBeLessThanOrEqual(p75);
+        expect(p75).toBeLessThanOrEqual(p90);
+        const totals = idx.map((i) => rows[i]!.total);
+        expect(f.mean).toBeGreaterThanOrEqual(totals[0]!);
+        expect(f.mean).toBeLessThanOrEqual(totals[totals.length - 1]!);
+        expect(f.confidence_interval_95.lower).toBeLessThanOrEqual(p50);
+        expect(p50).toBeLessThanOrEqual(f.confidence_interval_95.upper);
+        if (idx.length >= 6) expect(f.confidence_interval_95.coverage).toBeGreaterThanOrEqual(0.95);
+        const s = cell.sections!;
+        expect(s.trending.reduce((t, r) => t + r.n, 0)).toBe(idx.length);
+        expect(s.trending.every((r) => r.publishable === r.n >= 5 && (r.p50 === null) === (r.n < 5))).toBe(true);
+        expect(s.by_experience).toHaveLength(5);
+        expect(s.by_experience.reduce((t, r) => t + r.n, 0)).toBe(idx.filter((i) => rows[i]!.band >= 0).length);
+        expect(s.fte_normalized.n).toBe(idx.filter((i) => rows[i]!.fte !== null).length);
+        expect(s.fte_normalized.percentiles === null).toBe(s.fte_normalized.n < 5);
+        expect(s.components.base_salary.n).toBe(idx.filter((i) => rows[i]!.base !== null).length);
+        expect(cell.bls_variance_pct).toBe(Math.round(((p50 - 250_000) / 250_000) * 100 * 10) / 10); // one decimal
+      }),
+      RUNS,
+    );
+  });
+});
