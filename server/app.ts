@@ -14,6 +14,7 @@ import { sendJson } from './http/send.ts';
 import { IpLimiter } from './limits/ip-limiter.ts';
 import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
+import { createKeyedRouter } from './keyed/router.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): App {
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
+  web.use('/api/v1', createKeyedRouter({ registry: deps.registry, store: deps.store, clock }));
   web.get('/healthz', (_req, res) => {
     res.set('cache-control', 'no-store').json({ status: 'ok' });
   });

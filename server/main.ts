@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BuildRegistry } from './builds/registry.ts';
+import { KeyedBuildData } from './keyed/build-data.ts';
 import { createApp, DEFAULT_IP_LIMITS } from './app.ts';
 import { openServiceStore } from './store/open.ts';
 import { systemClock, type Clock } from './http/clock.ts';
@@ -37,7 +38,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const log = config.log ?? (() => {});
   const store = await openServiceStore(config.serviceDb);
   const registry = new BuildRegistry(config.dataDir, {
-    onSwap: (b, prev) => log({ msg: prev ? 'build swapped' : 'build loaded', build_id: b.id, previous: prev?.id ?? null }),
+    onSwap: (b, prev) => {
+      log({ msg: prev ? 'build swapped' : 'build loaded', build_id: b.id, previous: prev?.id ?? null });
+      void KeyedBuildData.of(b).preload().catch((err) => log({ level: 'error', msg: `keyed artifacts of ${b.id}: ${(err as Error).message}` }));
+    },
     onError: (message) => log({ level: 'error', msg: message }),
   });
   await registry.start(config.pollMs);

@@ -15,6 +15,7 @@ import { registerModerateCommands } from './commands/moderate.ts';
 import { registerDemoCommand } from './commands/demo.ts';
 import { registerBuildCommands } from './commands/build.ts';
 import { registerServeCommand } from './commands/serve.ts';
+import { registerKeysCommands } from './commands/keys.ts';
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('physpay')
@@ -28,6 +29,7 @@ export function createProgram(io: CliIo): Command {
   registerDemoCommand(program, io);
   registerBuildCommands(program, io);
   registerServeCommand(program, io);
+  registerKeysCommands(program, io);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());
     for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());

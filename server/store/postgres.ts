@@ -3,8 +3,11 @@
  * check-and-count is one INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING, atomic under the row lock.
  */
 import pg from 'pg';
-import { refusal } from './sqlite.ts';
-import { StoreUnavailableError, type IpDecision, type IpLimits, type IpWindows, type ServiceStore } from './types.ts';
+import { quotaRefusal, refusal } from './sqlite.ts';
+import {
+  KeyNotFoundError, StoreUnavailableError,
+  type ApiKeyRecord, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+} from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -17,7 +20,30 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       day_count    INTEGER NOT NULL
     )`,
   },
+  {
+    version: 2,
+    sql: `CREATE TABLE IF NOT EXISTS api_keys (
+      id                  BIGSERIAL PRIMARY KEY,
+      key_hash            TEXT NOT NULL UNIQUE,
+      key_prefix          TEXT NOT NULL,
+      plan_tier           TEXT NOT NULL,
+      subscription_status TEXT NOT NULL,
+      label               TEXT NOT NULL DEFAULT '',
+      created_at          TEXT NOT NULL,
+      revoked_at          TEXT
+    );
+    CREATE INDEX IF NOT EXISTS api_keys_prefix ON api_keys (key_prefix);
+    CREATE TABLE IF NOT EXISTS quota_usage (
+      key_id      BIGINT PRIMARY KEY REFERENCES api_keys(id),
+      day         TEXT NOT NULL,
+      day_count   INTEGER NOT NULL,
+      month       TEXT NOT NULL,
+      month_count INTEGER NOT NULL
+    )`,
+  },
 ];
+
+const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
 /** Errors that mean "the database is not reachable right now" (answer 503, retry later). */
 export function isConnectionError(err: unknown): boolean {
@@ -94,6 +120,72 @@ export class PostgresServiceStore implements ServiceStore {
     );
     const r = cur.rows[0]!;
     return refusal({ ...r, minute: Number(r.minute) }, w, limits);
+  }
+
+  async createKey(k: NewApiKey): Promise<ApiKeyRecord> {
+    const r = await this.query<ApiKeyRecord>(
+      `INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
+      [k.keyHash, k.keyPrefix, k.plan, k.status, k.label, k.createdAt],
+    );
+    return r.rows[0]!;
+  }
+
+  async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const r = await this.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
+    return r.rows[0] ?? null;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    return (await this.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`, [])).rows;
+  }
+
+  async updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): Promise<ApiKeyRecord> {
+    const found = await this.query<{ id: number }>('SELECT id::int AS id FROM api_keys WHERE id = $1 OR key_prefix = $2', [/^\d+$/.test(ref) ? Number(ref) : -1, ref]);
+    if (found.rows.length !== 1) throw new KeyNotFoundError(found.rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${found.rows.length} keys; use the id`);
+    const r = await this.query<ApiKeyRecord>(
+      `UPDATE api_keys SET plan_tier = coalesce($1, plan_tier), subscription_status = coalesce($2, subscription_status),
+         revoked_at = coalesce(revoked_at, $3) WHERE id = $4 RETURNING ${KEY_COLUMNS}`,
+      [patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, found.rows[0]!.id],
+    );
+    return r.rows[0]!;
+  }
+
+  async hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): Promise<QuotaDecision> {
+    const r = await this.query<{ day_count: number; month_count: number }>(
+      `INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count) VALUES ($1, $2, 1, $3, 1)
+       ON CONFLICT (key_id) DO UPDATE SET
+         day_count = CASE WHEN q.day = excluded.day THEN q.day_count + 1 ELSE 1 END,
+         day = excluded.day,
+         month_count = CASE WHEN q.month = excluded.month THEN q.month_count + 1 ELSE 1 END,
+         month = excluded.month
+       WHERE (CASE WHEN q.day = excluded.day THEN q.day_count ELSE 0 END) < $4
+         AND (CASE WHEN q.month = excluded.month THEN q.month_count ELSE 0 END) < $5
+       RETURNING day_count, month_count`,
+      [keyId, w.day, w.month, limits.daily, limits.monthly],
+    );
+    const row = r.rows[0];
+    if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };
+    return quotaRefusal(await this.readQuota(keyId, w), limits);
+  }
+
+  async refundQuota(keyId: number, w: QuotaWindows): Promise<void> {
+    await this.query(
+      `UPDATE quota_usage SET
+         day_count = CASE WHEN day = $2 AND day_count > 0 THEN day_count - 1 ELSE day_count END,
+         month_count = CASE WHEN month = $3 AND month_count > 0 THEN month_count - 1 ELSE month_count END
+       WHERE key_id = $1`,
+      [keyId, w.day, w.month],
+    );
+  }
+
+  async readQuota(keyId: number, w: QuotaWindows): Promise<{ dayCount: number; monthCount: number }> {
+    const r = await this.query<{ day: string; day_count: number; month: string; month_count: number }>(
+      'SELECT day, day_count, month, month_count FROM quota_usage WHERE key_id = $1',
+      [keyId],
+    );
+    const x = r.rows[0];
+    return { dayCount: x && x.day === w.day ? x.day_count : 0, monthCount: x && x.month === w.month ? x.month_count : 0 };
   }
 
   async pruneIp(day: number): Promise<void> {

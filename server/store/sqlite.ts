@@ -3,7 +3,7 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
-import type { IpDecision, IpLimits, IpWindows, ServiceStore } from './types.ts';
+import { KeyNotFoundError, type ApiKeyRecord, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -16,7 +16,30 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       day_count    INTEGER NOT NULL
     ) STRICT, WITHOUT ROWID;`,
   },
+  {
+    version: 2,
+    sql: `CREATE TABLE api_keys (
+      id                  INTEGER PRIMARY KEY,
+      key_hash            TEXT NOT NULL UNIQUE,
+      key_prefix          TEXT NOT NULL,
+      plan_tier           TEXT NOT NULL,
+      subscription_status TEXT NOT NULL,
+      label               TEXT NOT NULL DEFAULT '',
+      created_at          TEXT NOT NULL,
+      revoked_at          TEXT
+    ) STRICT;
+    CREATE INDEX api_keys_prefix ON api_keys (key_prefix);
+    CREATE TABLE quota_usage (
+      key_id      INTEGER PRIMARY KEY REFERENCES api_keys(id),
+      day         TEXT NOT NULL,
+      day_count   INTEGER NOT NULL,
+      month       TEXT NOT NULL,
+      month_count INTEGER NOT NULL
+    ) STRICT;`,
+  },
 ];
+
+const KEY_COLUMNS = 'id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
 export function migrateSqliteStore(db: Database.Database, extra: { version: number; sql: string }[] = []): void {
   db.exec('CREATE TABLE IF NOT EXISTS service_migrations (version INTEGER PRIMARY KEY) STRICT');
@@ -37,6 +60,10 @@ export class SqliteServiceStore implements ServiceStore {
   private readonly hit: Database.Statement;
   private readonly read: Database.Statement;
   private readonly prune: Database.Statement;
+  private readonly findKey: Database.Statement;
+  private readonly quotaHit: Database.Statement;
+  private readonly quotaRead: Database.Statement;
+  private readonly quotaRefund: Database.Statement;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -57,6 +84,68 @@ export class SqliteServiceStore implements ServiceStore {
       RETURNING minute_count, day_count`);
     this.read = this.db.prepare('SELECT minute, minute_count, day, day_count FROM ip_counters WHERE ip = ?');
     this.prune = this.db.prepare('DELETE FROM ip_counters WHERE day < ?');
+    this.findKey = this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`);
+    // Same pattern as the IP counters: both periods counted in one statement, only when both fit.
+    this.quotaHit = this.db.prepare(`
+      INSERT INTO quota_usage (key_id, day, day_count, month, month_count) VALUES (@key, @day, 1, @month, 1)
+      ON CONFLICT (key_id) DO UPDATE SET
+        day_count = CASE WHEN day = excluded.day THEN day_count + 1 ELSE 1 END,
+        day = excluded.day,
+        month_count = CASE WHEN month = excluded.month THEN month_count + 1 ELSE 1 END,
+        month = excluded.month
+      WHERE (CASE WHEN day = excluded.day THEN day_count ELSE 0 END) < @daily
+        AND (CASE WHEN month = excluded.month THEN month_count ELSE 0 END) < @monthly
+      RETURNING day_count, month_count`);
+    this.quotaRead = this.db.prepare('SELECT day, day_count, month, month_count FROM quota_usage WHERE key_id = ?');
+    this.quotaRefund = this.db.prepare(`UPDATE quota_usage SET
+        day_count = CASE WHEN day = @day AND day_count > 0 THEN day_count - 1 ELSE day_count END,
+        month_count = CASE WHEN month = @month AND month_count > 0 THEN month_count - 1 ELSE month_count END
+      WHERE key_id = @key`);
+  }
+
+  createKey(k: NewApiKey): ApiKeyRecord {
+    return this.db
+      .prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
+        VALUES (?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`)
+      .get(k.keyHash, k.keyPrefix, k.plan, k.status, k.label, k.createdAt) as ApiKeyRecord;
+  }
+
+  findKeyByHash(keyHash: string): ApiKeyRecord | null {
+    return (this.findKey.get(keyHash) as ApiKeyRecord | undefined) ?? null;
+  }
+
+  listKeys(): ApiKeyRecord[] {
+    return this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`).all() as ApiKeyRecord[];
+  }
+
+  updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): ApiKeyRecord {
+    return this.db
+      .transaction(() => {
+        const rows = this.db.prepare(`SELECT id FROM api_keys WHERE id = ? OR key_prefix = ?`).all(/^\d+$/.test(ref) ? Number(ref) : -1, ref) as { id: number }[];
+        if (rows.length !== 1) throw new KeyNotFoundError(rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${rows.length} keys; use the id`);
+        return this.db
+          .prepare(`UPDATE api_keys SET plan_tier = coalesce(?, plan_tier), subscription_status = coalesce(?, subscription_status),
+            revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${KEY_COLUMNS}`)
+          .get(patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, rows[0]!.id) as ApiKeyRecord;
+      })
+      .immediate();
+  }
+
+  hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): QuotaDecision {
+    const row = this.quotaHit.get({ key: keyId, day: w.day, month: w.month, daily: limits.daily, monthly: limits.monthly }) as
+      | { day_count: number; month_count: number }
+      | undefined;
+    if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };
+    return quotaRefusal(this.readQuota(keyId, w), limits);
+  }
+
+  refundQuota(keyId: number, w: QuotaWindows): void {
+    this.quotaRefund.run({ key: keyId, day: w.day, month: w.month });
+  }
+
+  readQuota(keyId: number, w: QuotaWindows): { dayCount: number; monthCount: number } {
+    const r = this.quotaRead.get(keyId) as { day: string; day_count: number; month: string; month_count: number } | undefined;
+    return { dayCount: r && r.day === w.day ? r.day_count : 0, monthCount: r && r.month === w.month ? r.month_count : 0 };
   }
 
   hitIp(ip: string, w: IpWindows, limits: IpLimits): IpDecision {
@@ -75,6 +164,10 @@ export class SqliteServiceStore implements ServiceStore {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+export function quotaRefusal(used: { dayCount: number; monthCount: number }, limits: QuotaLimits): QuotaDecision {
+  return { allowed: false, ...used, limitedBy: used.monthCount >= limits.monthly ? 'monthly' : 'daily' };
 }
 
 export function refusal(cur: { minute: number; minute_count: number; day: number; day_count: number }, w: IpWindows, limits: IpLimits): IpDecision {

@@ -27,8 +27,58 @@ export interface IpDecision {
   limitedBy?: 'minute' | 'day';
 }
 
+export interface ApiKeyRecord {
+  id: number;
+  key_prefix: string;
+  plan_tier: string;
+  subscription_status: string;
+  label: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface NewApiKey {
+  keyHash: string;
+  keyPrefix: string;
+  plan: string;
+  status: string;
+  label: string;
+  createdAt: string;
+}
+
+/** Quota periods: the UTC day `YYYY-MM-DD` and month `YYYY-MM` a request falls in. */
+export interface QuotaWindows {
+  day: string;
+  month: string;
+}
+
+export interface QuotaLimits {
+  daily: number;
+  monthly: number;
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  /** requests counted today / this month (including this one when allowed) */
+  dayCount: number;
+  monthCount: number;
+  limitedBy?: 'daily' | 'monthly';
+}
+
+export class KeyNotFoundError extends Error {}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
+  createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
+  findKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | null>;
+  listKeys(): MaybePromise<ApiKeyRecord[]>;
+  /** Change a key found by id or key_prefix. Throws KeyNotFoundError (unknown or ambiguous). */
+  updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): MaybePromise<ApiKeyRecord>;
+  /** Count one request against both quotas if it fits both (one atomic step); refuse it uncounted otherwise. */
+  hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): MaybePromise<QuotaDecision>;
+  /** Give back one counted request (a 5xx answer). */
+  refundQuota(keyId: number, w: QuotaWindows): MaybePromise<void>;
+  readQuota(keyId: number, w: QuotaWindows): MaybePromise<{ dayCount: number; monthCount: number }>;
   /** Count one request of `ip` if it is within both limits (one atomic step); refuse it otherwise, uncounted. */
   hitIp(ip: string, windows: IpWindows, limits: IpLimits): MaybePromise<IpDecision>;
   /** Forget counters of days before `day`. */

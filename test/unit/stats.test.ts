@@ -239,6 +239,8 @@ describe('rounding', () => {
     expect(roundPct(12.34)).toBe(12.3);
     expect(roundPct(12.36)).toBe(12.4);
     expect(roundPct(7.25)).toBe(7.3); // 72.5 -> 73 (7.25 is exact in binary)
+    expect(roundPct(-7.25)).toBe(-7.3); // halves away from zero: -72.5 -> -73
+    expect(roundMoney(-2_500, 10)).toBe(-3_000); // -2.5 thousand -> -3 thousand
     expect(roundPct(-3.04)).toBe(-3);
     expect(roundPct(0)).toBe(0);
   });

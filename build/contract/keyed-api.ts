@@ -1,0 +1,131 @@
+/**
+ * Responses of the keyed benchmark API (A), as zod schemas: the server's types come from these, the
+ * tests validate real responses against them, and the OpenAPI document is generated from them.
+ */
+import { z } from 'zod';
+import { PLAN_TIERS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
+
+const int = z.number().int();
+const count = int.nonnegative();
+const num = z.number();
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const ErrorBody = z.object({ error: z.string() }).strict();
+
+export const SpecialtyEntry = z
+  .object({ name: z.string(), slug: z.string(), sample_size: count, states_with_data: count, publishable: z.boolean(), sufficient: z.boolean() })
+  .strict();
+export const SpecialtyListResponse = z.object({ specialties: z.array(SpecialtyEntry), count: count }).strict();
+
+export const AvailabilityScope = z.object({ label: z.string(), n: count, years: z.array(int), sufficient: z.boolean(), publishable: z.boolean() }).strict();
+export const AvailabilityResponse = z
+  .object({
+    specialty: z.string(),
+    availability: z
+      .object({ state: AvailabilityScope.optional(), regional: AvailabilityScope.optional(), national: AvailabilityScope })
+      .strict(),
+    bls_available: z.boolean(),
+    bls_soc_code: z.string().regex(/^\d{2}-\d{4}$/),
+  })
+  .strict();
+
+export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+
+export const BenchmarkScope = z
+  .object({ label: z.string(), n: count, publishable: z.boolean(), sufficient: z.boolean(), percentiles: Percentiles.nullable(), mean: num.nullable() })
+  .strict();
+
+export const BreakdownElement = z
+  .object({ label: z.string(), n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable(), mean: num.nullable(), publishable: z.boolean() })
+  .strict();
+const Quartiles = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
+
+export const RateLimitMeta = z.object({ remaining_daily: count, remaining_monthly: count, reset: int }).strict();
+
+export const BenchmarkData = z
+  .object({
+    specialty: z.string(),
+    geography: z
+      .object({ state: z.string().nullable(), region: z.enum(REGIONS).nullable(), scope_used: z.enum(['state', 'regional', 'national']) })
+      .strict(),
+    sample_size: count,
+    percentiles: Percentiles,
+    mean: num,
+    confidence: z
+      .object({
+        sufficient: z.boolean(),
+        publishable: z.boolean(),
+        standard_deviation: num.nullable(),
+        confidence_interval_95: z.object({ lower: num, upper: num, coverage: num }).strict(),
+      })
+      .strict(),
+    scopes: z.object({ state: BenchmarkScope.optional(), regional: BenchmarkScope.optional(), national: BenchmarkScope }).strict(),
+    bls_comparison: z
+      .object({
+        available: z.boolean(),
+        bls_data: z
+          .object({ soc_code: z.string(), soc_title: z.string(), median: num, year: int, top_coded: z.boolean(), soc_match: z.enum(['exact', 'broad']) })
+          .strict()
+          .nullable(),
+        physpay_median: num,
+        service_median: num,
+        variance_pct: num.nullable(),
+        methodology_note: z.string(),
+      })
+      .strict(),
+    methodology: z
+      .object({
+        min_sample: int,
+        sufficient_sample: int,
+        outlier_handling: z.string(),
+        fte_basis: z.string(),
+        confidence_interval_method: z.string(),
+        data_date_range: z.object({ earliest: isoDay, latest: isoDay }).strict(),
+        year_range: z.object({ start: int.nullable(), end: int.nullable() }).strict(),
+      })
+      .strict(),
+    data_as_of: isoDay,
+    synthetic: z.boolean(),
+    fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: count }).strict().optional(),
+    components: z.object({ base_salary: Quartiles, bonus: Quartiles }).strict().optional(),
+    trending: z.array(BreakdownElement.omit({ label: true }).extend({ year: int }).strict()).optional(),
+    breakdowns: z
+      .object({ by_experience: z.array(BreakdownElement), by_practice_setting: z.array(BreakdownElement), by_employment_type: z.array(BreakdownElement) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const BenchmarkResponse = z
+  .object({ data: BenchmarkData, meta: z.object({ request_id: z.string().uuid(), rate_limit: RateLimitMeta }).strict() })
+  .strict();
+
+export const UsageResponse = z
+  .object({
+    plan_tier: z.enum(PLAN_TIERS),
+    subscription_status: z.enum(SUBSCRIPTION_STATUSES),
+    key_prefix: z.string(),
+    created_at: z.string(),
+    usage: z
+      .object({
+        requests_today: count,
+        requests_this_month: count,
+        daily_limit: count,
+        monthly_limit: count,
+        remaining_daily: count,
+        remaining_monthly: count,
+        daily_reset: int,
+        monthly_reset: int,
+      })
+      .strict(),
+    features: z.object({ trending: z.boolean(), fte_normalized: z.boolean(), breakdowns: z.boolean(), components: z.boolean(), custom_date_ranges: z.boolean() }).strict(),
+  })
+  .strict();
+
+export type SpecialtyListResponse = z.infer<typeof SpecialtyListResponse>;
+export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
+export type BenchmarkScope = z.infer<typeof BenchmarkScope>;
+export type BenchmarkData = z.infer<typeof BenchmarkData>;
+export type BenchmarkResponse = z.infer<typeof BenchmarkResponse>;
+export type BreakdownElement = z.infer<typeof BreakdownElement>;
+export type UsageResponse = z.infer<typeof UsageResponse>;

@@ -1,0 +1,172 @@
+/**
+ * Shaping a /benchmarks response from cells (pure). Cells come from a CellSource: the build's
+ * precomputed cells, or cells computed now by the same core for an Enterprise year range.
+ */
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../../build/contract/vocab.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
+import type { BenchmarkData, BenchmarkScope, BreakdownElement } from '../../build/contract/keyed-api.ts';
+import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
+import { notFound } from './errors.ts';
+import type { Plan } from './plans.ts';
+
+export type CellSource = (geo: string, setting: string | null, employment: string | null) => KeyedCell;
+
+export const EMPTY_CELL: KeyedCell = { n: 0, years: [], data_date_range: null, figures: null, bls_variance_pct: null, sections: null };
+
+export function precomputedSource(a: KeyedSpecialtyArtifact): CellSource {
+  return (g, s, e) => a.cells[cellKey(g, s, e)] ?? EMPTY_CELL;
+}
+
+/** Cells computed on demand over per-report columns, restricted to [yearStart, yearEnd]. Memoised. */
+export function computedSource(c: KeyedColumns, index: KeyedIndex, bls: BlsInfo, yearStart: number | null, yearEnd: number | null): CellSource {
+  const memo = new Map<string, KeyedCell>();
+  const regionOf = (st: number) => index.states[st]!.region;
+  return (g, s, e) => {
+    const key = cellKey(g, s, e);
+    let cell = memo.get(key);
+    if (!cell) {
+      const state = g.startsWith('S:') ? index.states.findIndex((x) => x.code === g.slice(2)) : null;
+      const region = g.startsWith('R:') ? g.slice(2) : null;
+      const idx = selectReports(c, {
+        state, region,
+        setting: s === null ? null : PRACTICE_SETTINGS.indexOf(s as (typeof PRACTICE_SETTINGS)[number]),
+        employment: e === null ? null : EMPLOYMENT_TYPES.indexOf(e as (typeof EMPLOYMENT_TYPES)[number]),
+        yearStart, yearEnd,
+      }, regionOf);
+      cell = keyedCell(c, idx, bls);
+      memo.set(key, cell);
+    }
+    return cell;
+  };
+}
+
+export interface BenchmarkQuery {
+  specialty: { slug: string; name: string };
+  state: { code: string; name: string; region: Region } | null;
+  region: Region | null;
+  practiceSetting: string | null;
+  employmentType: string | null;
+  yearStart: number | null;
+  yearEnd: number | null;
+}
+
+function scopeOf(label: string, cell: KeyedCell): BenchmarkScope {
+  return {
+    label,
+    n: cell.n,
+    publishable: cell.n >= MIN_SAMPLE,
+    sufficient: cell.n >= SUFFICIENT_SAMPLE,
+    percentiles: cell.figures?.percentiles ?? null,
+    mean: cell.figures?.mean ?? null,
+  };
+}
+
+function breakdownRow(label: string, cell: KeyedCell): BreakdownElement {
+  const f = cell.figures;
+  return {
+    label,
+    n: cell.n,
+    p25: f?.percentiles.p25 ?? null,
+    p50: f?.percentiles.p50 ?? null,
+    p75: f?.percentiles.p75 ?? null,
+    mean: f?.mean ?? null,
+    publishable: cell.n >= MIN_SAMPLE,
+  };
+}
+
+const usd = (v: number) => `$${Math.round(v).toLocaleString('en-US')}`;
+
+export function blsNote(bls: BlsInfo, specialtyName: string): string {
+  if (!bls.available || bls.median === null) {
+    return `No BLS OEWS national median is available for ${specialtyName}${bls.soc_code ? ` (SOC ${bls.soc_code}${bls.soc_title ? `, ${bls.soc_title}` : ''})` : ''}; no comparison is made.`;
+  }
+  const parts = [
+    `Compared with the BLS Occupational Employment and Wage Statistics (OEWS) national median annual wage for ${bls.soc_title} (SOC ${bls.soc_code}, ${bls.year}). OEWS counts wage-and-salary workers (not the self-employed) and reports wages, while this service reports total compensation; variance_pct = (service median - BLS median) / BLS median x 100.`,
+  ];
+  if (bls.soc_match === 'broad') parts.push(`The SOC occupation is broader than ${specialtyName}.`);
+  if (bls.top_coded) parts.push(`The OEWS median is top-coded: BLS publishes only that it is at least ${usd(bls.median)}, which is used here, so the true variance is smaller than shown.`);
+  return parts.join(' ');
+}
+
+export interface BenchmarkContext {
+  index: KeyedIndex;
+  bls: BlsInfo;
+  cells: CellSource;
+  plan: Plan;
+}
+
+export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): BenchmarkData {
+  const { cells, bls } = ctx;
+  const s = q.practiceSetting;
+  const e = q.employmentType;
+  const region = q.state?.region ?? q.region;
+  const national = cells(GEO_NATIONAL, s, e);
+  if (national.n < MIN_SAMPLE || !national.figures) {
+    throw notFound(`insufficient data: ${national.n} report(s) match this query nationally (at least ${MIN_SAMPLE} are needed); check /api/v1/available-data first`);
+  }
+  const stateCell = q.state ? cells(geoState(q.state.code), s, e) : null;
+  const regionCell = region ? cells(geoRegion(region), s, e) : null;
+  let scopeUsed: 'state' | 'regional' | 'national' = 'national';
+  let headline = national;
+  if (stateCell && stateCell.n >= MIN_SAMPLE) {
+    scopeUsed = 'state';
+    headline = stateCell;
+  } else if (regionCell && regionCell.n >= MIN_SAMPLE) {
+    scopeUsed = 'regional';
+    headline = regionCell;
+  }
+  const f = headline.figures!;
+  const geoOfHeadline = scopeUsed === 'state' ? geoState(q.state!.code) : scopeUsed === 'regional' ? geoRegion(region!) : GEO_NATIONAL;
+  const m = ctx.index.methodology;
+  const data: BenchmarkData = {
+    specialty: q.specialty.name,
+    geography: { state: q.state?.name ?? null, region: region ?? null, scope_used: scopeUsed },
+    sample_size: headline.n,
+    percentiles: f.percentiles,
+    mean: f.mean,
+    confidence: {
+      sufficient: headline.n >= SUFFICIENT_SAMPLE,
+      publishable: headline.n >= MIN_SAMPLE,
+      standard_deviation: f.standard_deviation,
+      confidence_interval_95: f.confidence_interval_95,
+    },
+    scopes: {
+      ...(stateCell ? { state: scopeOf(q.state!.name, stateCell) } : {}),
+      ...(regionCell ? { regional: scopeOf(region!, regionCell) } : {}),
+      national: scopeOf('National', national),
+    },
+    bls_comparison: {
+      available: bls.available,
+      bls_data: bls.available && bls.median !== null
+        ? { soc_code: bls.soc_code!, soc_title: bls.soc_title!, median: bls.median, year: bls.year!, top_coded: bls.top_coded, soc_match: bls.soc_match }
+        : null,
+      physpay_median: f.percentiles.p50,
+      service_median: f.percentiles.p50,
+      variance_pct: headline.bls_variance_pct,
+      methodology_note: blsNote(bls, q.specialty.name),
+    },
+    methodology: {
+      min_sample: m.min_sample,
+      sufficient_sample: m.sufficient_sample,
+      outlier_handling: m.outlier_handling,
+      fte_basis: m.fte_basis,
+      confidence_interval_method: m.confidence_interval_method,
+      data_date_range: headline.data_date_range!,
+      year_range: { start: q.yearStart, end: q.yearEnd },
+    },
+    data_as_of: ctx.index.data_as_of,
+    synthetic: ctx.index.synthetic,
+  };
+  if (ctx.plan.professionalSections && headline.sections) {
+    const sec = headline.sections;
+    data.fte_normalized = { percentiles: sec.fte_normalized.percentiles, mean: sec.fte_normalized.mean, n: sec.fte_normalized.n };
+    data.components = sec.components;
+    data.trending = sec.trending;
+    data.breakdowns = {
+      by_experience: sec.by_experience,
+      by_practice_setting: (s ? [s] : PRACTICE_SETTINGS).map((ps) => breakdownRow(ps, cells(geoOfHeadline, ps, e))),
+      by_employment_type: (e ? [e] : EMPLOYMENT_TYPES).map((et) => breakdownRow(et, cells(geoOfHeadline, s, et))),
+    };
+  }
+  return data;
+}

@@ -1,0 +1,37 @@
+/** GET /api/v1/available-data?specialty=&state=[&region=]: what data exists before asking for benchmarks. */
+import type { Request, Response } from 'express';
+import type { AvailabilityResponse } from '../../../build/contract/keyed-api.ts';
+import { GEO_NATIONAL, geoRegion, geoState, type KeyedCell } from '../../../build/contract/keyed-artifacts.ts';
+import { MIN_SAMPLE, SUFFICIENT_SAMPLE } from '../../../build/compute/keyed.ts';
+import { locals } from '../context.ts';
+import { KeyedBuildData } from '../build-data.ts';
+import { allowOnly, parseRegion, parseSpecialty, parseState } from '../params.ts';
+import { badRequest } from '../errors.ts';
+import { EMPTY_CELL, precomputedSource } from '../benchmark.ts';
+
+const scope = (label: string, c: KeyedCell) => ({ label, n: c.n, years: c.years, sufficient: c.n >= SUFFICIENT_SAMPLE, publishable: c.n >= MIN_SAMPLE });
+
+export async function availableDataRoute(req: Request, res: Response): Promise<void> {
+  const build = locals(res).build!;
+  allowOnly(req.query, ['specialty', 'state', 'region']);
+  const specialty = parseSpecialty(req.query, build.keyedIndex, build.resolver);
+  const state = parseState(req.query, build.keyedIndex, build.resolver);
+  const region = parseRegion(req.query);
+  if (state && region && state.region !== region) throw badRequest(`${state.name} is in the ${state.region} region, not ${region}`);
+  const artifact = await KeyedBuildData.of(build).specialty(specialty.slug);
+  const cells = precomputedSource(artifact);
+  const entry = build.keyedIndex.specialties.find((s) => s.slug === specialty.slug)!;
+  const r = state?.region ?? region;
+  const body: AvailabilityResponse = {
+    specialty: specialty.name,
+    availability: {
+      ...(state ? { state: scope(state.name, cells(geoState(state.code), null, null) ?? EMPTY_CELL) } : {}),
+      ...(r ? { regional: scope(r, cells(geoRegion(r), null, null)) } : {}),
+      national: scope('National', cells(GEO_NATIONAL, null, null)),
+    },
+    bls_available: artifact.bls.available,
+    bls_soc_code: entry.bls_soc_code ?? '',
+  };
+  res.setHeader('Cache-Control', 'private, max-age=3600');
+  res.json(body);
+}
