@@ -15,6 +15,8 @@ import { IpLimiter } from './limits/ip-limiter.ts';
 import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedRouter } from './keyed/router.ts';
+import { createMcpRouter } from './mcp/route.ts';
+import { discoveryDocument } from './mcp/discovery.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -22,6 +24,8 @@ export interface AppDeps {
   clock?: Clock;
   ipLimits?: IpLimits;
   trustProxy?: TrustProxy;
+  mcpAllowedHosts?: string[];
+  mcpAllowedOrigins?: string[];
 }
 
 export const DEFAULT_IP_LIMITS: IpLimits = { perMinute: 60, perDay: 2000 };
@@ -42,6 +46,15 @@ export function createApp(deps: AppDeps): App {
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
   web.use('/api/v1', createKeyedRouter({ registry: deps.registry, store: deps.store, clock }));
+  web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins }));
+  web.get('/.well-known/mcp.json', async (req, res, next) => {
+    try {
+      const base = deps.registry.current?.baseUrl ?? `${req.protocol}://${req.get('host')}`;
+      res.set({ 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' }).json(await discoveryDocument(base));
+    } catch (err) {
+      next(err);
+    }
+  });
   web.get('/healthz', (_req, res) => {
     res.set('cache-control', 'no-store').json({ status: 'ok' });
   });

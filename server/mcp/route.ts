@@ -1,0 +1,129 @@
+/**
+ * POST /mcp: stateless Streamable HTTP. Every request gets a fresh McpServer and transport (reusing
+ * either leaks responses between clients), answered as plain JSON. Clients that send only
+ * `Accept: application/json` are served too. Each tools/call counts against the caller IP's open-data
+ * limits; beyond them the call returns a tool error saying when to retry.
+ */
+import express, { type Request, type Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { BuildRegistry } from '../builds/registry.ts';
+import { utcDay, type Clock } from '../http/clock.ts';
+import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
+import { StoreUnavailableError } from '../store/types.ts';
+import { createMcpServer } from './server.ts';
+import type { IncomingMessage } from 'node:http';
+
+export interface McpRouteDeps {
+  registry: BuildRegistry;
+  limiter: IpLimiter;
+  clientIp: (req: IncomingMessage) => string;
+  clock: Clock;
+  /** when set, only these Host header values are served (DNS-rebinding protection) */
+  allowedHosts?: string[];
+  /** when set, requests with an Origin header must carry one of these */
+  allowedOrigins?: string[];
+}
+
+const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
+
+const MCP_CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After',
+};
+
+/** Make sure Accept lists both types the transport requires (plain JSON clients send only one). */
+function normaliseAccept(req: IncomingMessage): void {
+  const accept = String(req.headers.accept ?? '');
+  if (accept.includes('application/json') && accept.includes('text/event-stream')) return;
+  const value = 'application/json, text/event-stream';
+  req.headers.accept = value;
+  const raw = req.rawHeaders;
+  let found = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.toLowerCase() === 'accept') {
+      raw[i + 1] = value;
+      found = true;
+    }
+  }
+  if (!found) raw.push('Accept', value);
+}
+
+function toolCallCount(body: unknown): number {
+  const msgs = Array.isArray(body) ? body : [body];
+  return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call').length;
+}
+
+export function createMcpRouter(deps: McpRouteDeps): express.Router {
+  const r = express.Router();
+  r.use((req, res, next) => {
+    res.set(MCP_CORS);
+    if (deps.allowedHosts?.length && !deps.allowedHosts.includes(String(req.headers.host ?? ''))) {
+      res.status(403).json(rpcError(-32000, `host ${String(req.headers.host ?? '').slice(0, 100)} is not allowed`));
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin && deps.allowedOrigins?.length && !deps.allowedOrigins.includes(origin)) {
+      res.status(403).json(rpcError(-32000, `origin ${origin.slice(0, 100)} is not allowed`));
+      return;
+    }
+    next();
+  });
+  r.options('/', (_req, res) => {
+    res.set('Access-Control-Max-Age', '86400').status(204).end();
+  });
+  r.post(
+    '/',
+    express.json({ limit: '64kb', type: () => true }),
+    async (req: Request, res: Response) => {
+      const body: unknown = req.body;
+      if (body === null || typeof body !== 'object') {
+        res.status(400).json(rpcError(-32600, 'invalid request: expected a JSON-RPC 2.0 request object'));
+        return;
+      }
+      let limited: string | null = null;
+      const calls = toolCallCount(body);
+      for (let i = 0; i < calls && !limited; i++) {
+        let v: IpVerdict;
+        try {
+          v = await deps.limiter.check(deps.clientIp(req));
+        } catch (err) {
+          if (err instanceof StoreUnavailableError) {
+            res.status(503).set('Retry-After', '2').json(rpcError(-32000, 'service temporarily unavailable; retry shortly'));
+            return;
+          }
+          throw err;
+        }
+        if (!v.allowed) {
+          const retry = IpLimiter.retryAfter(v);
+          limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
+          res.set('Retry-After', String(retry));
+        }
+      }
+      normaliseAccept(req);
+      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    },
+  );
+  r.all('/', (req, res) => {
+    res.status(405).set('Allow', 'POST, OPTIONS').json(rpcError(-32000, `method ${req.method} not allowed: this stateless MCP endpoint takes POST only`));
+  });
+  // Body parse errors (malformed JSON, too large) as JSON-RPC errors.
+  r.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, _next: express.NextFunction) => {
+    if (err.type === 'entity.parse.failed') res.status(400).json(rpcError(-32700, 'parse error: the body is not valid JSON'));
+    else if (err.type === 'entity.too.large') res.status(413).json(rpcError(-32600, 'request body too large (limit 64 kB)'));
+    else if (err.status && err.status < 500) res.status(err.status).json(rpcError(-32600, err.message ?? 'bad request'));
+    else {
+      process.emitWarning(`mcp: ${String(err.message)}`);
+      if (!res.headersSent) res.status(500).json(rpcError(-32603, 'internal error'));
+    }
+  });
+  return r;
+}

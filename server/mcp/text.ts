@@ -1,0 +1,34 @@
+/** Short texts an assistant can quote: figures, n, as_of, "self-reported", the citation line. */
+import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
+
+const usd = (v: number | null) => (v === null ? 'withheld' : `$${v.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+const cite = (d: { attribution: string }) => `Cite: ${d.attribution}`;
+const synthetic = (d: { synthetic: boolean }) => (d.synthetic ? ' NOTE: synthetic demo data, not real reports.' : '');
+
+export function payText(d: SpecialtyFeed | SpecialtyStateFeed): string {
+  const where = 'state' in d && d.scope === 'state' ? `${d.specialty.name} in ${d.state.name}` : `${d.specialty.name} (United States)`;
+  if (d.withheld) return `${where}: figures withheld. ${d.notice ?? ''} Data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+  const tails = d.p10 !== null && d.p90 !== null ? `; 10th-90th percentile ${usd(d.p10)}-${usd(d.p90)}` : '';
+  return `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${synthetic(d)} ${cite(d)}`;
+}
+
+export function wrvuText(d: WrvuFeed): string {
+  if (d.withheld) return `${d.specialty.name} compensation per wRVU: withheld. ${d.notice ?? ''}${synthetic(d)} ${cite(d)}`;
+  return `${d.specialty.name}: median total compensation per wRVU ${usd(d.median)} (middle half ${usd(d.p25)}-${usd(d.p75)}), from n=${d.n} approved self-reported reports giving wRVUs, data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+}
+
+export function specialtiesText(d: SpecialtiesFeed): string {
+  const shown = d.specialties.filter((s) => !s.withheld).slice(0, 60).map((s) => `${s.name} (${s.slug}): ${usd(s.median)}, n=${s.n}`).join('; ');
+  return `${d.count} specialties, national median total compensation from approved self-reported reports (data as of ${d.as_of}): ${shown}.${d.notice ? ` ${d.notice}` : ''}${synthetic(d)} ${cite(d)}`;
+}
+
+export function institutionText(d: InstitutionFeed): string {
+  const scale = d.pgy_scale.map((p) => `PGY-${p.pgy} ${usd(p.salary)}`).join(', ');
+  const rank = d.rank ? ` Ranked ${d.rank.position} of ${d.rank.of} by cost-of-living-adjusted PGY-1 pay (${usd(d.pgy1_col_adjusted)}).` : '';
+  return `${d.institution.name}, ${d.institution.city}, ${d.institution.state.name}: resident pay ${d.academic_year}: ${scale}. Published by the hospital (${d.source_url}), checked ${d.as_of}.${rank}${synthetic(d)} ${cite(d)}`;
+}
+
+export function institutionsText(d: InstitutionsFeed, stateName: string): string {
+  const list = d.institutions.slice(0, 20).map((i, k) => `${k + 1}. ${i.institution.name}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)})`).join('; ');
+  return `${d.count} teaching hospital(s) in ${stateName}, ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}.${synthetic(d)} ${cite(d)}`;
+}

@@ -1,0 +1,29 @@
+/** The one place that turns a tool's work into a result: text + structuredContent, or a tool error. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LoadedBuild } from '../builds/loaded-build.ts';
+import { ToolInputError } from './lookup.ts';
+
+export interface ToolDeps {
+  /** the build this request reads (captured once per request) */
+  build: LoadedBuild | null;
+  /** UTC day of the request: the attribution's access date */
+  day: string;
+  /** set when the caller's IP is over its open-data limits: every tool call gets this error */
+  limited: string | null;
+}
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export function runTool(deps: ToolDeps, work: (build: LoadedBuild, day: string) => { text: string; structured: object }): CallToolResult {
+  if (deps.limited) return toolError(deps.limited);
+  if (!deps.build) return toolError('No published data is loaded yet; retry shortly.');
+  try {
+    const { text, structured } = work(deps.build, deps.day);
+    return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+  } catch (err) {
+    if (err instanceof ToolInputError) return toolError(err.message);
+    throw err;
+  }
+}
