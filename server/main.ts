@@ -23,6 +23,8 @@ export interface ServerConfig {
   pollMs: number;
   clock?: Clock;
   log?: (line: Record<string, unknown>) => void;
+  mcpAllowedHosts?: string[];
+  mcpAllowedOrigins?: string[];
 }
 
 export interface RunningServer {
@@ -45,7 +47,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     onError: (message) => log({ level: 'error', msg: message }),
   });
   await registry.start(config.pollMs);
-  const app = createApp({ registry, store, clock: config.clock ?? systemClock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy });
+  const app = createApp({ registry, store, clock: config.clock ?? systemClock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
+    mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins });
   const server = createServer({ keepAliveTimeout: 65_000 }, app.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

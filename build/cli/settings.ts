@@ -42,6 +42,8 @@ export const SETTINGS = {
   ipPerMinute: { flags: '--ip-per-minute <n>', env: 'PHYSPAY_IP_PER_MINUTE', description: 'open data and tool server: requests per minute per client IP', default: '60', schema: positiveInt },
   ipPerDay: { flags: '--ip-per-day <n>', env: 'PHYSPAY_IP_PER_DAY', description: 'open data and tool server: requests per UTC day per client IP', default: '2000', schema: positiveInt },
   pollMs: { flags: '--poll-ms <ms>', env: 'PHYSPAY_POLL_MS', description: 'how often the server checks dist-data/current for a new build', default: '500', schema: z.coerce.number().int().min(50).max(60_000) },
+  mcpAllowedHosts: { flags: '--mcp-allowed-hosts <hosts>', env: 'PHYSPAY_MCP_ALLOWED_HOSTS', description: 'tool server: only serve these Host header values (comma-separated; empty = any)', default: '', schema: z.string().max(2000) },
+  mcpAllowedOrigins: { flags: '--mcp-allowed-origins <origins>', env: 'PHYSPAY_MCP_ALLOWED_ORIGINS', description: 'tool server: only accept these Origin values when an Origin is sent (comma-separated; empty = any)', default: '', schema: z.string().max(2000) },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins'] as const;
+const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
   program
@@ -24,6 +25,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('ipPerMinute'))
     .addOption(option('ipPerDay'))
     .addOption(option('pollMs'))
+    .addOption(option('mcpAllowedHosts'))
+    .addOption(option('mcpAllowedOrigins'))
     .action(async (opts) => {
       const s = readSettings(opts, SERVE_KEYS);
       const { parseTrustProxy } = await import('../../../server/http/client-ip.ts');
@@ -43,6 +46,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       const running = await startServer({
         dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
         ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log,
+        mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
       });
       if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
       const stop = (signal: string) => {
