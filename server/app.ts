@@ -17,6 +17,7 @@ import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedRouter } from './keyed/router.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
+import { createPagesHandler } from './pages/handler.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): App {
     res.status(status >= 400 && status < 600 ? status : 500).json({ error: status >= 500 ? 'internal error' : err.message });
   });
 
+  const pages = createPagesHandler({ registry: deps.registry, clock });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') {
@@ -83,6 +85,7 @@ export function createApp(deps: AppDeps): App {
       }
       return;
     }
+    if (!url.startsWith('/api/') && !url.startsWith('/mcp') && pages(req, res)) return;
     web(req as express.Request, res as express.Response);
   };
   return { listener, limiter };

@@ -1,0 +1,44 @@
+/**
+ * Public pages and other static files of the build (everything in public/ outside /data/api/v1): served
+ * from memory like the feeds (strong ETag, 304, one-hour caching, the day's access date filled into the
+ * attribution line). Pages are the citation targets; they are not rate-limited.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BuildRegistry } from '../builds/registry.ts';
+import { utcDay, type Clock } from '../http/clock.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
+import { etagMatches } from '../http/send.ts';
+import { decodePath } from '../open-data/handler.ts';
+
+export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const build = deps.registry.current;
+    if (!build) return false;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const raw = q >= 0 ? url.slice(0, q) : url;
+    if (raw.length > 1024) return false;
+    const path = decodePath(raw);
+    if (path === null) return false;
+    const file = build.files.get(path) ?? (path.length > 1 && path.endsWith('/') ? build.files.get(path.slice(0, -1)) : undefined);
+    if (!file) return false;
+    const { body, etag } = build.render(file, utcDay(deps.clock()));
+    const headers: Record<string, string | number> = {
+      etag,
+      'cache-control': 'public, max-age=3600',
+      ...CORS_HEADERS,
+      'x-content-type-options': 'nosniff',
+      'x-physpay-build': build.id,
+    };
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    res.writeHead(200, { ...headers, 'content-type': file.contentType, 'content-length': body.length });
+    res.end(method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}
