@@ -1,0 +1,146 @@
+/**
+ * Keyed API latency benchmark (DESIGN.md section 8: /benchmarks p99 under 5 ms at 1,000 requests/s on one
+ * process): an open-loop load generator sends requests at a fixed rate (latency is measured from each
+ * request's scheduled time, so a slow server cannot hide queueing), against one server process with the
+ * service store on SQLite and then on PostgreSQL. Every request is authenticated and counted.
+ *
+ *   npx tsx scripts/bench-keyed.ts [--rate 1000] [--seconds 10] [--runs 3] [--pg postgres://postgres@127.0.0.1:5432/test] [--json]
+ *
+ * The server runs on CPU 0, this generator on CPU 1 (taskset, when available).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { createDemoDb } from '../build/demo/create.ts';
+import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : dflt;
+};
+const rate = Number(arg('rate', '1000'));
+const seconds = Number(arg('seconds', '10'));
+const runs = Number(arg('runs', '3'));
+const pgUrl = arg('pg', 'postgres://postgres@127.0.0.1:5432/test');
+const json = args.includes('--json');
+const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset']).status === 0;
+const pin = (cpu: number, cmd: string, a: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(cpu), cmd, ...a]] : [cmd, a]);
+if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+const work = resolve('bench/out/keyed');
+mkdirSync(work, { recursive: true });
+const db = join(work, 'demo.db');
+const data = join(work, 'dist');
+if (!existsSync(join(data, 'current'))) {
+  if (!existsSync(db)) createDemoDb(db, { reports: 60_000, seed: 42, asOf: '2026-11-15', force: true });
+  runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
+}
+
+const QUERIES = [
+  'specialty=Cardiology&state=Texas',
+  'specialty=Family%20Medicine&state=Ohio&practice_setting=Hospital%20Employed',
+  'specialty=Orthopedic%20Surgery&region=West',
+  'specialty=Psychiatry',
+  'specialty=Emergency%20Medicine&state=California&employment_type=Full-Time%20(W-2)',
+  'specialty=Dermatology&state=New%20York',
+  'specialty=Anesthesiology&state=Florida',
+  'specialty=Pediatrics&region=Midwest&practice_setting=Academic',
+];
+
+function createKeys(serviceDb: string, n: number): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = spawnSync(process.execPath, ['bin/physpay.js', 'keys', 'create', '--service-db', serviceDb, '--plan', 'enterprise', '--label', 'bench', '--json'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`);
+    keys.push((JSON.parse(r.stdout) as { key: string }).key);
+  }
+  return keys;
+}
+
+async function startServer(serviceDb: string): Promise<{ child: ChildProcess; port: number }> {
+  const [cmd, a] = pin(0, process.execPath, ['bin/physpay.js', 'serve', '--data', data, '--service-db', serviceDb, '--port', '0']);
+  const child = spawn(cmd, a, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const port = await new Promise<number>((res, rej) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) res(Number(m[1]));
+    });
+    child.on('exit', (code) => rej(new Error(`serve exited (${code})`)));
+  });
+  return { child, port };
+}
+
+interface Result { p50: number; p99: number; max: number; achieved: number; errors: number; statuses: Record<number, number> }
+
+async function load(port: number, keys: string[], durationS: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let errors = 0;
+  let sent = 0;
+  const total = Math.round(rate * durationS);
+  const start = performance.now();
+  await new Promise<void>((done) => {
+    let finished = 0;
+    const fire = (i: number) => {
+      const scheduled = start + (i * 1000) / rate;
+      const req = request({ host: '127.0.0.1', port, agent, path: `/api/v1/benchmarks?${QUERIES[i % QUERIES.length]}`, headers: { 'X-API-Key': keys[i % keys.length]! } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+          latencies.push(performance.now() - scheduled);
+          if (++finished === total) done();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        if (++finished === total) done();
+      });
+      req.end();
+    };
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
+      while (sent < due) fire(sent++);
+      if (sent < total) setImmediate(tick);
+    };
+    tick();
+  });
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  return { p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1]!, achieved: total / elapsed, errors, statuses };
+}
+
+async function bench(label: string, serviceDb: string, reset: () => void): Promise<Result[]> {
+  const results: Result[] = [];
+  for (let r = 0; r < runs; r++) {
+    reset();
+    const keys = createKeys(serviceDb, Math.ceil((rate * (seconds + 2)) / 1800));
+    const srv = await startServer(serviceDb);
+    await load(srv.port, keys, 2); // warm-up (JIT, caches, connections)
+    results.push(await load(srv.port, keys, seconds));
+    srv.child.kill('SIGTERM');
+    await new Promise((res) => srv.child.on('exit', res));
+  }
+  if (!json) {
+    const med = (f: (x: Result) => number) => [...results.map(f)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+    const rng = (f: (x: Result) => number) => `[${Math.min(...results.map(f)).toFixed(2)}-${Math.max(...results.map(f)).toFixed(2)}]`;
+    console.log(`${label.padEnd(11)} p50 ${med((x) => x.p50).toFixed(2)} ms ${rng((x) => x.p50)}   p99 ${med((x) => x.p99).toFixed(2)} ms ${rng((x) => x.p99)}   max ${med((x) => x.max).toFixed(1)} ms   achieved ${med((x) => x.achieved).toFixed(0)} req/s   statuses ${JSON.stringify(results[0]!.statuses)}   errors ${results.reduce((a, x) => a + x.errors, 0)}`);
+  }
+  return results;
+}
+
+if (!json) console.log(`keyed /benchmarks at a fixed ${rate} req/s for ${seconds} s (after 2 s warm-up), ${runs} run(s), median [min-max]; target p99 < 5 ms`);
+const sqlitePath = join(work, 'service.db');
+const out: Record<string, Result[]> = {};
+out.sqlite = await bench('SQLite', sqlitePath, () => { for (const s of ['', '-wal', '-shm']) rmSync(sqlitePath + s, { force: true }); });
+const pgOk = spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
+if (pgOk) {
+  out.postgres = await bench('PostgreSQL', pgUrl, () => {}); // fresh keys every run; other data is left alone
+} else if (!json) console.log(`PostgreSQL  not measured: ${pgUrl} is not reachable`);
+if (json) console.log(JSON.stringify({ rate, seconds, runs, results: out }));
