@@ -13,6 +13,7 @@ import { availableDataRoute } from './routes/available-data.ts';
 import { benchmarksRoute } from './routes/benchmarks.ts';
 import { usageRoute } from './routes/usage.ts';
 import { StoreUnavailableError } from '../store/types.ts';
+import { keyedOpenApi } from '../../build/contract/openapi.ts';
 
 export function createKeyedRouter(deps: KeyedDeps): express.Router {
   const r = express.Router();
@@ -20,6 +21,10 @@ export function createKeyedRouter(deps: KeyedDeps): express.Router {
   r.use((_req, res, next) => {
     res.setHeader('Vary', 'X-API-Key');
     next();
+  });
+  const openapi = JSON.stringify(keyedOpenApi());
+  r.get('/openapi.json', (_req, res) => {
+    res.set({ 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' }).type('application/json').send(openapi);
   });
   const auth = authenticate(deps);
   const counted = [auth, requireActive(deps), requireBuild(deps), countRequest(deps)];

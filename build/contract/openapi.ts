@@ -1,0 +1,211 @@
+/**
+ * OpenAPI 3.1 documents of the keyed API (A) and the open data API (B), and JSON Schema of every feed,
+ * generated from the same zod schemas the build and the server use. `scripts/gen-schemas.ts` writes them
+ * to docs/ (the drift test compares), the build writes B's into the public tree, and the server serves both.
+ */
+import { z } from 'zod';
+import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, UsageResponse } from './keyed-api.ts';
+import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema (2020-12) of a zod schema, without the top-level $schema (for embedding). */
+export function jsonSchema(schema: z.ZodType): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'output', target: 'draft-2020-12' }) as Json;
+  return rest;
+}
+
+/** A standalone JSON Schema document for one feed kind (published beside the feeds). */
+export function feedJsonSchema(kind: FeedKind, baseUrl: string): Json {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `${baseUrl}/data/api/v1/schemas/${kind}.schema.json`,
+    title: `PhysPay open data feed: ${kind}`,
+    ...jsonSchema(FEED_SCHEMAS[kind]),
+  };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const header = (description: string, type: 'string' | 'integer' = 'string') => ({ description, schema: { type } });
+const errorResponse = (description: string, headers: Json = {}) => ({
+  description,
+  headers,
+  content: { 'application/json': { schema: ref('Error') } },
+});
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit-Daily': header('requests allowed per UTC day on this plan', 'integer'),
+  'X-RateLimit-Remaining-Daily': header('requests left today', 'integer'),
+  'X-RateLimit-Limit-Monthly': header('requests allowed per calendar month (UTC)', 'integer'),
+  'X-RateLimit-Remaining-Monthly': header('requests left this month', 'integer'),
+  'X-RateLimit-Reset': header('Unix epoch seconds of the next daily reset (00:00 UTC)', 'integer'),
+  'RateLimit-Policy': header('IETF draft: "day";q=<limit>;w=86400, "month";q=<limit>;w=<seconds>'),
+  RateLimit: header('IETF draft: "day";r=<remaining>;t=<seconds>, "month";r=..;t=..'),
+  'X-Request-Id': header('UUID of this request (equals meta.request_id)'),
+};
+
+function keyedErrors(counted: boolean): Json {
+  return {
+    '400': errorResponse('missing or invalid parameters (state must be a full name)', RATE_HEADERS),
+    '401': errorResponse('missing or invalid API key (no rate-limit headers)'),
+    '403': errorResponse('subscription not active, or feature not in the plan', RATE_HEADERS),
+    ...(counted ? { '404': errorResponse('insufficient data for the query (national n < 5)', RATE_HEADERS) } : {}),
+    '429': errorResponse('daily or monthly quota exceeded', { ...RATE_HEADERS, 'Retry-After': header('seconds until the quota resets', 'integer') }),
+    '503': errorResponse('no data loaded yet or service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+  };
+}
+
+const q = (name: string, description: string, schema: Json, required = false) => ({ name, in: 'query', required, description, schema });
+
+export function keyedOpenApi(): Json {
+  const ok = (schema: string, cache: string) => ({
+    description: 'OK',
+    headers: { ...RATE_HEADERS, 'Cache-Control': header(cache), Vary: header('X-API-Key') },
+    content: { 'application/json': { schema: ref(schema) } },
+  });
+  const specialty = q('specialty', 'physician specialty: name, slug or common spelling', { type: 'string', maxLength: 200 }, true);
+  const state = q('state', 'full US state name (or District of Columbia); two-letter codes are refused', { type: 'string', maxLength: 200 });
+  const region = q('region', 'Census region', { type: 'string', enum: [...REGIONS] });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'PhysPay keyed benchmark API',
+      version: '1.0.0',
+      description: 'Physician compensation benchmarks (percentiles, mean, SD, 95% CI at state, regional and national scope, BLS comparison; FTE, trending, breakdowns and components on Professional and Enterprise plans). Every request needs X-API-Key; requests count against daily and monthly quotas.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: [{ ApiKey: [] }],
+    paths: {
+      '/specialties': { get: { operationId: 'listSpecialties', summary: 'Specialties with sample sizes (counted; cached 24 h)', responses: { '200': ok('SpecialtyListResponse', 'private, max-age=86400'), ...keyedErrors(false) } } },
+      '/available-data': {
+        get: {
+          operationId: 'availableData', summary: 'What data exists for a specialty (counted; call before /benchmarks)',
+          parameters: [specialty, state, region],
+          responses: { '200': ok('AvailabilityResponse', 'private, max-age=3600'), ...keyedErrors(false) },
+        },
+      },
+      '/benchmarks': {
+        get: {
+          operationId: 'benchmarks', summary: 'Benchmarks at three scopes (counted)',
+          parameters: [
+            specialty, state, region,
+            q('year_start', 'first compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
+            q('year_end', 'last compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
+            q('practice_setting', 'practice setting (any letter case)', { type: 'string', enum: [...PRACTICE_SETTINGS] }),
+            q('employment_type', 'employment type (any letter case)', { type: 'string', enum: [...EMPLOYMENT_TYPES] }),
+          ],
+          responses: { '200': ok('BenchmarkResponse', 'private, max-age=3600'), ...keyedErrors(true) },
+        },
+      },
+      '/me/usage': {
+        get: {
+          operationId: 'usage', summary: 'The caller\'s plan, usage and features (never counted)',
+          responses: {
+            '200': { description: 'OK', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('UsageResponse') } } },
+            '401': errorResponse('missing or invalid API key'),
+            '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: {
+        Error: jsonSchema(ErrorBody),
+        SpecialtyListResponse: jsonSchema(SpecialtyListResponse),
+        AvailabilityResponse: jsonSchema(AvailabilityResponse),
+        BenchmarkResponse: jsonSchema(BenchmarkResponse),
+        UsageResponse: jsonSchema(UsageResponse),
+      },
+    },
+  };
+}
+
+/** Error bodies of the open data API. */
+export const OpenErrorBody = z.object({ error: z.string() }).catchall(z.unknown());
+export const NotFoundBody = z
+  .object({
+    error: z.string(),
+    did_you_mean: z.array(z.object({ slug: z.string(), name: z.string(), url: z.string() })).max(5).optional(),
+    feeds: z.array(z.string()).optional(),
+  })
+  .strict();
+export const RateLimitedBody = z.object({ error: z.string(), retry_after: z.number().int() }).strict();
+
+const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: string }[] = [
+  { path: '/specialties.json', kind: 'specialties', params: [], summary: 'Every specialty: national median, P25, P75, n' },
+  { path: '/specialties/{slug}.json', kind: 'specialty', params: ['slug'], summary: 'One specialty nationally: median, mean, percentiles, top states, practice settings, $/wRVU' },
+  { path: '/specialties/{slug}/states/{state}.json', kind: 'specialtyState', params: ['slug', 'state'], summary: 'One specialty in one state (floor 3)' },
+  { path: '/states.json', kind: 'states', params: [], summary: 'Every state: median, n, cost of living' },
+  { path: '/states/{state}.json', kind: 'state', params: ['state'], summary: 'One state: median, mean, top specialties vs national, cost of living' },
+  { path: '/wrvu/{slug}.json', kind: 'wrvu', params: ['slug'], summary: 'Total compensation per wRVU for one specialty' },
+  { path: '/residency/institutions.json', kind: 'institutions', params: [], summary: 'Every teaching hospital ranked by cost-of-living-adjusted PGY-1 pay' },
+  { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
+];
+
+const FEED_SCHEMA_NAMES: Record<FeedKind, string> = {
+  specialties: 'SpecialtiesFeed', specialty: 'SpecialtyFeed', specialtyState: 'SpecialtyStateFeed', states: 'StatesFeed',
+  state: 'StateFeed', wrvu: 'WrvuFeed', institutions: 'InstitutionsFeed', institution: 'InstitutionFeed',
+};
+
+export function openDataOpenApi(): Json {
+  const limitHeaders = {
+    'RateLimit-Policy': header('IETF draft: "minute";q=60;w=60, "day";q=2000;w=86400'),
+    RateLimit: header('IETF draft: "minute";r=<remaining>;t=<seconds>, "day";r=..;t=..'),
+  };
+  const paramDoc: Record<string, string> = {
+    slug: 'specialty (or teaching hospital) slug; common spellings and any letter case are accepted and answered with the canonical document and a Link rel="canonical" header',
+    state: 'state slug or two-letter code, any letter case',
+  };
+  const paths: Json = {};
+  for (const r of FEED_ROUTES) {
+    paths[r.path] = {
+      get: {
+        operationId: `get_${r.kind}`,
+        summary: r.summary,
+        parameters: [
+          ...r.params.map((p) => ({ name: p, in: 'path', required: true, description: paramDoc[p], schema: { type: 'string', maxLength: 200 } })),
+          { name: 'If-None-Match', in: 'header', required: false, description: 'ETag from an earlier response: 304 when unchanged (not counted)', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': {
+            description: 'The feed document (CC BY 4.0)',
+            headers: {
+              ETag: header('strong validator: content hash and access date'),
+              'Cache-Control': header('public, max-age=3600'),
+              'Access-Control-Allow-Origin': header('*'),
+              Link: header('<canonical URL>; rel="canonical" when the path used an alias'),
+              ...limitHeaders,
+            },
+            content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } },
+          },
+          '304': { description: 'Not modified (no body; not counted against the limits)', headers: { ETag: header('the current tag') } },
+          '400': { description: 'malformed path', content: { 'application/json': { schema: ref('Error') } } },
+          '404': { description: 'unknown slug (with up to 5 close matches) or unknown path', content: { 'application/json': { schema: ref('NotFound') } } },
+          '405': { description: 'method not allowed (GET, HEAD, OPTIONS only)', content: { 'application/json': { schema: ref('Error') } } },
+          '429': {
+            description: 'per-IP limit exceeded (60 a minute, 2,000 a UTC day)',
+            headers: { 'Retry-After': header('seconds until the window ends', 'integer'), ...limitHeaders },
+            content: { 'application/json': { schema: ref('RateLimited') } },
+          },
+          '503': { description: 'no build loaded yet, or the service store unavailable', headers: { 'Retry-After': header('seconds', 'integer') }, content: { 'application/json': { schema: ref('Error') } } },
+        },
+      },
+    };
+  }
+  const schemas: Json = { Error: jsonSchema(OpenErrorBody), NotFound: jsonSchema(NotFoundBody), RateLimited: jsonSchema(RateLimitedBody) };
+  for (const [kind, name] of Object.entries(FEED_SCHEMA_NAMES)) schemas[name] = jsonSchema(FEED_SCHEMAS[kind as FeedKind]);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'PhysPay open data API',
+      version: '1.0.0',
+      description: 'Public physician compensation feeds (CC BY 4.0) from approved, self-reported salary reports. Figures below publication floors are null with a notice. Within v1, fields may be added but never renamed or removed.',
+      license: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
+    },
+    servers: [{ url: '/data/api/v1' }],
+    paths,
+    components: { schemas },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The published contracts (docs/openapi, docs/schemas) must be what the zod schemas generate: this test
+ * fails when a schema changed and `npx tsx scripts/gen-schemas.ts` was not run.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generatedContracts } from '../../build/contract/generated.ts';
+
+describe('generated contracts', () => {
+  it.each(generatedContracts().map(([rel, text]) => [rel, text] as const))('%s is up to date', (rel, text) => {
+    const committed = readFileSync(join(process.cwd(), rel), 'utf8');
+    expect(committed, `${rel} drifted from the zod schemas: run npx tsx scripts/gen-schemas.ts`).toBe(text);
+  });
+
+  it('the OpenAPI documents are OpenAPI 3.1 with every endpoint', () => {
+    const a = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/keyed-api.json'), 'utf8'));
+    const b = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/open-data-api.json'), 'utf8'));
+    expect(a.openapi).toBe('3.1.0');
+    expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/usage', '/specialties']);
+    expect(b.openapi).toBe('3.1.0');
+    expect(Object.keys(b.paths)).toHaveLength(8);
+  });
+});
