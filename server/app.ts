@@ -18,6 +18,9 @@ import { createKeyedRouter } from './keyed/router.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { createPagesHandler } from './pages/handler.ts';
+import { randomUUID } from 'node:crypto';
+import { interfaceOf, type Metrics } from './observability/metrics.ts';
+import type { Logger } from './observability/logger.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -27,6 +30,10 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   mcpAllowedHosts?: string[];
   mcpAllowedOrigins?: string[];
+  metrics?: Metrics;
+  logger?: Logger;
+  /** true once shutdown began: answers carry Connection: close */
+  closing?: () => boolean;
 }
 
 export const DEFAULT_IP_LIMITS: IpLimits = { perMinute: 60, perDay: 2000 };
@@ -56,6 +63,18 @@ export function createApp(deps: AppDeps): App {
       next(err);
     }
   });
+  web.get('/metrics', async (_req, res, next) => {
+    if (!deps.metrics) {
+      next();
+      return;
+    }
+    try {
+      const m = await deps.metrics.render();
+      res.set({ 'content-type': m.contentType, 'cache-control': 'no-store' }).send(m.body);
+    } catch (err) {
+      next(err);
+    }
+  });
   web.get('/healthz', (_req, res) => {
     res.set('cache-control', 'no-store').json({ status: 'ok' });
   });
@@ -74,8 +93,24 @@ export function createApp(deps: AppDeps): App {
   });
 
   const pages = createPagesHandler({ registry: deps.registry, clock });
+  const { metrics, logger } = deps;
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    if (deps.closing?.()) res.setHeader('Connection', 'close');
+    if (metrics || logger) {
+      res.once('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const iface = interfaceOf(url);
+        metrics?.observe(iface, res.statusCode, seconds);
+        if (logger?.isLevelEnabled('info')) {
+          const q = url.indexOf('?');
+          logger.info({ req_id: requestId, interface: iface, method: req.method, route: (q >= 0 ? url.slice(0, q) : url).slice(0, 300), status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+        }
+      });
+    }
     if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') {
       try {
         openData(req, res);

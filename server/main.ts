@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BuildRegistry } from './builds/registry.ts';
 import { KeyedBuildData } from './keyed/build-data.ts';
+import { createMetrics } from './observability/metrics.ts';
+import type { Logger } from './observability/logger.ts';
 import { createApp, DEFAULT_IP_LIMITS } from './app.ts';
 import { openServiceStore } from './store/open.ts';
 import { systemClock, type Clock } from './http/clock.ts';
@@ -25,6 +27,12 @@ export interface ServerConfig {
   log?: (line: Record<string, unknown>) => void;
   mcpAllowedHosts?: string[];
   mcpAllowedOrigins?: string[];
+  /** JSON request logs (pino); default: none (the CLI passes one) */
+  logger?: Logger;
+  /** Prometheus metrics at /metrics (default on) */
+  metrics?: boolean;
+  /** graceful shutdown: how long in-flight requests may take before connections are cut, ms */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningServer {
@@ -37,18 +45,29 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const log = config.log ?? (() => {});
+  const logger = config.logger;
+  const log = config.log ?? ((line: Record<string, unknown>) => {
+    if (!logger) return;
+    const { level, msg, ...rest } = line as { level?: string; msg?: string };
+    (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
+  });
+  const clock = config.clock ?? systemClock;
   const store = await openServiceStore(config.serviceDb);
+  let metricsRef: ReturnType<typeof createMetrics> | undefined;
   const registry = new BuildRegistry(config.dataDir, {
     onSwap: (b, prev) => {
+      if (prev) metricsRef?.swapped();
       log({ msg: prev ? 'build swapped' : 'build loaded', build_id: b.id, previous: prev?.id ?? null });
       void KeyedBuildData.of(b).preload().catch((err) => log({ level: 'error', msg: `keyed artifacts of ${b.id}: ${(err as Error).message}` }));
     },
     onError: (message) => log({ level: 'error', msg: message }),
   });
+  metricsRef = config.metrics === false ? undefined : createMetrics(registry, clock);
   await registry.start(config.pollMs);
-  const app = createApp({ registry, store, clock: config.clock ?? systemClock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
-    mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins });
+  let shuttingDown = false;
+  const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
+    mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins,
+    metrics: metricsRef, logger, closing: () => shuttingDown });
   const server = createServer({ keepAliveTimeout: 65_000 }, app.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -56,7 +75,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const port = (server.address() as AddressInfo).port;
   const pruneTimer = setInterval(() => {
-    void Promise.resolve(store.pruneIp(Math.floor((config.clock ?? systemClock)().getTime() / 86_400_000) - 1)).catch(() => {});
+    void Promise.resolve(store.pruneIp(Math.floor(clock().getTime() / 86_400_000) - 1)).catch(() => {});
   }, 3_600_000);
   pruneTimer.unref();
   let closing: Promise<void> | null = null;
@@ -66,15 +85,28 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     server,
     registry,
     store,
+    /**
+     * Graceful stop: stop accepting, let requests in flight finish (their answers say Connection: close),
+     * close keep-alive connections as they go idle, cut what is left after the grace period, then close
+     * the stores.
+     */
     close() {
       closing ??= (async () => {
+        shuttingDown = true;
         clearInterval(pruneTimer);
         registry.stop();
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
+          const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs ?? 10_000);
+          server.close(() => {
+            clearInterval(idle);
+            clearTimeout(cut);
+            resolve();
+          });
           server.closeIdleConnections();
         });
         await store.close();
+        logger?.flush();
       })();
       return closing;
     },

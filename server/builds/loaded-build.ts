@@ -43,6 +43,8 @@ export class LoadedBuild {
     readonly keyedIndex: KeyedIndex,
     /** base URL the build was made for (from build.json), used in did_you_mean links */
     readonly baseUrl: string,
+    /** when the build was made (build.json created_at) */
+    readonly createdAt: string,
   ) {}
 
   /** Read and verify a build folder. Throws BuildLoadError when any file disagrees with the manifest. */
@@ -82,7 +84,7 @@ export class LoadedBuild {
       ? (JSON.parse(institutionsBytes.toString('utf8')) as InstitutionsFeed).institutions.map((i) => ({ slug: i.institution.slug, name: i.institution.name }))
       : [];
     const summary = BuildSummary.parse(JSON.parse(await readFile(join(dir, 'build.json'), 'utf8')));
-    const build = new LoadedBuild(id, dir, manifest, buildResolver(keyedIndex, institutions), keyedIndex, summary.base_url);
+    const build = new LoadedBuild(id, dir, manifest, buildResolver(keyedIndex, institutions), keyedIndex, summary.base_url, summary.created_at);
     for (const [p, f] of loaded) build.files.set(p, f);
     return build;
   }

@@ -26,10 +26,14 @@ export const wrap = (fn: Mw): Mw => (req, res, next) => {
   Promise.resolve(fn(req, res, next)).catch(next);
 };
 
+/** The request id the app set (X-Request-Id), or a new one when the router runs on its own. */
 export const requestId: Mw = (_req, res, next) => {
-  const id = randomUUID();
+  let id = res.getHeader('X-Request-Id');
+  if (typeof id !== 'string') {
+    id = randomUUID();
+    res.setHeader('X-Request-Id', id);
+  }
   locals(res).requestId = id;
-  res.setHeader('X-Request-Id', id);
   next();
 };
 

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'logLevel', 'shutdownGraceMs'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -27,6 +27,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('pollMs'))
     .addOption(option('mcpAllowedHosts'))
     .addOption(option('mcpAllowedOrigins'))
+    .addOption(option('logLevel'))
+    .addOption(option('shutdownGraceMs'))
     .action(async (opts) => {
       const s = readSettings(opts, SERVE_KEYS);
       const { parseTrustProxy } = await import('../../../server/http/client-ip.ts');
@@ -36,16 +38,25 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       } catch (err) {
         throw new CliError(`bad value for --trust-proxy (PHYSPAY_TRUST_PROXY): ${(err as Error).message}`, 2);
       }
-      const log = (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), pid: process.pid, ...line })}\n`);
+      const { createLogger } = await import('../../../server/observability/logger.ts');
+      const logger = createLogger(s.logLevel);
+      const log = (line: Record<string, unknown>) => {
+        const { level, msg, ...rest } = line as { level?: string; msg?: string };
+        (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
+      };
 
       if (s.workers > 1 && cluster.isPrimary) {
+        const { serveAggregates } = await import('../../../server/observability/metrics.ts');
+        serveAggregates();
         await runPrimary(s.workers, s.host, io, log);
         return;
       }
+      if (cluster.isWorker) (await import('../../../server/observability/metrics.ts')).listenForAggregates();
       const { startServer } = await import('../../../server/main.ts');
       const running = await startServer({
         dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
-        ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log,
+        ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log, logger,
+        shutdownGraceMs: s.shutdownGraceMs,
         mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
       });
       if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
