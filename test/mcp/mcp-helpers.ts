@@ -1,0 +1,134 @@
+/**
+ * Shared set-up of the tool server tests: a real server (port 0) over the golden build with an injected
+ * clock, SDK clients over Streamable HTTP, raw JSON-RPC POSTs, and the open feeds of the same server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { get, keepAliveAgent, type HttpResponse } from '../helpers/http.ts';
+import { startServer, type RunningServer, type ServerConfig } from '../../server/main.ts';
+
+export const V1 = '/data/api/v1';
+export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay'];
+
+/** The golden reports DB built once into a fresh folder; `dist` is the data dir to serve. */
+export function goldenDist(prefix: string): { work: string; dist: string; buildId: string } {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const dist = join(work, 'dist');
+  const built = goldenBuild(makeGoldenDb(work), dist);
+  return { work, dist, buildId: built.id };
+}
+
+export function removeDir(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A server on 127.0.0.1, port 0, over `dist` (own service DB), with the given clock and settings. */
+export async function serveGolden(work: string, dist: string, name: string, clock: () => Date, extra: Partial<ServerConfig> = {}): Promise<RunningServer> {
+  return startServer({
+    dataDir: dist,
+    serviceDb: join(work, `service-${name}.db`),
+    host: '127.0.0.1',
+    port: 0,
+    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
+    trustProxy: false,
+    pollMs: 60_000,
+    metrics: false,
+    clock,
+    ...extra,
+  });
+}
+
+/** An SDK client connected over Streamable HTTP (it initializes on connect). */
+export async function connectClient(url: string, name = 'physpay-test'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+  return client;
+}
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The single text block of a tool result. */
+export function textOf(r: CallToolResult): string {
+  expect(r.content).toHaveLength(1);
+  const block = r.content[0]!;
+  expect(block.type).toBe('text');
+  return (block as { text: string }).text;
+}
+
+/** A successful result: no error flag, one text block, and its structuredContent. */
+export function okResult<T = Record<string, unknown>>(r: CallToolResult): { text: string; doc: T } {
+  expect(r.isError ?? false, JSON.stringify(r.content).slice(0, 300)).toBe(false);
+  expect(r.structuredContent).toBeTypeOf('object');
+  return { text: textOf(r), doc: r.structuredContent as T };
+}
+
+/** A tool error: isError true, one text block, no structuredContent. */
+export function errorText(r: CallToolResult): string {
+  expect(r.isError, JSON.stringify(r).slice(0, 300)).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  return textOf(r);
+}
+
+/** GET an open feed of the same server, parsed (expects 200). */
+export async function feed<T = Record<string, unknown>>(url: string, path: string): Promise<T> {
+  const r = await get(url, `${V1}${path}`);
+  expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+  return r.json<T>();
+}
+
+/** Raw POST to /mcp on node:http: the headers are exactly those given (plus Host and Content-Length). */
+export function rawPost(url: string, body: string | Buffer, headers: Record<string, string>, path = '/mcp'): Promise<HttpResponse> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: Number(u.port), method: 'POST', path, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, agent: keepAliveAgent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const buf = Buffer.concat(chunks);
+          const text = buf.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf, text, json: <T>() => JSON.parse(text) as T });
+        });
+      },
+    );
+    req.setTimeout(15_000, () => req.destroy(new Error('raw POST /mcp timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export const JSON_ONLY = { 'content-type': 'application/json', accept: 'application/json' };
+export const BOTH = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export const rpc = (id: number | string, method: string, params?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+
+export const initializeBody = (id: number | string = 1) =>
+  rpc(id, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-json-client', version: '1.0.0' } });
+
+export const toolCallBody = (id: number | string, name: string, args: Record<string, unknown> = {}) => rpc(id, 'tools/call', { name, arguments: args });
+
+/** A JSON-RPC error response: its code and message (checks the envelope). */
+export function rpcErrorOf(r: HttpResponse): { code: number; message: string; id: unknown } {
+  expect(r.headers['content-type']).toMatch(/^application\/json/);
+  const body = r.json<{ jsonrpc: string; error: { code: number; message: string }; id: unknown }>();
+  expect(body.jsonrpc).toBe('2.0');
+  expect(body.error).toBeTypeOf('object');
+  expect(typeof body.error.code).toBe('number');
+  expect(typeof body.error.message).toBe('string');
+  return { ...body.error, id: body.id };
+}
+
+/** How the tool text writes a dollar figure. */
+export const usd = (v: number) => `$${v.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
