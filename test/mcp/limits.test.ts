@@ -1,0 +1,124 @@
+/**
+ * Tool calls count against the caller IP's open-data limits (one counter with /data/api/v1), on a
+ * dedicated server with low limits and an injected clock: beyond the limit a call gets a tool error that
+ * says when to retry (and Retry-After on the HTTP answer); refused calls are not counted; the minute and
+ * the day windows both apply; initialize and tools/list are free.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RunningServer } from '../../server/main.ts';
+import { get, type HttpResponse } from '../helpers/http.ts';
+import {
+  JSON_ONLY, V1, callTool, connectClient, errorText, goldenDist, initializeBody, okResult, rawPost, removeDir, rpc, serveGolden, toolCallBody,
+} from './mcp-helpers.ts';
+
+let work: string;
+let server: RunningServer;
+let url: string;
+let client: Client;
+// 12:00:15.250 UTC: 45 s to the end of the minute, 43,185 s to the end of the day.
+let now = new Date('2026-12-01T12:00:15.250Z');
+const clock = () => now;
+const PER_MINUTE = 5;
+const PER_DAY = 8;
+const FEED = `${V1}/specialties/cardiology.json`;
+
+beforeAll(async () => {
+  const g = goldenDist('physpay-mcp-limits-');
+  work = g.work;
+  server = await serveGolden(work, g.dist, 'limits', clock, { ipLimits: { perMinute: PER_MINUTE, perDay: PER_DAY } });
+  url = server.url;
+  client = await connectClient(url);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  removeDir(work);
+});
+
+/** Remaining minute and day requests as the open data API reports them. */
+function remaining(r: HttpResponse): { minute: number; day: number } {
+  const m = /^"minute";r=(\d+);t=\d+, "day";r=(\d+);t=\d+$/.exec(String(r.headers.ratelimit));
+  expect(m, String(r.headers.ratelimit)).not.toBeNull();
+  return { minute: Number(m![1]), day: Number(m![2]) };
+}
+
+const wrvu = () => callTool(client, 'get_wrvu_rate', { specialty: 'cardiology' });
+
+describe('one per-IP counter for feeds and tool calls', () => {
+  it('connecting, tools/list and raw initialize do not count; tool calls and feed requests share the counter', async () => {
+    await client.listTools();
+    const init = await rawPost(url, initializeBody(), JSON_ONLY);
+    expect(init.status).toBe(200);
+    const list = await rawPost(url, rpc(2, 'tools/list'), JSON_ONLY);
+    expect(list.status).toBe(200);
+
+    const first = await get(url, FEED); // 1
+    expect(first.status).toBe(200);
+    expect(remaining(first)).toEqual({ minute: PER_MINUTE - 1, day: PER_DAY - 1 });
+
+    okResult(await wrvu()); // 2
+    okResult(await callTool(client, 'get_specialty_pay', { specialty: 'cardiology', state: 'TX' })); // 3
+    const second = await get(url, FEED); // 4
+    expect(second.status).toBe(200);
+    expect(remaining(second)).toEqual({ minute: PER_MINUTE - 4, day: PER_DAY - 4 });
+    // A tool error for an unknown name is still a served call.
+    errorText(await callTool(client, 'get_specialty_pay', { specialty: 'nope-nope' })); // 5
+  });
+
+  it('beyond the minute limit: the feed answers 429 and a tool call gets an error saying when to retry', async () => {
+    const feed = await get(url, FEED);
+    expect(feed.status).toBe(429);
+    expect(feed.headers['retry-after']).toBe('45');
+
+    const text = errorText(await wrvu());
+    expect(text).toMatch(/rate limit exceeded/i);
+    expect(text).toContain(`${PER_MINUTE} per minute`);
+    expect(text).toContain('shared with the open data API');
+    expect(text).toContain('retry in 45 s');
+
+    // Over raw HTTP: the JSON-RPC answer is a result with isError, and Retry-After is set.
+    const raw = await rawPost(url, toolCallBody(7, 'list_specialties'), JSON_ONLY);
+    expect(raw.status).toBe(200);
+    expect(raw.headers['retry-after']).toBe('45');
+    const body = raw.json<{ id: number; result: { isError: boolean; content: { text: string }[]; structuredContent?: unknown } }>();
+    expect(body.id).toBe(7);
+    expect(body.result.isError).toBe(true);
+    expect(body.result.structuredContent).toBeUndefined();
+    expect(body.result.content[0]!.text).toMatch(/retry in 45 s/);
+
+    // Listing tools is still possible while limited.
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(5);
+
+    now = new Date('2026-12-01T12:00:50.000Z');
+    expect(errorText(await wrvu())).toContain('retry in 10 s');
+  });
+
+  it('refused calls were not counted: the next minute serves up to the day limit, then the day limit applies', async () => {
+    now = new Date('2026-12-01T12:01:00.000Z');
+    okResult(await wrvu()); // day 6
+    const feed = await get(url, FEED); // day 7
+    expect(feed.status).toBe(200);
+    expect(remaining(feed)).toEqual({ minute: PER_MINUTE - 2, day: PER_DAY - 7 });
+    okResult(await wrvu()); // day 8
+
+    const text = errorText(await wrvu());
+    const toMidnight = (Date.parse('2026-12-02T00:00:00Z') - now.getTime()) / 1000;
+    expect(text).toContain(`${PER_DAY} per day`);
+    expect(text).toContain(`retry in ${toMidnight} s`);
+    const refused = await get(url, FEED);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe(String(toMidnight));
+  });
+
+  it('a new UTC day serves again', async () => {
+    now = new Date('2026-12-02T00:00:05.000Z');
+    const { doc } = okResult<{ attribution: string }>(await wrvu());
+    expect(doc.attribution).toContain('accessed 2026-12-02)');
+    const feed = await get(url, FEED);
+    expect(feed.status).toBe(200);
+    expect(remaining(feed)).toEqual({ minute: PER_MINUTE - 2, day: PER_DAY - 2 });
+  });
+});
