@@ -97,15 +97,18 @@ export function requireActive(deps: KeyedDeps): Mw {
 }
 
 export function requireBuild(deps: KeyedDeps): Mw {
-  return (_req, res, next) => {
+  return wrap(async (_req, res, next) => {
     const build = deps.registry.current;
+    const l = locals(res);
     if (!build) {
-      next(new KeyedError('unavailable', 'no benchmark data is loaded yet; retry after a brief delay', { 'Retry-After': 5 }));
-      return;
+      // The key is identified: its (unchanged) counts go in the rate-limit headers like on every other answer.
+      l.used = await deps.store.readQuota(l.key!.id, l.windows!);
+      rateHeaders(res);
+      throw new KeyedError('unavailable', 'no benchmark data is loaded yet; retry after a brief delay', { 'Retry-After': 5 });
     }
-    locals(res).build = build;
+    l.build = build;
     next();
-  };
+  });
 }
 
 /** The atomic check-and-count. A refused request is not counted; a 5xx answer is refunded. */
