@@ -6,6 +6,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
@@ -18,7 +19,10 @@ export interface McpRouteDeps {
   limiter: IpLimiter;
   clientIp: (req: IncomingMessage) => string;
   clock: Clock;
-  /** when set, only these Host header values are served (DNS-rebinding protection) */
+  /**
+   * when set, only these hosts are served (DNS-rebinding protection): an entry without a port matches
+   * that host name on any port, an entry with a port matches that Host header exactly (case-insensitive)
+   */
   allowedHosts?: string[];
   /** when set, requests with an Origin header must carry one of these */
   allowedOrigins?: string[];
@@ -50,6 +54,44 @@ function normaliseAccept(req: IncomingMessage): void {
   if (!found) raw.push('Accept', value);
 }
 
+function hostAllowed(allowed: string[], hostHeader: string): boolean {
+  const host = hostHeader.toLowerCase();
+  let hostname: string | null = null;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    // not a valid host: only an exact entry can match
+  }
+  return allowed.some((a) => {
+    const entry = a.trim().toLowerCase();
+    return entry === host || (hostname !== null && entry === hostname);
+  });
+}
+
+const idOf = (m: unknown): string | number | null => {
+  const id = m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+/**
+ * The JSON-RPC error for a body that is valid JSON but not valid JSON-RPC (-32600 invalid request), or a
+ * tools/call without a tool name (-32602 invalid params); null when every message is well-formed. (The
+ * transport itself answers these with -32700 "parse error" or -32603 "internal error".)
+ */
+function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
+  const msgs = Array.isArray(body) ? body : [body];
+  if (msgs.length === 0) return rpcError(-32600, 'invalid request: empty batch');
+  for (const m of msgs) {
+    if (!JSONRPCMessageSchema.safeParse(m).success) {
+      return rpcError(-32600, 'invalid request: expected a JSON-RPC 2.0 message {"jsonrpc": "2.0", "id", "method", "params"}', idOf(m));
+    }
+    if ((m as { method?: unknown }).method === 'tools/call' && !CallToolRequestSchema.safeParse(m).success) {
+      return rpcError(-32602, 'invalid params: tools/call needs params {"name": <tool name>, "arguments": {...}}', idOf(m));
+    }
+  }
+  return null;
+}
+
 function toolCallCount(body: unknown): number {
   const msgs = Array.isArray(body) ? body : [body];
   return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call').length;
@@ -59,7 +101,7 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
   const r = express.Router();
   r.use((req, res, next) => {
     res.set(MCP_CORS);
-    if (deps.allowedHosts?.length && !deps.allowedHosts.includes(String(req.headers.host ?? ''))) {
+    if (deps.allowedHosts?.length && !hostAllowed(deps.allowedHosts, String(req.headers.host ?? ''))) {
       res.status(403).json(rpcError(-32000, `host ${String(req.headers.host ?? '').slice(0, 100)} is not allowed`));
       return;
     }
@@ -75,11 +117,12 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
   });
   r.post(
     '/',
-    express.json({ limit: '64kb', type: () => true }),
+    express.json({ limit: '64kb', type: () => true, strict: false }),
     async (req: Request, res: Response) => {
       const body: unknown = req.body;
-      if (body === null || typeof body !== 'object') {
-        res.status(400).json(rpcError(-32600, 'invalid request: expected a JSON-RPC 2.0 request object'));
+      const invalid = envelopeError(body);
+      if (invalid) {
+        res.status(400).json(invalid);
         return;
       }
       let limited: string | null = null;
