@@ -27,7 +27,7 @@ export function registerCompareSpecialtiesTool(server: McpServer, deps: ToolDeps
       };
       const summary = diff === null
         ? 'No difference can be given: at least one median is withheld.'
-        : `Median difference: ${a.specialty.name} minus ${b.specialty.name} = $${diff.toLocaleString('en-US')} (${comparison.median_difference_pct}%).`;
+        : `Median difference: ${a.specialty.name} minus ${b.specialty.name} = ${diff < 0 ? '-' : ''}$${Math.abs(diff).toLocaleString('en-US')} (${comparison.median_difference_pct}%).`;
       return { text: `${summary}\n- ${payText(a)}\n- ${payText(b)}`, structured: { specialty_a: a, specialty_b: b, comparison } };
     }),
   );
