@@ -1,0 +1,135 @@
+/**
+ * Tool logic without HTTP: createMcpServer over a loaded golden build, linked to the SDK Client with
+ * InMemoryTransport. Results equal the build's own files with the access date filled in (read from disk,
+ * independently of the server); no build loaded and over-limit callers get tool errors; names are
+ * resolved from common spellings; the comparison text signs a negative difference properly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { BuildRegistry } from '../../server/builds/registry.ts';
+import type { LoadedBuild } from '../../server/builds/loaded-build.ts';
+import { createMcpServer, TOOL_NAMES } from '../../server/mcp/server.ts';
+import { institutionsOfState, specialtyPayDoc } from '../../server/mcp/lookup.ts';
+import type { ToolDeps } from '../../server/mcp/tool-result.ts';
+import type { InstitutionsFeed, SpecialtyFeed } from '../../build/contract/open-feeds.ts';
+import { callTool, errorText, goldenDist, okResult, removeDir } from './mcp-helpers.ts';
+
+const DAY = '2026-12-01';
+let work: string;
+let build: LoadedBuild;
+let buildDir: string;
+const open: { client: Client; close: () => Promise<void> }[] = [];
+
+beforeAll(async () => {
+  const g = goldenDist('physpay-mcp-unit-');
+  work = g.work;
+  const registry = new BuildRegistry(g.dist);
+  await registry.check();
+  build = registry.current!;
+  expect(build.id).toBe(g.buildId);
+  buildDir = join(g.dist, 'builds', g.buildId);
+}, 60_000);
+
+afterAll(async () => {
+  for (const o of open) await o.close();
+  removeDir(work);
+});
+
+async function linked(deps: Partial<ToolDeps> = {}): Promise<Client> {
+  const server = createMcpServer({ build, day: DAY, limited: null, ...deps });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'unit', version: '1.0.0' });
+  await server.connect(a);
+  await client.connect(b);
+  open.push({ client, close: async () => { await client.close(); await server.close(); } });
+  return client;
+}
+
+/** A public file of the build as served on DAY: the build date's access date replaced. */
+function fileDoc(feedPath: string): unknown {
+  const text = readFileSync(join(buildDir, 'public', 'data/api/v1', feedPath), 'utf8');
+  return JSON.parse(text.split('accessed 2026-11-16)').join(`accessed ${DAY})`));
+}
+
+describe('results are the build files of the day', () => {
+  it('every tool answers the document of the build', async () => {
+    const c = await linked();
+    expect(okResult(await callTool(c, 'list_specialties')).doc).toEqual(fileDoc('specialties.json'));
+    expect(okResult(await callTool(c, 'get_specialty_pay', { specialty: 'Pediatrics' })).doc).toEqual(fileDoc('specialties/pediatrics.json'));
+    expect(okResult(await callTool(c, 'get_specialty_pay', { specialty: 'pediatrics', state: 'DC' })).doc)
+      .toEqual(fileDoc('specialties/pediatrics/states/district-of-columbia.json'));
+    expect(okResult(await callTool(c, 'get_wrvu_rate', { specialty: 'pediatrics' })).doc).toEqual(fileDoc('wrvu/pediatrics.json'));
+    const index = fileDoc('residency/institutions.json') as InstitutionsFeed;
+    const first = index.institutions[0]!.institution.slug;
+    expect(okResult(await callTool(c, 'get_resident_pay', { institution: first })).doc).toEqual(fileDoc(`residency/institutions/${first}.json`));
+  });
+
+  it('common spellings resolve to the canonical specialty', async () => {
+    const c = await linked();
+    for (const [spelling, slug] of [['ENT', 'otolaryngology'], ['OB/GYN', 'obstetrics-gynecology'], ['PM&R', 'physical-medicine-rehabilitation'], ['peds', 'pediatrics']]) {
+      const { doc } = okResult<SpecialtyFeed>(await callTool(c, 'get_specialty_pay', { specialty: spelling }));
+      expect(doc.specialty.slug, spelling).toBe(slug);
+    }
+  });
+
+  it('lookup: institutionsOfState keeps every field of the index but the list and its count', () => {
+    const index = fileDoc('residency/institutions.json') as InstitutionsFeed;
+    const tx = institutionsOfState(build, DAY, 'Texas');
+    expect(tx.count).toBe(tx.institutions.length);
+    expect(tx.institutions.every((i) => i.institution.state.slug === 'texas')).toBe(true);
+    expect(tx.count).toBe(index.institutions.filter((i) => i.institution.state.slug === 'texas').length);
+    const { institutions: _a, count: _b, ...restTx } = tx;
+    const { institutions: _c, count: _d, ...restIndex } = index;
+    expect(restTx).toEqual(restIndex);
+    expect(specialtyPayDoc(build, DAY, 'cardiology', '')).toEqual(fileDoc('specialties/cardiology.json'));
+  });
+});
+
+describe('refusals', () => {
+  it('with no build loaded every tool is a tool error saying to retry; tools/list still works', async () => {
+    const c = await linked({ build: null });
+    expect((await c.listTools()).tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    for (const [name, args] of [['list_specialties', {}], ['get_specialty_pay', { specialty: 'cardiology' }], ['get_resident_pay', { state: 'TX' }]] as const) {
+      expect(errorText(await callTool(c, name, args)), name).toBe('No published data is loaded yet; retry shortly.');
+    }
+  });
+
+  it('an over-limit caller gets the limit message from every tool, whatever the arguments', async () => {
+    const limited = 'Rate limit exceeded for this IP address (60 per minute, shared with the open data API); retry in 12 s.';
+    const c = await linked({ limited });
+    for (const [name, args] of [['list_specialties', {}], ['get_wrvu_rate', { specialty: 'cardiology' }], ['get_specialty_pay', { specialty: 'nope' }], ['compare_specialties', { specialty_a: 'a', specialty_b: 'b' }]] as const) {
+      expect(errorText(await callTool(c, name, args)), name).toBe(limited);
+    }
+  });
+});
+
+describe('texts', () => {
+  it('a negative median difference reads -$X, and the comparison matches the documents', async () => {
+    const c = await linked();
+    const { text, doc } = okResult<{ specialty_a: SpecialtyFeed; specialty_b: SpecialtyFeed; comparison: { median_difference: number; higher: string } }>(
+      await callTool(c, 'compare_specialties', { specialty_a: 'Family Medicine', specialty_b: 'Cardiology' }),
+    );
+    const diff = doc.specialty_a.median! - doc.specialty_b.median!;
+    expect(diff).toBeLessThan(0);
+    expect(doc.comparison.median_difference).toBe(diff);
+    expect(doc.comparison.higher).toBe('cardiology');
+    expect(text).toContain(`Family Medicine minus Cardiology = -$${Math.abs(diff).toLocaleString('en-US')} (`);
+    expect(text).not.toContain('$-');
+  });
+
+  it('comparing a specialty with itself gives zero and no higher side', async () => {
+    const c = await linked();
+    const { doc } = okResult<{ comparison: unknown }>(await callTool(c, 'compare_specialties', { specialty_a: 'cardiology', specialty_b: 'Cardiology' }));
+    expect(doc.comparison).toEqual({ median_difference: 0, median_difference_pct: 0, higher: null });
+  });
+
+  it('synthetic demo data is flagged in the text', async () => {
+    const c = await linked();
+    const { text, doc } = okResult<{ synthetic: boolean }>(await callTool(c, 'get_specialty_pay', { specialty: 'cardiology' }));
+    expect(doc.synthetic).toBe(true);
+    expect(text).toContain('synthetic demo data, not real reports');
+  });
+});
