@@ -47,12 +47,15 @@ function remaining(r: HttpResponse): { minute: number; day: number } {
 const wrvu = () => callTool(client, 'get_wrvu_rate', { specialty: 'cardiology' });
 
 describe('one per-IP counter for feeds and tool calls', () => {
-  it('connecting, tools/list and raw initialize do not count; tool calls and feed requests share the counter', async () => {
+  it('connecting, tools/list, raw initialize and malformed calls do not count; tool calls and feed requests share the counter', async () => {
     await client.listTools();
     const init = await rawPost(url, initializeBody(), JSON_ONLY);
     expect(init.status).toBe(200);
     const list = await rawPost(url, rpc(2, 'tools/list'), JSON_ONLY);
     expect(list.status).toBe(200);
+    // Requests refused before any tool runs (malformed JSON, a tools/call without a tool name) are not counted.
+    expect((await rawPost(url, '{"jsonrpc":"2.0","id":3,"method":"tools/call",', JSON_ONLY)).status).toBe(400);
+    expect((await rawPost(url, rpc(4, 'tools/call', { arguments: {} }), JSON_ONLY)).status).toBe(400);
 
     const first = await get(url, FEED); // 1
     expect(first.status).toBe(200);

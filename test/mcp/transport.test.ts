@@ -58,6 +58,7 @@ describe('plain JSON clients', () => {
 
     const r = await rawPost(url, toolCallBody('call-3', 'get_specialty_pay', { specialty: 'Cardiology', state: 'TX' }), JSON_ONLY);
     expect(r.headers['mcp-session-id']).toBeUndefined(); // stateless
+    expect(r.headers['access-control-allow-origin']).toBe('*'); // usable from a browser, like the feeds
     const call = rpcResult<{ content: { type: string; text: string }[]; structuredContent: unknown; isError?: boolean }>(r, 'call-3');
     expect(call.isError ?? false).toBe(false);
     expect(call.structuredContent).toEqual(await feed(url, '/specialties/cardiology/states/texas.json'));
