@@ -5,6 +5,13 @@
  * the day windows both apply; initialize and tools/list are free.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createApp } from '../../server/app.ts';
+import { BuildRegistry } from '../../server/builds/registry.ts';
+import { SqliteServiceStore } from '../../server/store/sqlite.ts';
+import { StoreUnavailableError } from '../../server/store/types.ts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import { get, type HttpResponse } from '../helpers/http.ts';
@@ -13,6 +20,7 @@ import {
 } from './mcp-helpers.ts';
 
 let work: string;
+let dist: string;
 let server: RunningServer;
 let url: string;
 let client: Client;
@@ -26,6 +34,7 @@ const FEED = `${V1}/specialties/cardiology.json`;
 beforeAll(async () => {
   const g = goldenDist('physpay-mcp-limits-');
   work = g.work;
+  dist = g.dist;
   server = await serveGolden(work, g.dist, 'limits', clock, { ipLimits: { perMinute: PER_MINUTE, perDay: PER_DAY } });
   url = server.url;
   client = await connectClient(url);
@@ -123,5 +132,40 @@ describe('one per-IP counter for feeds and tool calls', () => {
     const feed = await get(url, FEED);
     expect(feed.status).toBe(200);
     expect(remaining(feed)).toEqual({ minute: PER_MINUTE - 2, day: PER_DAY - 2 });
+  });
+});
+
+describe('the counter store unavailable', () => {
+  it('a tool call answers 503 with Retry-After and a JSON-RPC error instead of serving uncounted', async () => {
+    const store = new SqliteServiceStore(join(work, 'service-broken.db'));
+    const broken = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'hitIp') return () => { throw new StoreUnavailableError('store down'); };
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const registry = new BuildRegistry(dist);
+    await registry.check();
+    const app = createApp({ registry, store: broken, clock, ipLimits: { perMinute: 100, perDay: 1000 } });
+    const http = createServer(app.listener);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const r = await rawPost(base, toolCallBody(1, 'list_specialties'), JSON_ONLY);
+      expect(r.status).toBe(503);
+      expect(r.headers['retry-after']).toBe('2');
+      const body = r.json<{ jsonrpc: string; error: { code: number; message: string } }>();
+      expect(body.error.code).toBe(-32000);
+      expect(body.error.message).toMatch(/temporarily unavailable/);
+      // Calls that are not tool calls do not touch the counter.
+      expect((await rawPost(base, initializeBody(2), JSON_ONLY)).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeIdleConnections();
+      });
+      store.close();
+    }
   });
 });

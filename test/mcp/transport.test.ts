@@ -75,6 +75,17 @@ describe('plain JSON clients', () => {
     }
   });
 
+  it('tools/call without an arguments object works for a tool that takes none', async () => {
+    const call = rpcResult<{ structuredContent: unknown; isError?: boolean }>(
+      await rawPost(url, rpc(5, 'tools/call', { name: 'list_specialties' }), JSON_ONLY), 5);
+    expect(call.isError ?? false).toBe(false);
+    expect(call.structuredContent).toEqual(await feed(url, '/specialties.json'));
+    const resident = rpcResult<{ isError: boolean; content: { text: string }[] }>(
+      await rawPost(url, rpc(6, 'tools/call', { name: 'get_resident_pay' }), JSON_ONLY), 6);
+    expect(resident.isError).toBe(true);
+    expect(resident.content[0]!.text).toMatch(/Give `institution`/);
+  });
+
   it('a tool error over raw JSON-RPC is a result with isError, not a protocol error', async () => {
     const call = rpcResult<{ isError: boolean; content: { text: string }[] }>(
       await rawPost(url, toolCallBody(4, 'get_specialty_pay', { specialty: 'cardiolgy' }), JSON_ONLY), 4);
