@@ -387,7 +387,7 @@ describe('Enterprise year ranges', () => {
       const artifact = KeyedSpecialtyArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.specialty(slug)), 'utf8')));
       const columns = keyedColumnsFromArtifact(KeyedReportsArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.reports(slug)), 'utf8'))));
       for (const [ys, ye] of ranges) {
-        for (const geo of [{}, { state: 'CA' }, { region: 'South' }]) {
+        for (const geo of [{}, { state: 'CA' }, { region: 'South' }, { state: 'TX', setting: 'Private Practice' }, { region: 'West', employment: 'Full-Time (W-2)' }]) {
           const q: RefQuery = { specialty: slug, yearStart: ys, yearEnd: ye, ...geo };
           const exp = expectedBenchmark(ref, q, DEFAULT_BOUNDS);
           const r = await call(ks.url, `/benchmarks?${qs(paramsOf(q))}`, enterprise.key);
@@ -404,7 +404,7 @@ describe('Enterprise year ranges', () => {
             { index, bls: artifact.bls, cells: computedSource(columns, index, artifact.bls, ys, ye), plan: PLANS.enterprise },
             {
               specialty: { slug, name: nameOf(slug) }, state: st ? { code: st.code, name: st.name, region: st.region } : null,
-              region: (q.region as 'South' | undefined) ?? null, practiceSetting: null, employmentType: null, yearStart: ys, yearEnd: ye,
+              region: (q.region as 'South' | undefined) ?? null, practiceSetting: q.setting ?? null, employmentType: q.employment ?? null, yearStart: ys, yearEnd: ye,
             },
           );
           expect(data).toEqual(JSON.parse(JSON.stringify(direct)));
