@@ -157,16 +157,17 @@ export class PostgresServiceStore implements ServiceStore {
     return r.rows[0]!;
   }
 
+  /** Periods only move forward: an instance whose clock lags behind counts into the newer period. */
   async hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): Promise<QuotaDecision> {
     const r = await this.query<{ day_count: number; month_count: number }>(
       `INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count) VALUES ($1, $2, 1, $3, 1)
        ON CONFLICT (key_id) DO UPDATE SET
-         day_count = CASE WHEN q.day = excluded.day THEN q.day_count + 1 ELSE 1 END,
-         day = excluded.day,
-         month_count = CASE WHEN q.month = excluded.month THEN q.month_count + 1 ELSE 1 END,
-         month = excluded.month
-       WHERE (CASE WHEN q.day = excluded.day THEN q.day_count ELSE 0 END) < $4
-         AND (CASE WHEN q.month = excluded.month THEN q.month_count ELSE 0 END) < $5
+         day_count = CASE WHEN excluded.day > q.day THEN 1 ELSE q.day_count + 1 END,
+         day = GREATEST(q.day, excluded.day),
+         month_count = CASE WHEN excluded.month > q.month THEN 1 ELSE q.month_count + 1 END,
+         month = GREATEST(q.month, excluded.month)
+       WHERE (CASE WHEN excluded.day > q.day THEN 0 ELSE q.day_count END) < $4
+         AND (CASE WHEN excluded.month > q.month THEN 0 ELSE q.month_count END) < $5
        RETURNING day_count, month_count`,
       [keyId, w.day, w.month, limits.daily, limits.monthly],
     );
@@ -191,7 +192,8 @@ export class PostgresServiceStore implements ServiceStore {
       [keyId],
     );
     const x = r.rows[0];
-    return { dayCount: x && x.day === w.day ? x.day_count : 0, monthCount: x && x.month === w.month ? x.month_count : 0 };
+    // a newer stored period (another instance's clock is ahead) is the current one, as in hitQuota
+    return { dayCount: x && x.day >= w.day ? x.day_count : 0, monthCount: x && x.month >= w.month ? x.month_count : 0 };
   }
 
   async pruneIp(day: number): Promise<void> {

@@ -86,15 +86,17 @@ export class SqliteServiceStore implements ServiceStore {
     this.prune = this.db.prepare('DELETE FROM ip_counters WHERE day < ?');
     this.findKey = this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`);
     // Same pattern as the IP counters: both periods counted in one statement, only when both fit.
+    // Periods only move forward (ISO strings compare in time order): a process whose clock lags behind
+    // another's around midnight counts into the newer period instead of resetting it.
     this.quotaHit = this.db.prepare(`
       INSERT INTO quota_usage (key_id, day, day_count, month, month_count) VALUES (@key, @day, 1, @month, 1)
       ON CONFLICT (key_id) DO UPDATE SET
-        day_count = CASE WHEN day = excluded.day THEN day_count + 1 ELSE 1 END,
-        day = excluded.day,
-        month_count = CASE WHEN month = excluded.month THEN month_count + 1 ELSE 1 END,
-        month = excluded.month
-      WHERE (CASE WHEN day = excluded.day THEN day_count ELSE 0 END) < @daily
-        AND (CASE WHEN month = excluded.month THEN month_count ELSE 0 END) < @monthly
+        day_count = CASE WHEN excluded.day > day THEN 1 ELSE day_count + 1 END,
+        day = max(day, excluded.day),
+        month_count = CASE WHEN excluded.month > month THEN 1 ELSE month_count + 1 END,
+        month = max(month, excluded.month)
+      WHERE (CASE WHEN excluded.day > day THEN 0 ELSE day_count END) < @daily
+        AND (CASE WHEN excluded.month > month THEN 0 ELSE month_count END) < @monthly
       RETURNING day_count, month_count`);
     this.quotaRead = this.db.prepare('SELECT day, day_count, month, month_count FROM quota_usage WHERE key_id = ?');
     this.quotaRefund = this.db.prepare(`UPDATE quota_usage SET
@@ -145,7 +147,8 @@ export class SqliteServiceStore implements ServiceStore {
 
   readQuota(keyId: number, w: QuotaWindows): { dayCount: number; monthCount: number } {
     const r = this.quotaRead.get(keyId) as { day: string; day_count: number; month: string; month_count: number } | undefined;
-    return { dayCount: r && r.day === w.day ? r.day_count : 0, monthCount: r && r.month === w.month ? r.month_count : 0 };
+    // a newer stored period (another process's clock is ahead) is the current one, as in hitQuota
+    return { dayCount: r && r.day >= w.day ? r.day_count : 0, monthCount: r && r.month >= w.month ? r.month_count : 0 };
   }
 
   hitIp(ip: string, w: IpWindows, limits: IpLimits): IpDecision {
