@@ -20,6 +20,9 @@ import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts'
 import { canonicalJson, compactJson } from './emit/json.ts';
 import { acquireLock, buildsDir, currentBuildId, fsyncDir, pruneBuilds, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
+import { renderSite } from './pages/site.ts';
+import { buildOpenCsv } from './compute/open-csv.ts';
+import { DEFAULT_TOP_CODE } from './import/bls.ts';
 
 export interface BuildOptions {
   db: string;
@@ -36,7 +39,9 @@ export interface BuildOptions {
   durable: boolean;
   now: () => Date;
   progress: Progress;
-  /** extra files to add to public/ (pages), computed from the feeds; path -> bytes */
+  /** write the public HTML pages (default true); CSV downloads are always written */
+  pages?: boolean;
+  /** extra files to add to public/, computed from the feeds; path -> bytes */
   extraPublic?: (feeds: ReturnType<typeof buildOpenFeeds>) => Map<string, string>;
   /** test hook: may alter a file's bytes after it is serialised, before it is validated */
   tamper?: (path: string, bytes: Buffer) => Buffer;
@@ -132,6 +137,12 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const feeds = buildOpenFeeds(ds, feedOptions);
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
+    for (const [path, text] of buildOpenCsv(feeds)) emit(`public/${path}`, text);
+    if (opts.pages !== false) {
+      const pages = renderSite(feeds, { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE });
+      progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
+      for (const [path, text] of pages) emit(`public/${path}`, text);
+    }
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
 
     progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);

@@ -1,5 +1,6 @@
 /**
- * Validation of one artifact's bytes against its schema and the publication floors (pure). Used before a
+ * Validation of one artifact's bytes against its schema and the publication floors (pure; pages and CSV
+ * downloads are audited by compute/audit-files.ts: well-formed, figures within their floors). Used before a
  * build is published, by `physpay builds verify`, and by the server when it loads a build.
  */
 import { createHash } from 'node:crypto';
@@ -7,6 +8,7 @@ import { schemaForPath } from './artifacts.ts';
 import { auditDocument } from '../compute/audit.ts';
 import { accessDateToken, type Manifest, type ManifestFile } from './manifest.ts';
 import { contentTypeFor } from './artifacts.ts';
+import { auditCsv, auditPage } from '../compute/audit-files.ts';
 
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -26,6 +28,8 @@ export function validateArtifact(path: string, bytes: Buffer, expected?: Manifes
     if (bytes.length !== expected.bytes) problems.push(`${path}: size ${bytes.length} differs from the manifest (${expected.bytes})`);
     else if (sha256(bytes) !== expected.sha256) problems.push(`${path}: SHA-256 differs from the manifest`);
   }
+  if (path.startsWith('public/') && path.endsWith('.html')) return [...problems, ...auditPage(path, bytes.toString('utf8'))];
+  if (path.startsWith('public/') && path.endsWith('.csv')) return [...problems, ...auditCsv(path, bytes.toString('utf8'))];
   const rule = schemaForPath(path);
   if (!rule) return problems;
   let doc: unknown;

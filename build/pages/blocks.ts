@@ -1,0 +1,63 @@
+/**
+ * Blocks shared by several page kinds (pure): the percentile chart with its table fallback, the lead
+ * sentence, the withheld notice and rounding note.
+ */
+import type { OpenSummary } from '../contract/open-feeds.ts';
+import { ROUNDING_MAX_N } from '../compute/stats.ts';
+import { percentileBarSvg, type PercentileFigures } from './chart.ts';
+import { attrs, esc, fmtCount, fmtMoney, fmtRate } from './html.ts';
+import { SUMMARY_ROWS, fig, floorOf, textFig, type Unit } from './figures.ts';
+import { figure, table } from './layout.ts';
+
+export type Summary = Pick<OpenSummary, 'n' | 'median' | 'mean' | 'p10' | 'p25' | 'p75' | 'p90' | 'rounded' | 'withheld'>;
+
+/** Plain-language description of a distribution (the chart's <desc>). */
+export function distributionDesc(s: Summary, unit: 'usd' | 'rate'): string {
+  const m = (v: number) => (unit === 'rate' ? fmtRate(v) : fmtMoney(v));
+  if (s.median === null) return 'Figures withheld: too few reports.';
+  const parts = [`Median ${m(s.median)}.`];
+  if (s.p25 !== null && s.p75 !== null) parts.push(`Middle half of reports (P25 to P75): ${m(s.p25)} to ${m(s.p75)}.`);
+  if (s.p10 !== null && s.p90 !== null) parts.push(`P10 to P90: ${m(s.p10)} to ${m(s.p90)}.`);
+  else parts.push('P10 and P90 withheld (fewer than 15 reports).');
+  if (s.n !== null) parts.push(`Based on ${fmtCount(s.n)} reports.`);
+  return parts.join(' ');
+}
+
+/**
+ * Percentile bar plus the same figures as a table. `prefix` is the figures' path in their feed ("" at
+ * the root); `id` makes the chart's ids unique on the page.
+ */
+export function distributionBlock(
+  s: Summary,
+  o: { id: string; title: string; caption: string; prefix?: string; unit?: 'usd' | 'rate'; floor: number; reference?: { value: number | null; label: string; field: string } },
+): string {
+  const unit: Unit = o.unit ?? 'usd';
+  const prefix = o.prefix ?? '';
+  const p: PercentileFigures = { p10: s.p10, p25: s.p25, median: s.median, p75: s.p75, p90: s.p90 };
+  const ref = o.reference && o.reference.value !== null ? { value: o.reference.value, label: o.reference.label, field: o.reference.field } : null;
+  const svg = percentileBarSvg({ id: o.id, title: o.title, desc: distributionDesc(s, unit === 'rate' ? 'rate' : 'usd') }, p, { fieldPrefix: prefix, cents: unit === 'rate', reference: ref });
+  const rows = SUMMARY_ROWS.map(
+    (r) => `<tr><th scope="row">${esc(r.label)}</th>${fig(`${prefix}${r.key}`, s[r.key], unit, { tag: 'td', className: 'num', floor: floorOf(s, r.key, o.floor) })}</tr>`,
+  );
+  rows.push(`<tr><th scope="row">Reports used (n)</th>${fig(`${prefix}n`, s.n, 'count', { tag: 'td', className: 'num', floor: o.floor })}</tr>`);
+  const chart = svg
+    ? figure(svg, `${o.caption} Box: P25 to P75; line: P10 to P90; dark marker: median${ref ? `; dashed line: ${ref.label}` : ''}.`)
+    : `<p class="withheld">No chart: the figures are withheld (fewer than ${o.floor} reports).</p>`;
+  return `${chart}\n${table(`${o.title}: figures`, ['Figure', unit === 'rate' ? 'USD per wRVU' : 'Total compensation'], rows)}`;
+}
+
+/** "Median ...: $X" as the page's lead sentence. */
+export function lead(text: string, s: Summary, floor: number, unit: Unit = 'usd'): string {
+  return `<p class="lead">${esc(text)}: <strong>${fig('median', s.median, unit, { floor })}</strong></p>`;
+}
+
+/** The feed's withheld notice, when there is one. */
+export function noticeBlock(notice: string | undefined, field = 'notice'): string {
+  return notice ? `<p${attrs({ class: 'notice', role: 'note' })}>${textFig(field, notice)}</p>` : '';
+}
+
+export function roundedNote(s: Summary): string {
+  return s.rounded
+    ? `<p class="meta">Figures from ${ROUNDING_MAX_N} or fewer reports are rounded: dollar amounts to the nearest $1,000, $/wRVU to the nearest dollar.</p>`
+    : '';
+}

@@ -1,0 +1,184 @@
+/**
+ * The page shell and the blocks every page shares (pure): head with viewport and inline CSS (no external
+ * assets), navigation, the synthetic-data banner, the self-reported caveat, the "n and as of" line, the
+ * attribution line with its copy button (a small inline script: navigator.clipboard, with a textarea +
+ * execCommand fallback), links to the JSON feed, and the footer.
+ */
+import { attrs, esc } from './html.ts';
+import { fig, textFig } from './figures.ts';
+
+export interface SiteContext {
+  /** base URL the build was made for, no trailing slash */
+  baseUrl: string;
+  publisher: string;
+  synthetic: boolean;
+  /** the licence deed (feeds' license_url) */
+  licenseUrl: string;
+  license: string;
+  /** keyed-API winsorization bounds, named on the methodology page */
+  winsorLower: number;
+  winsorUpper: number;
+  /** the wage an OEWS "#" (top-coded) median stands for */
+  blsTopCode: number;
+}
+
+/**
+ * Link target of a URL: our own URLs (under the base URL) become their path, so links work on any host
+ * serving the tree (the server in tests, a CDN, localhost); other URLs stay absolute.
+ */
+export function href(url: string, baseUrl: string): string {
+  if (url !== baseUrl && !url.startsWith(`${baseUrl}/`)) return url;
+  const u = new URL(url);
+  return u.pathname + u.search;
+}
+
+export function link(site: Pick<SiteContext, 'baseUrl'>, url: string, text: string, extra: Record<string, string> = {}): string {
+  return `<a${attrs({ href: href(url, site.baseUrl), ...extra })}>${esc(text)}</a>`;
+}
+
+const CSS = `:root{--fg:#1b1f24;--muted:#57606a;--accent:#1f5fae;--bar:#3b6fb6;--box:#a9c4ea;--ref:#b3261e;--bg:#fff;--line:#d0d7de;--warn:#fff4ce}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
+header,main,footer{max-width:60rem;margin:0 auto;padding:0 1rem}
+header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:.75rem 0;border-bottom:1px solid var(--line)}
+header nav a:first-child{font-weight:700;text-decoration:none}
+a{color:var(--accent)}
+h1{font-size:1.6rem;line-height:1.25;margin:1rem 0 .5rem}
+h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
+.lead{font-size:1.15rem}
+.meta,.caveat{color:var(--muted)}
+.notice,.synthetic{background:var(--warn);border-left:4px solid #bf8700;padding:.5rem .75rem}
+.withheld,.na{color:var(--muted);font-style:italic}
+figure{margin:1rem 0}
+figcaption{color:var(--muted);font-size:.9rem}
+svg.chart{width:100%;height:auto;max-width:30rem;display:block}
+.chart text{font-size:13px;fill:var(--fg)}
+.chart .tick,.chart .small{font-size:11px}
+.chart .tick{fill:var(--muted)}
+.chart .tiny{font-size:9px}
+.chart .strong{font-weight:600}
+.chart .grid line{stroke:#eaeef2}
+.chart .whisker{stroke:#24292f;stroke-width:2}
+.chart .box{fill:var(--box);stroke:var(--bar)}
+.chart .median{stroke:#111;stroke-width:4}
+.chart .bar{fill:var(--bar)}
+.chart .reference{stroke:var(--ref);stroke-width:2;stroke-dasharray:4 3}
+.chart .ref{fill:var(--ref)}
+.chart .axis{stroke:#8c959f}
+.table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
+table{border-collapse:collapse;min-width:100%;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+.num{text-align:right;white-space:nowrap}
+.cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
+.cite h2{margin-top:.25rem}
+.attribution{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;overflow-wrap:anywhere}
+button.copy{font:inherit;padding:.4rem .9rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:4px;cursor:pointer}
+.copy-status{margin-left:.5rem;color:var(--muted)}
+ul.links{padding-left:1.2rem}
+footer{border-top:1px solid var(--line);margin-top:2rem;padding:1rem;color:var(--muted);font-size:.9rem}
+@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}}`;
+
+/** Copies the text of the element named by a button's data-copy; works without the async clipboard. */
+const SCRIPT = `(function(){function say(s,ok){if(s)s.textContent=ok?'Copied to the clipboard.':'Copy failed: select the line and copy it by hand.'}
+document.addEventListener('click',function(e){var b=e.target&&e.target.closest?e.target.closest('button[data-copy]'):null;if(!b)return;
+var id=b.getAttribute('data-copy'),el=document.getElementById(id),s=document.getElementById(id+'-status'),text=el?el.textContent:'';
+function fallback(){var t=document.createElement('textarea');t.value=text;t.setAttribute('readonly','');t.style.position='fixed';t.style.top='0';t.style.opacity='0';document.body.appendChild(t);t.select();var ok=false;try{ok=document.execCommand('copy')}catch(x){}document.body.removeChild(t);say(s,ok)}
+if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(text).then(function(){say(s,true)},fallback)}else{fallback()}});})();`;
+
+export interface PageSpec {
+  title: string;
+  description: string;
+  /** absolute URL of this page */
+  canonical: string;
+  /** JSON feed(s) behind the page, for <link rel="alternate"> */
+  feeds?: string[];
+  body: string;
+}
+
+export function page(site: SiteContext, p: PageSpec): string {
+  const nav = [
+    ['/', site.publisher],
+    ['/salaries', 'Specialties'],
+    ['/states', 'States'],
+    ['/residency', 'Residency'],
+    ['/methodology', 'Methodology'],
+    ['/license', 'License'],
+  ]
+    .map(([path, text]) => link(site, `${site.baseUrl}${path}`, text!))
+    .join('');
+  const alternates = (p.feeds ?? []).map((f) => `<link${attrs({ rel: 'alternate', type: 'application/json', href: href(f, site.baseUrl) })}>`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(p.title)} | ${esc(site.publisher)}</title>
+<meta${attrs({ name: 'description', content: p.description })}>
+<link${attrs({ rel: 'canonical', href: p.canonical })}>
+${alternates ? `${alternates}\n` : ''}<style>${CSS}</style>
+</head>
+<body>
+<header><nav aria-label="Site">${nav}</nav></header>
+<main>
+${site.synthetic ? '<p class="synthetic"><strong>Synthetic demo data.</strong> The figures on this site are generated for demonstration; they are not real salary reports.</p>\n' : ''}${p.body}
+</main>
+<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/specialties.json`, '/data/api/v1')}.</p></footer>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** The caveat every attending-pay page carries. */
+export function selfReportedCaveat(site: SiteContext): string {
+  return `<p class="caveat">Self-reported data: figures are total annual compensation (base, bonus and incentives) from salary reports that physicians submit themselves. Reports are moderated before publication but not verified against a provider registry; outliers beyond 1.5 times the interquartile range are excluded. ${link(site, `${site.baseUrl}/methodology`, 'How the figures are made')}.</p>`;
+}
+
+export function residencyCaveat(site: SiteContext): string {
+  return `<p class="caveat">Resident pay comes from the pay scales that teaching hospitals publish themselves (not from salary reports); each scale links its source and the date it was checked. ${link(site, `${site.baseUrl}/methodology`, 'Methodology')}.</p>`;
+}
+
+/** "Based on N reports · data as of YYYY-MM-DD", with both as checkable figures. */
+export function metaLine(doc: { n: number | null; as_of: string }, floor: number | null): string {
+  const n = doc.n === null && floor === null ? 'not applicable (published pay scales, not reports)' : null;
+  return `<p class="meta">Reports used (n): ${n !== null ? `<span data-field="n" data-value="null">${esc(n)}</span>` : fig('n', doc.n, 'count', { floor })} · data as of ${textFig('as_of', doc.as_of, 'time', { datetime: doc.as_of })}</p>`;
+}
+
+export interface CitableDoc {
+  attribution: string;
+  citation_url: string;
+  feed_url: string;
+  license: string;
+  license_url: string;
+}
+
+/**
+ * The attribution line with a copy button, and links to the JSON feed (and CSV download when given).
+ * `id` must be unique on the page.
+ */
+export function citeBlock(site: SiteContext, doc: CitableDoc, id: string, o: { heading?: string; csv?: string } = {}): string {
+  const heading = o.heading ?? 'Cite this data';
+  return `<section class="cite"${attrs({ 'aria-labelledby': `${id}-h` })}>
+<h2${attrs({ id: `${id}-h` })}>${esc(heading)}</h2>
+<p class="attribution">${textFig('attribution', doc.attribution, 'span', { id })}</p>
+<p><button${attrs({ type: 'button', class: 'copy', 'data-copy': id })}>Copy attribution</button><span${attrs({ id: `${id}-status`, class: 'copy-status', role: 'status', 'aria-live': 'polite' })}></span></p>
+<p>Licensed ${link(site, doc.license_url, doc.license)}. When you quote a figure, link ${link(site, doc.citation_url, 'this page')}, give n and the as-of date, and say the data is self-reported.</p>
+<ul class="links"><li>JSON feed: ${link(site, doc.feed_url, href(doc.feed_url, site.baseUrl), { type: 'application/json' })}</li>${o.csv ? `<li>CSV download: ${link(site, o.csv, href(o.csv, site.baseUrl), { type: 'text/csv' })}</li>` : ''}</ul>
+</section>`;
+}
+
+/** A table in a horizontally scrolling wrapper (wide tables stay readable on a phone). */
+export function table(caption: string, head: string[], rows: string[], o: { numericFrom?: number; id?: string } = {}): string {
+  const from = o.numericFrom ?? 1;
+  const th = head.map((h, k) => `<th${attrs({ scope: 'col', class: k >= from ? 'num' : undefined })}>${esc(h)}</th>`).join('');
+  return `<div class="table-wrap"><table${attrs({ id: o.id })}><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div>`;
+}
+
+/** A chart with its caption. */
+export function figure(svg: string, caption: string): string {
+  if (!svg) return '';
+  return `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
+}

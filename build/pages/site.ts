@@ -1,0 +1,103 @@
+/**
+ * Every public page of a build, rendered from the finished feed documents (pure: no fs, no clock), so a
+ * page shows exactly the figures of its feed. Returns public-tree paths -> HTML.
+ *
+ * File naming: the page at URL path /a/b is written to a/b/index.html (and / to index.html); the
+ * server maps .../index.html back to the path without extension (server/builds/loaded-build.ts), and
+ * any static host that serves directory indexes does the same.
+ */
+import {
+  LICENSE, LICENSE_URL, pagePaths,
+  type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
+} from '../contract/open-feeds.ts';
+import type { FeedFile } from '../compute/open-feeds.ts';
+import type { SiteContext } from './layout.ts';
+import { renderHomePage } from './home.ts';
+import { renderInstitutionsIndex, renderSpecialtiesIndex, renderStatesIndex } from './indexes.ts';
+import { renderInstitutionPage } from './institution.ts';
+import { renderLicensePage } from './license.ts';
+import { renderMethodologyPage } from './methodology.ts';
+import { renderSpecialtyStatePage } from './specialty-state.ts';
+import { renderSpecialtyPage } from './specialty.ts';
+import { renderStatePage } from './state.ts';
+
+export interface SiteOptions {
+  baseUrl: string;
+  publisher: string;
+  winsorLower: number;
+  winsorUpper: number;
+  blsTopCode: number;
+}
+
+/** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x/index.html"). */
+export function pageFile(urlPath: string): string {
+  const p = urlPath.replace(/^\/+|\/+$/g, '');
+  return p ? `${p}/index.html` : 'index.html';
+}
+
+function one<T>(feeds: FeedFile[], kind: FeedFile['kind']): T {
+  const f = feeds.find((x) => x.kind === kind);
+  if (!f) throw new Error(`no ${kind} feed to render pages from`);
+  return f.doc as T;
+}
+
+export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, string> {
+  const specialties = one<SpecialtiesFeed>(feeds, 'specialties');
+  const states = one<StatesFeed>(feeds, 'states');
+  const institutions = one<InstitutionsFeed>(feeds, 'institutions');
+  const site: SiteContext = {
+    baseUrl: o.baseUrl,
+    publisher: o.publisher,
+    synthetic: specialties.synthetic,
+    license: LICENSE,
+    licenseUrl: LICENSE_URL,
+    winsorLower: o.winsorLower,
+    winsorUpper: o.winsorUpper,
+    blsTopCode: o.blsTopCode,
+  };
+
+  const bySpecialty = new Map<string, SpecialtyFeed>();
+  const wrvu = new Map<string, WrvuFeed>();
+  const cellsBySpecialty = new Map<string, SpecialtyStateFeed[]>();
+  const cellsByState = new Map<string, SpecialtyStateFeed[]>();
+  const stateFeeds: StateFeed[] = [];
+  const institutionFeeds: InstitutionFeed[] = [];
+  for (const f of feeds) {
+    if (f.kind === 'specialty') bySpecialty.set((f.doc as SpecialtyFeed).specialty.slug, f.doc as SpecialtyFeed);
+    else if (f.kind === 'wrvu') wrvu.set((f.doc as WrvuFeed).specialty.slug, f.doc as WrvuFeed);
+    else if (f.kind === 'specialtyState') {
+      const d = f.doc as SpecialtyStateFeed;
+      push(cellsBySpecialty, d.specialty.slug, d);
+      push(cellsByState, d.state.slug, d);
+    } else if (f.kind === 'state') stateFeeds.push(f.doc as StateFeed);
+    else if (f.kind === 'institution') institutionFeeds.push(f.doc as InstitutionFeed);
+  }
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+  const out = new Map<string, string>();
+  out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions));
+  out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
+  out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states));
+  out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
+  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site));
+  out.set(pageFile(pagePaths.license()), renderLicensePage(site, specialties));
+  for (const [slug, feed] of bySpecialty) {
+    const w = wrvu.get(slug);
+    if (!w) throw new Error(`no wRVU feed for ${slug}`);
+    const cells = [...(cellsBySpecialty.get(slug) ?? [])].sort((a, b) => byName(a.state.name, b.state.name));
+    out.set(pageFile(pagePaths.specialty(slug)), renderSpecialtyPage(site, { feed, wrvu: w, states: cells }));
+    for (const c of cells) out.set(pageFile(pagePaths.specialtyState(slug, c.state.slug)), renderSpecialtyStatePage(site, c));
+  }
+  for (const f of stateFeeds) {
+    const cells = [...(cellsByState.get(f.state.slug) ?? [])].sort((a, b) => byName(a.specialty.name, b.specialty.name));
+    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells));
+  }
+  for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
+  return out;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}

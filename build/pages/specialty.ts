@@ -1,0 +1,92 @@
+/**
+ * /salaries/{slug}: one specialty nationally (specialties/{slug}.json), its compensation per wRVU
+ * (wrvu/{slug}.json, whose citation_url is this page too), and every state (specialties/{slug}/states/*.json).
+ */
+import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../contract/open-feeds.ts';
+import { FLOORS } from '../compute/stats.ts';
+import { rankedBarsSvg } from './chart.ts';
+import { attrs, esc } from './html.ts';
+import { fig } from './figures.ts';
+import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
+
+export interface SpecialtyPageInput {
+  feed: SpecialtyFeed;
+  wrvu: WrvuFeed;
+  /** every state's cell for this specialty, in the order to list them */
+  states: SpecialtyStateFeed[];
+}
+
+/** Rows of a "by state" / "by specialty" table: one row per cell feed, each row naming its feed. */
+export function cellRows(site: SiteContext, cells: SpecialtyStateFeed[], label: (c: SpecialtyStateFeed) => string): string[] {
+  return cells.map((c) => {
+    const floor = FLOORS.specialtyInState;
+    return `<tr${attrs({ 'data-feed': c.feed_url })}><th scope="row">${link(site, c.citation_url, label(c))}</th>`
+      + `${fig('n', c.n, 'count', { tag: 'td', className: 'num', floor })}`
+      + `${fig('median', c.median, 'usd', { tag: 'td', className: 'num', floor })}`
+      + `${fig('difference_from_national_pct', c.difference_from_national_pct, 'pct', { tag: 'td', className: 'num' })}</tr>`;
+  });
+}
+
+export function renderSpecialtyPage(site: SiteContext, input: SpecialtyPageInput): string {
+  const { feed: f, wrvu: w } = input;
+  const name = f.specialty.name;
+  const floor = FLOORS.national;
+  const top = f.top_states;
+  const topChart = rankedBarsSvg(
+    { id: 'top-states', title: `Top paying states for ${name}`, desc: top.map((t, k) => `${k + 1}. ${t.state.name}`).join(', ') },
+    top.map((t, k) => ({ label: t.state.name, value: t.median, field: `top_states[${k}].median` })),
+  );
+  const topTable = table(
+    `Top paying states for ${name}: median total compensation`,
+    ['Rank', 'State', 'Reports (n)', 'Median'],
+    top.map((t, k) => `<tr><td>${k + 1}</td><th scope="row">${link(site, t.citation_url, t.state.name)}</th>${fig(`top_states[${k}].n`, t.n, 'count', { tag: 'td', className: 'num' })}${fig(`top_states[${k}].median`, t.median, 'usd', { tag: 'td', className: 'num' })}</tr>`),
+    { numericFrom: 2 },
+  );
+  const settings = table(
+    `${name}: total compensation by practice setting`,
+    ['Practice setting', 'Reports (n)', 'P10', 'P25', 'Median', 'P75', 'P90', 'Mean'],
+    f.practice_settings.map((ps, k) => {
+      const cells = (['n', 'p10', 'p25', 'median', 'p75', 'p90', 'mean'] as const).map((key) =>
+        fig(`practice_settings[${k}].${key}`, ps[key], key === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor: key === 'p10' || key === 'p90' ? (ps.n !== null ? FLOORS.tails : floor) : floor }),
+      );
+      return `<tr><th scope="row">${esc(ps.practice_setting)}</th>${cells.join('')}</tr>`;
+    }),
+  );
+  const wrvuSection = `<section${attrs({ 'data-feed': w.feed_url, 'aria-labelledby': 'wrvu-h' })}>
+<h2 id="wrvu-h">Compensation per wRVU</h2>
+<p>Total compensation divided by annual work relative value units, for reports that give their wRVUs.</p>
+${noticeBlock(w.notice)}
+${metaLine(w, floor)}
+${roundedNote(w)}
+${distributionBlock(w, { id: 'wrvu-dist', title: `${name}: compensation per wRVU`, caption: 'Total compensation per wRVU (US dollars).', unit: 'rate', floor })}
+${citeBlock(site, w, 'attr-wrvu', { heading: 'Cite the wRVU figures' })}
+</section>`;
+
+  const body = `<article${attrs({ 'data-feed': f.feed_url })}>
+<h1>${esc(name)} salary</h1>
+${lead(`Median total compensation of ${name} physicians in the US`, f, floor)}
+${noticeBlock(f.notice)}
+${metaLine(f, floor)}
+${roundedNote(f)}
+${selfReportedCaveat(site)}
+<h2>Pay distribution</h2>
+${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}
+<h2>Top paying states</h2>
+${top.length ? `${figure(topChart, `States ranked by median total compensation (states with at least ${FLOORS.specialtyInState} reports).`)}\n${topTable}` : `<p>No state has published figures for ${esc(name)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}
+<p>States with published figures: ${fig('states_with_data', f.states_with_data, 'count')}.</p>
+<h2>By practice setting</h2>
+${settings}
+<h2 id="states-h">${esc(name)} salary by state</h2>
+${table(`${name}: median total compensation in every state`, ['State', 'Reports (n)', 'Median', 'vs national median'], cellRows(site, input.states, (c) => c.state.name))}
+${wrvuSection}
+${citeBlock(site, f, 'attr')}
+</article>`;
+  return page(site, {
+    title: `${name} salary`,
+    description: f.median !== null ? `${name} physician salary: median total compensation from ${f.n} self-reported reports (data as of ${f.as_of}).` : `${name} physician salary data (figures withheld: too few reports).`,
+    canonical: f.citation_url,
+    feeds: [f.feed_url, w.feed_url],
+    body,
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * /states/{state-slug}: all specialties in one state (states/{state}.json), its top specialties against
+ * their national medians, and every specialty's cell in the state (specialties/{slug}/states/{state}.json).
+ */
+import type { SpecialtyStateFeed, StateFeed } from '../contract/open-feeds.ts';
+import { FLOORS } from '../compute/stats.ts';
+import { rankedBarsSvg } from './chart.ts';
+import { attrs, esc } from './html.ts';
+import { fig } from './figures.ts';
+import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
+import { cellRows } from './specialty.ts';
+
+export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[]): string {
+  const st = f.state.name;
+  const floor = FLOORS.state;
+  const top = f.top_specialties;
+  const col = f.cost_of_living;
+  const chart = rankedBarsSvg(
+    { id: 'top-specialties', title: `Top paying specialties in ${st}`, desc: top.map((t, k) => `${k + 1}. ${t.specialty.name}`).join(', ') },
+    top.map((t, k) => ({
+      label: t.specialty.name,
+      value: t.median,
+      field: `top_specialties[${k}].median`,
+      reference: t.national_median !== null ? { value: t.national_median, field: `top_specialties[${k}].national_median` } : null,
+    })),
+  );
+  const topTable = table(
+    `Top paying specialties in ${st}: median total compensation against the US median`,
+    ['Rank', 'Specialty', 'Reports (n)', 'Median', 'US median', 'Difference'],
+    top.map((t, k) => `<tr><td>${k + 1}</td><th scope="row">${link(site, t.citation_url, t.specialty.name)}</th>`
+      + fig(`top_specialties[${k}].n`, t.n, 'count', { tag: 'td', className: 'num' })
+      + fig(`top_specialties[${k}].median`, t.median, 'usd', { tag: 'td', className: 'num' })
+      + fig(`top_specialties[${k}].national_median`, t.national_median, 'usd', { tag: 'td', className: 'num', floor: FLOORS.national })
+      + fig(`top_specialties[${k}].difference_from_national_pct`, t.difference_from_national_pct, 'pct', { tag: 'td', className: 'num' })
+      + '</tr>'),
+    { numericFrom: 2 },
+  );
+  const colRows = [
+    `<tr><th scope="row">Cost-of-living index (US = 100)</th>${fig('cost_of_living.index', col.index, 'index', { tag: 'td', className: 'num' })}</tr>`,
+    `<tr><th scope="row">Median adjusted for cost of living</th>${fig('col_adjusted_median', f.col_adjusted_median, 'usd', { tag: 'td', className: 'num', floor })}</tr>`,
+  ];
+  const body = `<article${attrs({ 'data-feed': f.feed_url })}>
+<h1>Physician salaries in ${esc(st)}</h1>
+${lead(`Median total compensation of physicians in ${st}, all specialties`, f, floor)}
+${noticeBlock(f.notice)}
+${metaLine(f, floor)}
+${roundedNote(f)}
+${selfReportedCaveat(site)}
+<h2>Pay distribution</h2>
+${distributionBlock(f, { id: 'dist', title: `${st}: total compensation, all specialties`, caption: `${st}, all specialties, annual total compensation.`, floor })}
+<h2>Cost of living</h2>
+${table(`${st}: cost of living`, ['Measure', 'Value'], colRows)}
+<p class="meta">Source: ${esc(col.source ?? 'not available')}${col.year !== null ? `, ${esc(col.year)}` : ''} (${esc(col.basis)}). The adjusted median is the median divided by the index / 100.</p>
+<h2>Top paying specialties</h2>
+${top.length ? `${figure(chart, `Specialties ranked by median total compensation in ${st}; dashed marker: the specialty's US median.`)}\n${topTable}` : `<p>No specialty has published figures in ${esc(st)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}
+<p>Specialties with published figures in ${esc(st)}: ${fig('specialties_with_data', f.specialties_with_data, 'count')}.</p>
+<h2>Every specialty in ${esc(st)}</h2>
+${table(`Median total compensation of each specialty in ${st}`, ['Specialty', 'Reports (n)', 'Median', 'vs US median'], cellRows(site, cells, (c) => c.specialty.name))}
+${citeBlock(site, f, 'attr')}
+</article>`;
+  return page(site, {
+    title: `Physician salaries in ${st}`,
+    description: f.median !== null ? `Physician salaries in ${st}: median total compensation from ${f.n} self-reported reports (data as of ${f.as_of}), top specialties and cost of living.` : `Physician salaries in ${st} (figures withheld: too few reports).`,
+    canonical: f.citation_url,
+    feeds: [f.feed_url],
+    body,
+  });
+}
