@@ -190,7 +190,7 @@ describe('sanity diff, retention, rollback', () => {
     const code = await main(['node', 'physpay', 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--no-fsync'], io);
     expect(code).toBe(0);
     expect(io.lines).toHaveLength(1);
-    expect(io.lines[0]).toMatch(/^built \S+: 1,\d{3} reports used, 2,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
+    expect(io.lines[0]).toMatch(/^built \S+: 1,\d{3} reports used, \d,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
     const bad = captureIo();
     expect(await main(['node', 'physpay', 'build', '--db', join(work, 'missing.db'), '--out', out], bad)).toBe(1);
     expect(bad.errors.join('\n')).toMatch(/reports DB not found/);

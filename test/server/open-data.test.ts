@@ -11,6 +11,7 @@ import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { get, request, type HttpResponse } from '../helpers/http.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import { readManifest } from '../../build/emit/store.ts';
+import { urlPathOf } from '../../server/builds/loaded-build.ts';
 
 const BASE_URL = 'https://physpay.example';
 const V1 = '/data/api/v1';
@@ -109,7 +110,7 @@ describe('feeds: headers and bodies', () => {
     const bad: string[] = [];
     for (let i = 0; i < paths.length; i += 32) {
       await Promise.all(paths.slice(i, i + 32).map(async (p) => {
-        const r = await get(url, p);
+        const r = await get(url, urlPathOf(`public${p}`)!); // pages: a/b/index.html is served at /a/b
         if (r.status !== 200 || r.text !== expectedBody(p)) bad.push(`${p}: ${r.status}`);
       }));
     }
