@@ -215,7 +215,8 @@ export function rankedBarsSvg(c: ChartText, items: RankedItem[], opts: { cents?:
     const yBar = row.y + 17;
     out.push(`<text${attrs({ x: RANK.left, y: yLabel, class: 'label' })}>${esc(`${k + 1}. ${it.label}`)}</text>`);
     out.push(`<rect${attrs({ class: 'bar', x: RANK.left, y: yBar, width: Math.max(row.width, 1), height: 14, rx: 2 })}></rect>`);
-    out.push(`<text${attrs({ x: round2(RANK.left + row.width + 6), y: yBar + 12, class: 'label strong' })}>${num(it.field, it.value, fmtMoney(it.value, Boolean(opts.cents)))}</text>`);
+    const labelX = round2(Math.max(RANK.left + row.width, row.referenceX ?? 0) + 6); // past the bar and its reference marker
+    out.push(`<text${attrs({ x: labelX, y: yBar + 12, class: 'label strong' })}>${num(it.field, it.value, fmtMoney(it.value, Boolean(opts.cents)))}</text>`);
     if (it.reference && row.referenceX !== null) {
       out.push(`<line${attrs({ class: 'reference', x1: row.referenceX, x2: row.referenceX, y1: yBar - 3, y2: yBar + 17 })}></line>`);
     }

@@ -30,6 +30,9 @@ export const FEED_INDEX = [
   '/data/api/v1/wrvu/{slug}.json',
   '/data/api/v1/residency/institutions.json',
   '/data/api/v1/residency/institutions/{slug}.json',
+  '/data/api/v1/specialties.csv',
+  '/data/api/v1/states.csv',
+  '/data/api/v1/residency/institutions.csv',
 ];
 
 export type RouteMatch =
