@@ -1,0 +1,188 @@
+/**
+ * Every citation_url of every feed of the golden build, fetched through a real server, is a page that
+ * shows the feed's figures: each figure the page attributes to the feed (data-feed / data-field /
+ * data-value) equals the feed's value and its text shows that value; the feed's headline figures, n,
+ * as_of and attribution line are all on the page; withheld figures read "withheld (fewer than N
+ * reports)". Every page is well-formed (strict reader) and served as text/html with the page headers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { get } from '../helpers/http.ts';
+import { listFiles } from '../helpers/tree.ts';
+import { parseHtml, type HtmlElement } from '../../build/pages/parse.ts';
+import { schemaForPath } from '../../build/contract/artifacts.ts';
+import type { FeedKind } from '../../build/contract/open-feeds.ts';
+import { BASE_URL, getPath, numberShown, serveGolden, shownFigures, type Served } from './helpers.ts';
+
+const DAY = '2026-12-01';
+let s: Served;
+const clock = () => new Date(`${DAY}T12:00:00.000Z`);
+
+interface Feed {
+  path: string;
+  kind: FeedKind;
+  doc: Record<string, unknown>;
+}
+let feeds: Feed[] = [];
+
+beforeAll(async () => {
+  s = await serveGolden('pages-citations', clock);
+  const pub = join(s.buildDir, 'public');
+  feeds = listFiles(pub)
+    .filter((p) => p.endsWith('.json'))
+    .map((p) => {
+      const text = readFileSync(join(pub, p), 'utf8').split('accessed 2026-11-16)').join(`accessed ${DAY})`);
+      return { path: p, kind: schemaForPath(`public/${p}`)!.feed!, doc: JSON.parse(text) as Record<string, unknown> };
+    });
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const SUMMARY = ['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90'];
+
+/** Fields each kind of feed must show on its citation page (besides as_of and attribution). */
+function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] {
+  const list = (key: string, fields: string[]) => ((doc[key] as unknown[]) ?? []).flatMap((_, k) => fields.map((f) => `${key}[${k}].${f}`));
+  switch (kind) {
+    case 'specialty':
+      return [...SUMMARY, 'states_with_data', ...list('top_states', ['n', 'median']), ...list('practice_settings', SUMMARY)];
+    case 'wrvu':
+      return SUMMARY;
+    case 'specialtyState':
+      return [...SUMMARY, 'national_median', 'difference_from_national_pct'];
+    case 'state':
+      return [...SUMMARY, 'col_adjusted_median', 'cost_of_living.index', 'specialties_with_data', ...list('top_specialties', ['n', 'median', 'national_median', 'difference_from_national_pct'])];
+    case 'specialties':
+      return ['n', ...list('specialties', ['n', 'p25', 'median', 'p75'])];
+    case 'states':
+      return ['n', ...list('states', ['n', 'median', 'cost_of_living_index'])];
+    case 'institutions':
+      return list('institutions', ['pgy1_salary', 'pgy1_col_adjusted', 'rank']);
+    case 'institution':
+      return ['pgy1_salary', 'pgy1_col_adjusted', 'cost_of_living.index', ...list('pgy_scale', ['salary'])];
+  }
+}
+
+const pages = new Map<string, Promise<{ status: number; type: string | undefined; root: HtmlElement | null; errors: string[] }>>();
+function fetchPage(path: string) {
+  let p = pages.get(path);
+  if (!p) {
+    p = get(s.url, path).then((r) => {
+      const { root, errors } = parseHtml(r.text);
+      return { status: r.status, type: r.headers['content-type'], root, errors };
+    });
+    pages.set(path, p);
+  }
+  return p;
+}
+
+describe('citation pages', () => {
+  it('every citation_url of every feed resolves to a well-formed page showing exactly the feed\'s figures', async () => {
+    expect(feeds.length).toBeGreaterThan(2000);
+    const problems: string[] = [];
+    let checkedFigures = 0;
+    let withheldShown = 0;
+    const kinds = new Set<FeedKind>();
+    for (let i = 0; i < feeds.length; i += 24) {
+      await Promise.all(feeds.slice(i, i + 24).map(async ({ path, kind, doc }) => {
+        kinds.add(kind);
+        const cite = String(doc.citation_url);
+        expect(cite.startsWith(`${BASE_URL}/`), path).toBe(true);
+        const pagePath = cite.slice(BASE_URL.length);
+        const page = await fetchPage(pagePath);
+        if (page.status !== 200) return void problems.push(`${path}: ${pagePath} answered ${page.status}`);
+        if (page.type !== 'text/html; charset=utf-8') problems.push(`${path}: ${pagePath} content-type ${page.type}`);
+        if (page.errors.length) return void problems.push(`${pagePath}: not well-formed: ${page.errors.slice(0, 3).join('; ')}`);
+        const shown = shownFigures(page.root!).filter((f) => f.feed === doc.feed_url);
+        if (!shown.length) return void problems.push(`${pagePath} shows nothing of ${path}`);
+        const fields = new Set(shown.map((f) => f.field));
+        for (const f of shown) {
+          const want = getPath(doc, f.field);
+          checkedFigures++;
+          if (f.value === undefined) {
+            if (f.text !== want) problems.push(`${pagePath}: ${f.field} text ${JSON.stringify(f.text)} != feed ${JSON.stringify(want)}`);
+            continue;
+          }
+          if (want === null) {
+            if (f.value !== 'withheld' && f.value !== 'null') problems.push(`${pagePath}: ${f.field} is null in ${path} but shown as ${f.value}`);
+            if (f.value === 'withheld') {
+              withheldShown++;
+              if (!/^withheld \(fewer than (3|5|15) reports\)$/.test(f.text)) problems.push(`${pagePath}: withheld ${f.field} reads ${JSON.stringify(f.text)}`);
+            }
+            continue;
+          }
+          if (typeof want !== 'number') {
+            problems.push(`${pagePath}: ${f.field} of ${path} is ${JSON.stringify(want)}, page shows ${f.value}`);
+            continue;
+          }
+          if (Number(f.value) !== want) problems.push(`${pagePath}: ${f.field} = ${f.value}, feed ${path} has ${want}`);
+          if (numberShown(f.text) !== want) problems.push(`${pagePath}: ${f.field} reads ${JSON.stringify(f.text)}, feed has ${want}`);
+        }
+        for (const req of ['as_of', 'attribution', ...(doc.notice ? ['notice'] : []), ...requiredFields(kind, doc)]) {
+          if (!fields.has(req)) problems.push(`${pagePath}: does not show ${req} of ${path}`);
+        }
+        // The feed link on the page.
+        const feedPath = String(doc.feed_url).slice(BASE_URL.length);
+        if (!hasLink(page.root!, feedPath)) problems.push(`${pagePath}: no link to ${feedPath}`);
+      }));
+    }
+    expect(problems.slice(0, 30)).toEqual([]);
+    expect(kinds.size).toBe(8);
+    expect(checkedFigures).toBeGreaterThan(20_000);
+    expect(withheldShown).toBeGreaterThan(100); // the golden data has thin cells, so withheld figures really occur
+  }, 180_000);
+
+  it('the methodology page, licence page, home and indexes are served; methodology names the method', async () => {
+    const meth = feeds[0]!.doc.methodology_url as string;
+    for (const p of [meth.slice(BASE_URL.length), '/license', '/', '/salaries', '/states', '/residency']) {
+      const r = await get(s.url, p);
+      expect(r.status, p).toBe(200);
+      expect(r.headers['content-type'], p).toBe('text/html; charset=utf-8');
+      expect(parseHtml(r.text).errors, p).toEqual([]);
+    }
+    const text = (await get(s.url, '/methodology')).text;
+    for (const phrase of ['Tukey', '1.5', 'withheld', '$1,000', 'wRVU', 'Winsorized', '$50,000', '$3,000,000', 'binomial', 'top-code', '$239,200', '40 hours/week', 'self-reported']) {
+      expect(text, phrase).toContain(phrase);
+    }
+    const lic = (await get(s.url, '/license')).text;
+    expect(lic).toContain('href="https://creativecommons.org/licenses/by/4.0/"');
+    expect(lic).toContain(`accessed ${DAY})`);
+  });
+
+  it('pages carry the page headers: strong ETag, 304, one-hour caching, trailing slash, HEAD', async () => {
+    const r = await get(s.url, '/salaries/family-medicine');
+    expect(r.status).toBe(200);
+    expect(r.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(r.headers['cache-control']).toBe('public, max-age=3600');
+    expect(r.text).toContain(`accessed ${DAY})`);
+    expect(r.text).not.toContain('accessed 2026-11-16)');
+    const again = await get(s.url, '/salaries/family-medicine', { 'if-none-match': r.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const slash = await get(s.url, '/salaries/family-medicine/');
+    expect(slash.status).toBe(200);
+    expect(slash.text).toBe(r.text);
+    const missing = await get(s.url, '/salaries/no-such-specialty');
+    expect(missing.status).toBe(404);
+  });
+
+  it('a page shows the same attribution line as its feed on the same day', async () => {
+    const page = await get(s.url, '/states/texas');
+    const feed = (await get(s.url, '/data/api/v1/states/texas.json')).json();
+    const { root } = parseHtml(page.text);
+    const attribution = shownFigures(root!).find((f) => f.field === 'attribution' && f.feed === feed.feed_url)!;
+    expect(attribution.text).toBe(feed.attribution);
+  });
+});
+
+function hasLink(root: HtmlElement, path: string): boolean {
+  const stack: HtmlElement[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (el.tag === 'a' && el.attrs.href === path) return true;
+    for (const c of el.children) if (c.type === 'element') stack.push(c);
+  }
+  return false;
+}

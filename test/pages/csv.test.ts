@@ -1,0 +1,148 @@
+/**
+ * CSV downloads (issue 8): served by the open data API like the feeds (text/csv, ETag, 304, CORS, rate
+ * limit headers), RFC 4180 (checked with a reader written here, independent of the build's), UTF-8 with a
+ * header row, the same figures as the JSON feeds, withheld figures as empty cells with withheld=true, and
+ * the licence columns on every row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, request } from '../helpers/http.ts';
+import { serveGolden, type Served } from './helpers.ts';
+
+let s: Served;
+beforeAll(async () => {
+  s = await serveGolden('pages-csv');
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+/** Strict RFC 4180: CRLF record ends, quoted fields with doubled quotes, no quote inside an unquoted field. */
+function readCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) throw new Error('unterminated quoted field');
+        field += text.slice(i, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    } else {
+      const m = /[^,\r\n"]*/y;
+      m.lastIndex = i;
+      field = m.exec(text)![0];
+      i += field.length;
+      if (text[i] === '"') throw new Error(`quote inside an unquoted field at ${i}`);
+    }
+    row.push(field);
+    if (text[i] === ',') {
+      i++;
+      continue;
+    }
+    if (text.startsWith('\r\n', i)) {
+      rows.push(row);
+      row = [];
+      i += 2;
+      if (i === text.length) return rows;
+      continue;
+    }
+    throw new Error(`expected , or CRLF at offset ${i} (got ${JSON.stringify(text.slice(i, i + 5))})`);
+  }
+}
+
+function records(text: string): Record<string, string>[] {
+  const [header, ...rows] = readCsv(text);
+  for (const r of rows) expect(r.length).toBe(header!.length);
+  return rows.map((r) => Object.fromEntries(header!.map((h, k) => [h, r[k]!])));
+}
+
+const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'number' ? JSON.stringify(v) : String(v));
+const LICENCE = ['license', 'license_url', 'citation_url', 'as_of', 'feed_url', 'methodology_url', 'publisher', 'synthetic'];
+const FIGS = ['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90'];
+
+describe('CSV downloads', () => {
+  it('are served like the feeds: text/csv, strong ETag, 304, CORS, rate-limit headers, access date untouched', async () => {
+    for (const p of ['/data/api/v1/specialties.csv', '/data/api/v1/states.csv', '/data/api/v1/residency/institutions.csv']) {
+      const r = await get(s.url, p);
+      expect(r.status, p).toBe(200);
+      expect(r.headers['content-type'], p).toBe('text/csv; charset=utf-8');
+      expect(r.headers.etag, p).toMatch(/^"[^"]+"$/);
+      expect(r.headers['cache-control'], p).toBe('public, max-age=3600');
+      expect(r.headers['access-control-allow-origin'], p).toBe('*');
+      expect(r.headers['ratelimit-policy'], p).toBeTruthy();
+      expect(r.headers.ratelimit, p).toMatch(/"minute";r=\d+/);
+      expect(r.body[0], `${p} has no byte-order mark`).not.toBe(0xef);
+      expect(Buffer.from(r.text, 'utf8').equals(r.body), `${p} is UTF-8`).toBe(true);
+      const again = await get(s.url, p, { 'if-none-match': r.headers.etag! });
+      expect(again.status, p).toBe(304);
+      const head = await request(s.url, p, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+    }
+  });
+
+  it('specialties.csv has one row per specialty with the figures of specialties.json and each specialty feed', async () => {
+    const list = (await get(s.url, '/data/api/v1/specialties.json')).json<{ specialties: Record<string, unknown>[] }>();
+    const rows = records((await get(s.url, '/data/api/v1/specialties.csv')).text);
+    expect(rows.map((r) => r.slug)).toEqual(list.specialties.map((e) => e.slug));
+    let withheld = 0;
+    for (const [k, row] of rows.entries()) {
+      const entry = list.specialties[k]!;
+      for (const f of ['n', 'median', 'p25', 'p75', 'withheld', 'rounded', 'name', 'citation_url', 'feed_url']) expect(row[f], `${row.slug}.${f}`).toBe(cell(entry[f]));
+      const doc = (await get(s.url, `/data/api/v1/specialties/${row.slug}.json`)).json();
+      for (const f of [...FIGS, ...LICENCE]) expect(row[f], `${row.slug}.${f}`).toBe(cell(doc[f]));
+      if (row.withheld === 'true') {
+        withheld++;
+        for (const f of FIGS) expect(row[f], `${row.slug}.${f} of a withheld row`).toBe('');
+      } else expect(row.median).not.toBe('');
+      expect(row.license).toBe('CC BY 4.0');
+    }
+    expect(withheld).toBeGreaterThan(0);
+  });
+
+  it('states.csv has one row per state with the figures of states.json and each state feed', async () => {
+    const list = (await get(s.url, '/data/api/v1/states.json')).json<{ states: { state: { code: string; slug: string }; n: number | null; median: number | null; withheld: boolean; cost_of_living_index: number | null }[] }>();
+    const rows = records((await get(s.url, '/data/api/v1/states.csv')).text);
+    expect(rows.map((r) => r.code)).toEqual(list.states.map((e) => e.state.code));
+    let withheld = 0;
+    for (const [k, row] of rows.entries()) {
+      const e = list.states[k]!;
+      expect(row.n).toBe(cell(e.n));
+      expect(row.median).toBe(cell(e.median));
+      expect(row.withheld).toBe(String(e.withheld));
+      expect(row.cost_of_living_index).toBe(cell(e.cost_of_living_index));
+      const doc = (await get(s.url, `/data/api/v1/states/${e.state.slug}.json`)).json<Record<string, unknown> & { cost_of_living: { index: number | null } }>();
+      for (const f of [...FIGS, 'col_adjusted_median', ...LICENCE]) expect(row[f], `${row.code}.${f}`).toBe(cell(doc[f]));
+      if (row.withheld === 'true') {
+        withheld++;
+        for (const f of [...FIGS, 'col_adjusted_median']) expect(row[f]).toBe('');
+      }
+    }
+    expect(withheld).toBeGreaterThan(0);
+  });
+
+  it('institutions.csv has each teaching hospital\'s PGY scale and rank as in its feed', async () => {
+    const list = (await get(s.url, '/data/api/v1/residency/institutions.json')).json<{ institutions: { institution: { slug: string } }[] }>();
+    const text = (await get(s.url, '/data/api/v1/residency/institutions.csv')).text;
+    const rows = records(text);
+    expect(rows.map((r) => r.slug)).toEqual(list.institutions.map((e) => e.institution.slug));
+    for (const row of rows.slice(0, 40)) {
+      const doc = (await get(s.url, `/data/api/v1/residency/institutions/${row.slug}.json`)).json<Record<string, unknown> & { pgy_scale: { pgy: number; salary: number }[]; rank: { position: number } | null; institution: { name: string } }>();
+      expect(row.name).toBe(doc.institution.name);
+      for (const { pgy, salary } of doc.pgy_scale) expect(row[`pgy${pgy}_salary`]).toBe(cell(salary));
+      expect(row.pgy1_col_adjusted).toBe(cell(doc.pgy1_col_adjusted));
+      expect(row.rank).toBe(cell(doc.rank?.position ?? null));
+      for (const f of LICENCE) expect(row[f], `${row.slug}.${f}`).toBe(cell(doc[f]));
+    }
+  });
+});
