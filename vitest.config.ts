@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/faults/**', 'node_modules/**'], // the fault pass runs them serially: vitest.faults.config.ts
     pool: 'forks', // better-sqlite3 is a native addon: keep each test file in its own process
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The fault pass: tests that take a shared component away (e.g. restart PostgreSQL) run after the main
+ * suite, one file at a time, so that no other test sees the outage.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    env: { TZ: 'UTC' },
+  },
+});
