@@ -6,7 +6,9 @@
  *
  *   npx tsx scripts/bench-keyed.ts [--rate 1000] [--seconds 10] [--runs 3] [--pg postgres://postgres@127.0.0.1:5432/test] [--json]
  *
- * The server runs on CPU 0, this generator on CPU 1 (taskset, when available).
+ * The server runs on CPU 0, this generator on CPU 1 (taskset, when available). Reference, measured in the
+ * same run on the same process with the same generator: GET /healthz (no key, no store, no lookup), so the
+ * cost of auth + atomic count + lookup can be read off the difference.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -76,7 +78,7 @@ async function startServer(serviceDb: string): Promise<{ child: ChildProcess; po
 
 interface Result { p50: number; p99: number; max: number; achieved: number; errors: number; statuses: Record<number, number> }
 
-async function load(port: number, keys: string[], durationS: number): Promise<Result> {
+async function load(port: number, keys: string[], durationS: number, pathOf = (i: number) => `/api/v1/benchmarks?${QUERIES[i % QUERIES.length]}`): Promise<Result> {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
@@ -88,7 +90,7 @@ async function load(port: number, keys: string[], durationS: number): Promise<Re
     let finished = 0;
     const fire = (i: number) => {
       const scheduled = start + (i * 1000) / rate;
-      const req = request({ host: '127.0.0.1', port, agent, path: `/api/v1/benchmarks?${QUERIES[i % QUERIES.length]}`, headers: { 'X-API-Key': keys[i % keys.length]! } }, (res) => {
+      const req = request({ host: '127.0.0.1', port, agent, path: pathOf(i), headers: { 'X-API-Key': keys[i % keys.length]! } }, (res) => {
         res.resume();
         res.on('end', () => {
           statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
@@ -116,14 +118,16 @@ async function load(port: number, keys: string[], durationS: number): Promise<Re
   return { p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1]!, achieved: total / elapsed, errors, statuses };
 }
 
-async function bench(label: string, serviceDb: string, reset: () => void): Promise<Result[]> {
+async function bench(label: string, serviceDb: string, reset: () => void): Promise<{ benchmarks: Result[]; reference: Result[] }> {
   const results: Result[] = [];
+  const reference: Result[] = [];
   for (let r = 0; r < runs; r++) {
     reset();
     const keys = createKeys(serviceDb, Math.ceil((rate * (seconds + 2)) / 1800));
     const srv = await startServer(serviceDb);
     await load(srv.port, keys, 2); // warm-up (JIT, caches, connections)
     results.push(await load(srv.port, keys, seconds));
+    reference.push(await load(srv.port, keys, seconds, () => '/healthz'));
     srv.child.kill('SIGTERM');
     await new Promise((res) => srv.child.on('exit', res));
   }
@@ -131,13 +135,15 @@ async function bench(label: string, serviceDb: string, reset: () => void): Promi
     const med = (f: (x: Result) => number) => [...results.map(f)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
     const rng = (f: (x: Result) => number) => `[${Math.min(...results.map(f)).toFixed(2)}-${Math.max(...results.map(f)).toFixed(2)}]`;
     console.log(`${label.padEnd(11)} p50 ${med((x) => x.p50).toFixed(2)} ms ${rng((x) => x.p50)}   p99 ${med((x) => x.p99).toFixed(2)} ms ${rng((x) => x.p99)}   max ${med((x) => x.max).toFixed(1)} ms   achieved ${med((x) => x.achieved).toFixed(0)} req/s   statuses ${JSON.stringify(results[0]!.statuses)}   errors ${results.reduce((a, x) => a + x.errors, 0)}`);
+    const rmed = (f: (x: Result) => number) => [...reference.map(f)].sort((a, b) => a - b)[Math.floor(reference.length / 2)]!;
+    console.log(`${'  /healthz'.padEnd(11)} p50 ${rmed((x) => x.p50).toFixed(2)} ms   p99 ${rmed((x) => x.p99).toFixed(2)} ms   (reference, same process and rate)`);
   }
-  return results;
+  return { benchmarks: results, reference };
 }
 
 if (!json) console.log(`keyed /benchmarks at a fixed ${rate} req/s for ${seconds} s (after 2 s warm-up), ${runs} run(s), median [min-max]; target p99 < 5 ms`);
 const sqlitePath = join(work, 'service.db');
-const out: Record<string, Result[]> = {};
+const out: Record<string, { benchmarks: Result[]; reference: Result[] }> = {};
 out.sqlite = await bench('SQLite', sqlitePath, () => { for (const s of ['', '-wal', '-shm']) rmSync(sqlitePath + s, { force: true }); });
 const pgOk = spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
 if (pgOk) {
