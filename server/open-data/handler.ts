@@ -16,6 +16,9 @@ import { etagMatches, sendJson } from '../http/send.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { FEED_INDEX, matchFeed } from './routes.ts';
+import { createHash } from 'node:crypto';
+import { feedJsonSchema, openDataOpenApi } from '../../build/contract/openapi.ts';
+import { FEED_SCHEMAS, type FeedKind } from '../../build/contract/open-feeds.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -42,8 +45,25 @@ export function decodePath(rawPath: string): string | null {
   return p;
 }
 
+/**
+ * The API's own contract, served whether or not a build is loaded and never counted: the OpenAPI document
+ * at /data/api/v1/openapi.json and each feed's JSON Schema at its `$id` (/data/api/v1/schemas/<kind>.schema.json),
+ * the same text as the committed copies in docs/.
+ */
+function contractDocuments(): Map<string, { body: Buffer; etag: string }> {
+  const docs = new Map<string, { body: Buffer; etag: string }>();
+  const add = (path: string, doc: unknown) => {
+    const body = Buffer.from(`${JSON.stringify(doc, null, 2)}\n`);
+    docs.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+  };
+  add('/data/api/v1/openapi.json', openDataOpenApi());
+  for (const kind of Object.keys(FEED_SCHEMAS) as FeedKind[]) add(`/data/api/v1/schemas/${kind}.schema.json`, feedJsonSchema(kind, ''));
+  return docs;
+}
+
 export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const policy = deps.limiter.policyHeader();
+  const contract = contractDocuments();
   const done = deps.onResponse ?? (() => {});
 
   const json = (res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}) => {
@@ -83,14 +103,28 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       json(res, 405, { error: `method ${method} not allowed: the open data API is read-only (GET, HEAD)` }, false, { allow: 'GET, HEAD, OPTIONS' });
       return;
     }
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q >= 0 ? url.slice(0, q) : url;
+    const doc = contract.get(rawPath);
+    if (doc) {
+      const h: Record<string, string | number> = { etag: doc.etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS };
+      if (etagMatches(req.headers['if-none-match'] as string | undefined, doc.etag)) {
+        res.writeHead(304, h);
+        res.end();
+        done(304);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': doc.body.length, 'x-content-type-options': 'nosniff', ...h });
+      res.end(head ? undefined : doc.body);
+      done(200);
+      return;
+    }
     const build = deps.registry.current;
     if (!build) {
       json(res, 503, { error: 'no published build is loaded yet; retry shortly' }, head, { 'retry-after': 5 });
       return;
     }
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const rawPath = q >= 0 ? url.slice(0, q) : url;
     if (rawPath.length > MAX_PATH_LENGTH) {
       json(res, 400, { error: `path longer than ${MAX_PATH_LENGTH} characters` }, head);
       return;
