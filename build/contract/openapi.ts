@@ -103,6 +103,7 @@ export function keyedOpenApi(): Json {
           operationId: 'usage', summary: 'The caller\'s plan, usage and features (never counted)',
           responses: {
             '200': { description: 'OK', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('UsageResponse') } } },
+            '400': errorResponse('unknown query parameter (the endpoint takes none; not counted)', RATE_HEADERS),
             '401': errorResponse('missing or invalid API key'),
             '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
           },
