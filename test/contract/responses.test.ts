@@ -1,0 +1,300 @@
+/**
+ * The committed OpenAPI documents (docs/openapi/) against REAL answers of the server over the golden
+ * build: every path and every documented status of both APIs is requested, and each answer's body is
+ * validated (Ajv, JSON Schema 2020-12) against the response schema of that status and content type, with
+ * every documented response header present. The last test asserts that the (path, status) pairs exercised
+ * cover each document, so a path or status added to a document without a test here fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { request, type HttpResponse } from '../helpers/http.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { createApp } from '../../server/app.ts';
+import { BuildRegistry } from '../../server/builds/registry.ts';
+import { PostgresServiceStore } from '../../server/store/postgres.ts';
+import { generateKey } from '../../server/keyed/keys.ts';
+import { createKey, type TestKey } from '../keyed/harness.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const readDoc = (name: string): Json => JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi', name), 'utf8'));
+const DOCS = { keyed: readDoc('keyed-api.json'), open: readDoc('open-data-api.json') } as const;
+type Api = keyof typeof DOCS;
+const PREFIX: Record<Api, string> = { keyed: '/api/v1', open: '/data/api/v1' };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+for (const api of Object.keys(DOCS) as Api[]) ajv.addSchema({ ...DOCS[api], $id: `urn:physpay:${api}` }, `urn:physpay:${api}`);
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** (api, path template, status) pairs that were requested and validated */
+const covered = new Set<string>();
+/** Documented pairs no request can produce, with the reason. */
+const UNREACHABLE: Record<string, string> = {};
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json']) {
+  UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
+  UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
+}
+
+/**
+ * Validate one real answer against the document: the status is documented for the path, the content type
+ * is the documented one, the body matches its schema, and the documented headers are present (Link only
+ * when asked for: it is documented as present when an alias was used).
+ */
+function conforms(api: Api, template: string, r: HttpResponse, opts: { conditional?: string[] } = {}): void {
+  const what = `${api} ${template} ${r.status}`;
+  const op = DOCS[api].paths[template]?.get;
+  expect(op, `${template} is not in the ${api} document`).toBeDefined();
+  const doc = op.responses[String(r.status)];
+  expect(doc, `${what} is not documented: ${r.text.slice(0, 200)}`).toBeDefined();
+  for (const [name, h] of Object.entries(doc.headers ?? {}) as [string, Json][]) {
+    if (name === 'Link' && !opts.conditional?.includes('Link')) continue;
+    const v = r.headers[name.toLowerCase()];
+    expect(v, `${what}: header ${name}`).toBeDefined();
+    if (h.schema?.type === 'integer') expect(String(v), `${what}: header ${name} is an integer`).toMatch(/^\d+$/);
+  }
+  const content = doc.content as Json | undefined;
+  if (!content) {
+    expect(r.body.length, `${what} has no body`).toBe(0);
+  } else {
+    const type = String(r.headers['content-type'] ?? '').split(';')[0]!.trim();
+    expect(Object.keys(content), `${what}: content type`).toContain(type);
+    const validate = ajv.getSchema(`urn:physpay:${api}#/${pointer('paths', template, 'get', 'responses', String(r.status), 'content', type, 'schema')}`)!;
+    expect(validate).toBeDefined();
+    const body = r.json();
+    const ok = validate(body);
+    expect(ok, `${what}: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${r.text.slice(0, 300)}`).toBe(true);
+  }
+  covered.add(what);
+}
+
+// ---- servers: one over the golden build (high limits), one with a 1-a-minute per-IP limit on the same
+// build, one before any build, and a keyed app whose service store cannot be reached.
+
+let work: string;
+let main: RunningServer;
+let limited: RunningServer;
+let empty: RunningServer;
+let storeDown: { http: Server; registry: BuildRegistry; store: PostgresServiceStore; url: string };
+const now = new Date('2026-12-01T12:00:00Z');
+const clock = () => now;
+const keys = {} as Record<'starter' | 'professional' | 'enterprise' | 'suspended' | 'spent', TestKey>;
+let institution: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'physpay-contract-'));
+  const db = makeGoldenDb(work);
+  goldenBuild(db, join(work, 'dist'));
+  const common = { host: '127.0.0.1', port: 0, trustProxy: false as const, pollMs: 60_000, clock };
+  main = await startServer({ ...common, dataDir: join(work, 'dist'), serviceDb: join(work, 'service.db'), ipLimits: { perMinute: 1e6, perDay: 1e7 } });
+  limited = await startServer({ ...common, dataDir: join(work, 'dist'), serviceDb: join(work, 'limited.db'), ipLimits: { perMinute: 1, perDay: 1e7 } });
+  empty = await startServer({ ...common, dataDir: join(work, 'nothing'), serviceDb: join(work, 'empty.db'), ipLimits: { perMinute: 1e6, perDay: 1e7 } });
+  expect(main.registry.current).not.toBeNull();
+  expect(empty.registry.current).toBeNull();
+  for (const plan of ['starter', 'professional', 'enterprise'] as const) keys[plan] = await createKey(main.store, plan);
+  keys.suspended = await createKey(main.store, 'professional', 'suspended');
+  keys.spent = await createKey(main.store, 'starter');
+  for (let i = 0; i < 100; i++) await main.store.hitQuota(keys.spent.id, { day: '2026-12-01', month: '2026-12' }, { daily: 100, monthly: 3000 });
+  // a PostgreSQL service store on a port nobody listens on
+  const store = new PostgresServiceStore('postgres://postgres@127.0.0.1:9/none', 2);
+  const registry = new BuildRegistry(join(work, 'dist'), {});
+  await registry.start(60_000);
+  const http = createServer(createApp({ registry, store, clock }).listener);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  storeDown = { http, registry, store, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+  const inst = (await request(main.url, '/data/api/v1/residency/institutions.json')).json<{ institutions: { institution: { slug: string } }[] }>();
+  institution = inst.institutions[0]!.institution.slug;
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([main?.close(), limited?.close(), empty?.close()]);
+  if (storeDown) {
+    storeDown.registry.stop();
+    await new Promise<void>((resolve) => storeDown.http.close(() => resolve()));
+    await storeDown.store.close();
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the served documents are the committed ones', () => {
+  it('GET /api/v1/openapi.json and /data/api/v1/openapi.json', async () => {
+    for (const api of Object.keys(DOCS) as Api[]) {
+      const r = await request(main.url, `${PREFIX[api]}/openapi.json`);
+      expect(r.status, `${PREFIX[api]}/openapi.json`).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.json()).toEqual(DOCS[api]);
+    }
+    // the open data contract does not need a build, and the feed schemas are served at their $id
+    expect((await request(empty.url, '/data/api/v1/openapi.json')).json()).toEqual(DOCS.open);
+    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution']) {
+      const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/schemas', `${kind}.schema.json`), 'utf8'));
+      const r = await request(main.url, committed.$id);
+      expect(r.status, committed.$id).toBe(200);
+      expect(r.json()).toEqual(committed);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- open data API (B)
+
+const openPaths = () => ({
+  '/specialties.json': { ok: '/specialties.json', alias: null, bad: null, unknown: null },
+  '/specialties/{slug}.json': { ok: '/specialties/cardiology.json', alias: '/specialties/CARDIOLOGY.json', bad: '/specialties/%E0%A4%A.json', unknown: '/specialties/cardiolgy.json' },
+  '/specialties/{slug}/states/{state}.json': { ok: '/specialties/cardiology/states/texas.json', alias: '/specialties/cardiology/states/TX.json', bad: '/specialties/cardiology/states/%zz.json', unknown: '/specialties/cardiology/states/texsa.json' },
+  '/states.json': { ok: '/states.json', alias: null, bad: null, unknown: null },
+  '/states/{state}.json': { ok: '/states/new-york.json', alias: '/states/ny.json', bad: '/states/..%2Fstates.json', unknown: '/states/new-yrok.json' },
+  '/wrvu/{slug}.json': { ok: '/wrvu/family-medicine.json', alias: '/wrvu/Family-Medicine.json', bad: '/wrvu/%00.json', unknown: '/wrvu/famliy-medicine.json' },
+  '/residency/institutions.json': { ok: '/residency/institutions.json', alias: null, bad: null, unknown: null },
+  '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
+}) as Record<string, { ok: string; alias: string | null; bad: string | null; unknown: string | null }>;
+
+describe('open data API: every path, every status', () => {
+  it('documents exactly the feed paths the server routes', () => {
+    expect(Object.keys(DOCS.open.paths).sort()).toEqual(Object.keys(openPaths()).sort());
+  });
+
+  it('200 (canonical and alias with Link), 304 with the ETag', async () => {
+    for (const [template, p] of Object.entries(openPaths())) {
+      const r = await request(main.url, `/data/api/v1${p.ok}`);
+      expect(r.status, p.ok).toBe(200);
+      expect(r.headers.link, p.ok).toBeUndefined();
+      conforms('open', template, r);
+      if (p.alias) {
+        const a = await request(main.url, `/data/api/v1${p.alias}`);
+        expect(a.status, p.alias).toBe(200);
+        expect(a.headers.etag).toBe(r.headers.etag);
+        expect(a.headers.link).toMatch(/^<https:\/\/physpay\.example\/data\/api\/v1\/.+>; rel="canonical"$/);
+        conforms('open', template, a, { conditional: ['Link'] });
+      }
+      const nm = await request(main.url, `/data/api/v1${p.ok}`, { headers: { 'if-none-match': String(r.headers.etag) } });
+      expect(nm.status, p.ok).toBe(304);
+      expect(nm.headers.etag).toBe(r.headers.etag);
+      conforms('open', template, nm);
+    }
+  });
+
+  it('400 malformed path, 404 unknown slug with close matches, 405 other methods', async () => {
+    for (const [template, p] of Object.entries(openPaths())) {
+      if (p.bad) {
+        const r = await request(main.url, `/data/api/v1${p.bad}`);
+        expect(r.status, p.bad).toBe(400);
+        conforms('open', template, r);
+      }
+      if (p.unknown) {
+        const r = await request(main.url, `/data/api/v1${p.unknown}`);
+        expect(r.status, p.unknown).toBe(404);
+        expect((r.json().did_you_mean as unknown[]).length, p.unknown).toBeGreaterThan(0);
+        conforms('open', template, r);
+      }
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const r = await request(main.url, `/data/api/v1${p.ok}`, { method });
+        expect(r.status, `${method} ${p.ok}`).toBe(405);
+        expect(r.headers.allow).toBe('GET, HEAD, OPTIONS');
+        conforms('open', template, r);
+      }
+    }
+  });
+
+  it('429 past the per-IP limit (with Retry-After and the RateLimit fields), 503 before any build', async () => {
+    const paths = Object.entries(openPaths());
+    expect((await request(limited.url, `/data/api/v1${paths[0]![1].ok}`)).status).toBe(200);
+    for (const [template, p] of paths) {
+      const r = await request(limited.url, `/data/api/v1${p.ok}`);
+      expect(r.status, p.ok).toBe(429);
+      conforms('open', template, r);
+      const e = await request(empty.url, `/data/api/v1${p.ok}`);
+      expect(e.status, p.ok).toBe(503);
+      conforms('open', template, e);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- keyed API (A)
+
+const k = (name: keyof typeof keys) => ({ 'x-api-key': keys[name].key });
+const getKeyed = (base: string, path: string, headers: Record<string, string> = {}) => request(base, `/api/v1${path}`, { headers });
+const template = (path: string) => path.split('?')[0]!;
+
+describe('keyed API: every path, every status', () => {
+  it('200 on every endpoint, every plan, every scope', async () => {
+    const cases: [string, keyof typeof keys][] = [];
+    for (const plan of ['starter', 'professional', 'enterprise'] as const) {
+      cases.push(
+        ['/specialties', plan],
+        ['/available-data?specialty=Cardiology', plan],
+        ['/available-data?specialty=Cardiology&state=Texas', plan],
+        ['/available-data?specialty=family%20medicine&region=West', plan],
+        ['/benchmarks?specialty=Cardiology', plan],
+        ['/benchmarks?specialty=Cardiology&state=Texas', plan],
+        ['/benchmarks?specialty=Family%20Medicine&region=Northeast&practice_setting=hospital%20employed', plan],
+        ['/benchmarks?specialty=Family%20Medicine&state=California&employment_type=full-time%20(w-2)', plan],
+        ['/me/usage', plan],
+      );
+    }
+    cases.push(['/benchmarks?specialty=Cardiology&state=Texas&year_start=2022&year_end=2025', 'enterprise'], ['/me/usage', 'suspended'], ['/me/usage', 'spent']);
+    for (const [path, key] of cases) {
+      const r = await getKeyed(main.url, path, k(key));
+      expect(r.status, `${key} ${path}: ${r.text.slice(0, 200)}`).toBe(200);
+      conforms('keyed', template(path), r);
+    }
+  });
+
+  it('400, 401, 403, 404, 429 with their bodies and headers', async () => {
+    const cases: [string, Record<string, string>, number][] = [
+      ['/specialties?page=2', k('starter'), 400],
+      ['/available-data?specialty=Cardiology&state=TX', k('starter'), 400],
+      ['/benchmarks?specialty=Cardiolgy', k('starter'), 400],
+      ['/benchmarks?specialty=Cardiology&practice_setting=Hospital', k('professional'), 400],
+      ['/me/usage?verbose=1', k('starter'), 400],
+      ['/benchmarks?specialty=Medical%20Genetics', k('starter'), 404],
+      ['/benchmarks?specialty=Cardiology&year_start=2022', k('professional'), 403],
+    ];
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/me/usage']) {
+      cases.push([path, {}, 401], [path, { 'x-api-key': generateKey() }, 401]);
+      if (path !== '/me/usage') cases.push([path, k('suspended'), 403], [path, k('spent'), 429]);
+    }
+    for (const [path, headers, status] of cases) {
+      const r = await getKeyed(main.url, path, headers);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(status);
+      conforms('keyed', template(path), r);
+    }
+  });
+
+  it('503: no build loaded (counted endpoints), service store unreachable (all)', async () => {
+    const key = await createKey(empty.store, 'starter');
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology']) {
+      const r = await getKeyed(empty.url, path, { 'x-api-key': key.key });
+      expect(r.status, path).toBe(503);
+      conforms('keyed', template(path), r);
+    }
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/me/usage']) {
+      const r = await getKeyed(storeDown.url, path, { 'x-api-key': generateKey() });
+      expect(r.status, path).toBe(503);
+      conforms('keyed', template(path), r);
+    }
+  });
+});
+
+describe('coverage', () => {
+  it('every documented (path, status) of both documents was exercised (or is listed as unreachable with a reason)', () => {
+    const documented = new Set<string>();
+    for (const api of Object.keys(DOCS) as Api[]) {
+      for (const [path, item] of Object.entries(DOCS[api].paths as Json)) {
+        expect(Object.keys(item), `${api} ${path}: only GET is documented`).toEqual(['get']);
+        for (const status of Object.keys(item.get.responses)) documented.add(`${api} ${path} ${status}`);
+      }
+    }
+    const missing = [...documented].filter((c) => !covered.has(c) && !UNREACHABLE[c]);
+    expect(missing, 'documented but never requested: add a request to this file').toEqual([]);
+    expect([...covered].filter((c) => !documented.has(c))).toEqual([]);
+    expect(Object.keys(UNREACHABLE).filter((c) => covered.has(c) || !documented.has(c)), 'stale UNREACHABLE entries').toEqual([]);
+  });
+});
