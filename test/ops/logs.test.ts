@@ -1,0 +1,99 @@
+/**
+ * JSON logs of a real `physpay serve` process: one line per request on stderr with req_id (= the
+ * X-Request-Id header), interface, method, route (no query string), status and ms; no line ever holds an
+ * API key (valid, unknown or malformed, in the header or in a query string); `--log-level warn` turns the
+ * request lines off.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { waitFor, type HttpResponse } from '../helpers/http.ts';
+import { generateKey } from '../../server/keyed/keys.ts';
+import { addKey, fresh, logLines, mcpPost, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+
+let f: OpsFixture;
+let serve: ServeProcess;
+let quiet: ServeProcess | undefined;
+let valid: string;
+let suspended: string;
+
+beforeAll(async () => {
+  f = opsFixture('logs');
+  valid = await addKey(f.serviceDb, 'professional');
+  suspended = await addKey(f.serviceDb, 'starter', { status: 'suspended' });
+  serve = await spawnServe(serveArgs(f));
+}, 60_000);
+
+afterAll(async () => {
+  await serve?.stop();
+  await quiet?.stop();
+  if (f) rmSync(f.work, { recursive: true, force: true });
+});
+
+describe('request lines', () => {
+  it('one JSON line per request, matching the answer; never a key', async () => {
+    const unknown = generateKey();
+    const sent: { r: HttpResponse; method: string; route: string; iface: string }[] = [];
+    const send = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
+      const r = await fresh(serve.url, path, headers, method);
+      const q = path.indexOf('?');
+      sent.push({ r, method, route: q >= 0 ? path.slice(0, q) : path, iface: path.startsWith('/data/api/') ? 'open_data' : path.startsWith('/api/') ? 'keyed' : path.startsWith('/mcp') ? 'mcp' : 'other' });
+      return r;
+    };
+    expect((await send('/data/api/v1/specialties/cardiology.json')).status).toBe(200);
+    expect((await send(`/data/api/v1/states/texas.json?api_key=${valid}&x=1`)).status).toBe(200);
+    expect((await send('/data/api/v1/specialties/cardiolgy.json')).status).toBe(404);
+    expect((await send('/data/api/v1/states.json', {}, 'POST')).status).toBe(405);
+    expect((await send('/api/v1/me/usage', { 'x-api-key': valid })).status).toBe(200);
+    expect((await send('/api/v1/benchmarks?specialty=Cardiology&state=Texas', { 'x-api-key': valid })).status).toBe(200);
+    expect((await send(`/api/v1/benchmarks?specialty=Cardiology&key=${valid}`, { 'x-api-key': unknown })).status).toBe(401);
+    expect((await send('/api/v1/specialties', { 'x-api-key': `${valid}x` })).status).toBe(401);
+    expect((await send('/api/v1/specialties', { 'x-api-key': suspended })).status).toBe(403);
+    expect((await send(`/api/v1/specialties?api_key=${valid}`)).status).toBe(401);
+    expect((await send('/healthz')).status).toBe(200);
+    const mcp = await mcpPost(serve.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(mcp.status).toBe(200);
+    sent.push({ r: mcp, method: 'POST', route: '/mcp', iface: 'mcp' });
+
+    const lines = await waitFor('a log line for every request', () => {
+      const l = requestLines(serve.stderr());
+      return l.length >= sent.length ? l : null;
+    });
+    expect(lines).toHaveLength(sent.length);
+    for (const s of sent) {
+      const id = s.r.headers['x-request-id'];
+      expect(id, s.route).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const mine = lines.filter((l) => l.req_id === id);
+      expect(mine, `${s.method} ${s.route}`).toHaveLength(1);
+      const l = mine[0]!;
+      expect(l).toMatchObject({ interface: s.iface, method: s.method, route: s.route, status: s.r.status, pid: serve.child.pid });
+      expect(typeof l.ms).toBe('number');
+      expect(l.ms).toBeGreaterThanOrEqual(0);
+      expect(l.ms).toBeLessThan(10_000);
+      expect(l.route).not.toContain('?');
+      if (s.iface === 'keyed' && s.r.headers['content-type']?.startsWith('application/json') && s.r.status === 200) {
+        expect(s.r.json<{ meta?: { request_id?: string } }>().meta?.request_id ?? id).toBe(id);
+      }
+    }
+    // every line of stderr is JSON, and none holds a key (not even its 12-character prefix beyond pcb_live_)
+    const all = serve.stderr();
+    logLines(all);
+    for (const k of [valid, unknown, suspended]) {
+      expect(all).not.toContain(k);
+      expect(all).not.toContain(k.slice(9, 25));
+    }
+  });
+});
+
+describe('--log-level warn', () => {
+  it('suppresses the request lines', async () => {
+    quiet = await spawnServe(serveArgs(f, '--log-level', 'warn'));
+    for (const path of ['/data/api/v1/specialties.json', '/api/v1/specialties', '/nope']) await fresh(quiet.url, path, { 'x-api-key': valid });
+    await quiet.stop();
+    expect(quiet.child.exitCode).toBe(0);
+    const lines = logLines(quiet.stderr());
+    expect(lines.filter((l) => l.msg === 'request')).toEqual([]);
+    for (const l of lines) expect(l.level, JSON.stringify(l)).toBeGreaterThanOrEqual(40);
+    expect(quiet.stderr()).not.toContain(valid);
+  });
+});
