@@ -7,6 +7,7 @@
 import express, { type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
@@ -99,6 +100,7 @@ function toolCallCount(body: unknown): number {
 
 export function createMcpRouter(deps: McpRouteDeps): express.Router {
   const r = express.Router();
+  const validator = new AjvJsonSchemaValidator(); // stateless; shared by this router's per-request servers
   r.use((req, res, next) => {
     res.set(MCP_CORS);
     if (deps.allowedHosts?.length && !hostAllowed(deps.allowedHosts, String(req.headers.host ?? ''))) {
@@ -145,7 +147,7 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
         }
       }
       normaliseAccept(req);
-      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited });
+      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited }, validator);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -1,7 +1,8 @@
 /** Short texts an assistant can quote: figures, n, as_of, "self-reported", the citation line. */
 import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 
-const usd = (v: number | null) => (v === null ? 'withheld' : `$${v.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); // one formatter: toLocaleString builds one per call
+const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const cite = (d: { attribution: string }) => `Cite: ${d.attribution}`;
 const synthetic = (d: { synthetic: boolean }) => (d.synthetic ? ' NOTE: synthetic demo data, not real reports.' : '');
 
