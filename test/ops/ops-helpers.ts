@@ -93,7 +93,8 @@ export function parseMetrics(text: string): Sample[] {
       if (re.lastIndex !== m[2].length && m[2].length > 0 && Object.keys(labels).length === 0) throw new Error(`bad labels: ${line}`);
     }
     const v = m[3] === '+Inf' ? Infinity : m[3] === '-Inf' ? -Infinity : Number(m[3]);
-    if (Number.isNaN(v) && m[3] !== 'NaN') throw new Error(`bad value: ${line}`);
+    // prom-client writes NaN as "Nan"; Prometheus reads it in any letter case
+    if (Number.isNaN(v) && m[3]!.toLowerCase() !== 'nan') throw new Error(`bad value: ${line}`);
     out.push({ name: m[1]!, labels, value: v });
   }
   return out;
