@@ -32,7 +32,9 @@ export function createKeyedRouter(deps: KeyedDeps): express.Router {
   r.get('/available-data', ...counted, wrap(availableDataRoute));
   r.get('/benchmarks', ...counted, wrap(benchmarksRoute));
   r.get('/me/usage', auth, readUsage(deps), wrap(usageRoute));
-  r.all('/{*rest}', (req, _res, next) => {
+  // Fallback for every other path. A plain `use` (no path parameter): a `/{*rest}` route would make the
+  // router percent-decode the path first, and a bad escape (`/api/v1/%zz`) would then fail as a 500.
+  r.use((req, _res, next) => {
     next(new KeyedError(req.method === 'GET' || req.method === 'HEAD' ? 'not_found' : 'bad_request',
       req.method === 'GET' || req.method === 'HEAD' ? `no such endpoint: ${req.path.slice(0, 100)}` : `method ${req.method} not allowed: the keyed API is read-only (GET)`));
   });

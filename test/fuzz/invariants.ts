@@ -1,0 +1,185 @@
+/**
+ * What every answer to a fuzz case must satisfy: no 5xx; an error body in the documented shape of the
+ * interface that answered; a 200 on the open data API (or a page) that is a published file of the build,
+ * byte for byte apart from the access date; and nothing secret (planted keys, planted files, the service
+ * DB path, the data folder) anywhere in a response.
+ */
+import { createHash } from 'node:crypto';
+import type { FuzzCase } from './arbitraries.ts';
+import { headBytes, type FuzzResponse } from './send.ts';
+
+export type Handler = 'open' | 'keyed' | 'mcp' | 'generic';
+
+export interface Expectations {
+  /** sha256 (hex) of every public file of the build as served on the test's day */
+  publicBodies: Set<string>;
+  /** sha256 of the API's own contract documents (OpenAPI, feed JSON Schemas), served under /data/api/v1 too */
+  contractBodies: Set<string>;
+  /** strings that must never appear in a response (head or body) */
+  forbidden: string[];
+}
+
+/** Node's limit on a request head (request line and headers). */
+export const MAX_HEAD = 16 * 1024;
+
+/** Which part of the app answers `url` (mirrors server/app.ts and Express's case-insensitive prefixes). */
+export function handlerOf(url: string): { handler: Handler; pathname: string } {
+  if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') return { handler: 'open', pathname: url.split('?')[0]! };
+  const pathname = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('?')[0]!;
+  const lower = pathname.toLowerCase();
+  if (lower === '/api/v1' || lower.startsWith('/api/v1/')) return { handler: 'keyed', pathname };
+  if (lower === '/mcp' || lower === '/mcp/') return { handler: 'mcp', pathname };
+  return { handler: 'generic', pathname };
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function parseJson(r: FuzzResponse, problems: string[]): unknown {
+  if (!/^application\/json/.test(String(r.headers['content-type'] ?? ''))) {
+    problems.push(`content-type ${String(r.headers['content-type'])} is not JSON`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(r.body.toString('utf8'));
+  } catch {
+    problems.push('body is not JSON');
+    return undefined;
+  }
+}
+
+/** `{"error": string}` and nothing else (keyed API and the generic 404). */
+function exactError(body: unknown, problems: string[]): void {
+  if (!isObject(body) || Object.keys(body).join() !== 'error' || typeof body.error !== 'string' || body.error === '') {
+    problems.push(`error body is not exactly {"error": string}`);
+  }
+}
+
+function openDataError(status: number, body: unknown, r: FuzzResponse, problems: string[]): void {
+  if (!isObject(body) || typeof body.error !== 'string' || body.error === '') {
+    problems.push('open data error without a string "error"');
+    return;
+  }
+  for (const k of Object.keys(body)) {
+    if (k === 'error') continue;
+    if (k === 'did_you_mean' && status === 404) {
+      const ok = Array.isArray(body.did_you_mean) && body.did_you_mean.length <= 5 && body.did_you_mean.every((e) =>
+        isObject(e) && Object.keys(e).sort().join() === 'name,slug,url' && typeof e.slug === 'string' && typeof e.name === 'string' && typeof e.url === 'string');
+      if (!ok) problems.push('did_you_mean is not an array of {slug, name, url}');
+    } else if (k === 'feeds' && status === 404) {
+      if (!Array.isArray(body.feeds) || !body.feeds.every((f) => typeof f === 'string')) problems.push('feeds is not a list of paths');
+    } else if (k === 'retry_after' && status === 429) {
+      if (!Number.isInteger(body.retry_after) || r.headers['retry-after'] === undefined) problems.push('429 without an integer retry_after and Retry-After');
+    } else {
+      problems.push(`unexpected key "${k}" in a ${status} open data error`);
+    }
+  }
+}
+
+function rpcError(e: unknown): boolean {
+  return isObject(e) && Number.isInteger(e.code) && typeof e.message === 'string';
+}
+
+function rpcEnvelopeOk(m: unknown): boolean {
+  if (!isObject(m) || m.jsonrpc !== '2.0') return false;
+  const id = m.id;
+  if (!(id === null || typeof id === 'string' || typeof id === 'number')) return false;
+  if ('error' in m) return rpcError(m.error) && !('result' in m);
+  return isObject(m.result);
+}
+
+/** Does the body of an MCP POST hold at least one request (a message with a method and an id)? */
+function hasRequest(c: FuzzCase): boolean {
+  if (!c.body || !('text' in c.body)) return true;
+  try {
+    const v = JSON.parse(c.body.text) as unknown;
+    const msgs = Array.isArray(v) ? v : [v];
+    return msgs.some((m) => isObject(m) && 'method' in m && 'id' in m);
+  } catch {
+    return true;
+  }
+}
+
+/** Every problem with one answer (empty when it is fine). */
+export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): string[] {
+  const problems: string[] = [];
+  const text = r.body.toString('latin1');
+  const head = JSON.stringify(r.headers);
+  for (const f of x.forbidden) {
+    if (text.includes(f) || r.body.toString('utf8').includes(f) || head.includes(f)) problems.push(`response contains a secret (${f.slice(0, 12)}...)`);
+  }
+  if (r.status >= 500) problems.push(`status ${r.status}`);
+
+  const nodeLevel = r.status !== 0 && r.headers['x-request-id'] === undefined;
+  if (c.raw) {
+    // Protocol garbage: Node's parser may refuse it (400/431, or just close) before the app sees it.
+    if (r.status === 0 || nodeLevel) {
+      if (r.status !== 0 && ![400, 431].includes(r.status)) problems.push(`parser-level answer ${r.status}`);
+      return problems;
+    }
+  } else if (r.status === 0 || nodeLevel) {
+    const oversized = headBytes(c) > MAX_HEAD - 512;
+    if (oversized && (r.status === 431 || r.status === 0)) return problems; // refused by Node before the app
+    problems.push(r.status === 0 ? `no response (${r.transportError})` : `answer ${r.status} without X-Request-Id (not from the app)`);
+    return problems;
+  } else if (r.transportError) {
+    problems.push(`response cut: ${r.transportError}`);
+  }
+
+  const method = c.raw ? c.path.split(' ')[0]! : c.method;
+  const url = c.raw ? c.path.split(' ')[1] ?? '' : c.path;
+  const { handler, pathname } = handlerOf(url);
+  if (method === 'HEAD' && r.body.length > 0) problems.push('HEAD answered with a body');
+
+  if (r.status >= 400) {
+    if (method === 'HEAD') return problems;
+    const body = parseJson(r, problems);
+    if (body === undefined) return problems;
+    if (handler === 'open') openDataError(r.status, body, r, problems);
+    else if (handler === 'mcp') {
+      if (![400, 403, 405, 406, 413, 415].includes(r.status)) problems.push(`MCP answered HTTP ${r.status}`);
+      if (!rpcEnvelopeOk(body) || !('error' in (body as object))) problems.push('MCP HTTP error without a JSON-RPC error body');
+    } else exactError(body, problems);
+    return problems;
+  }
+
+  switch (r.status) {
+    case 304:
+      if (r.body.length) problems.push('304 with a body');
+      if (!c.headers['if-none-match']) problems.push('304 without If-None-Match');
+      break;
+    case 204:
+      if (r.body.length) problems.push('204 with a body');
+      if (method !== 'OPTIONS') problems.push(`204 for ${method}`);
+      break;
+    case 202:
+      if (handler !== 'mcp' || method !== 'POST') problems.push('202 outside POST /mcp');
+      if (r.body.length) problems.push('202 with a body');
+      if (hasRequest(c)) problems.push('202 (no answer) for a body that holds a request');
+      break;
+    case 200: {
+      if (method === 'HEAD') break;
+      if (handler === 'open') {
+        const h = sha256(r.body);
+        if (!x.publicBodies.has(h) && !x.contractBodies.has(h)) problems.push('200 on /data/api/v1 whose body is neither a published file of the build nor a contract document');
+        if (Number(r.headers['content-length']) !== r.body.length) problems.push('content-length disagrees with the body');
+      } else if (handler === 'keyed') {
+        const body = parseJson(r, problems);
+        if (body !== undefined && (!isObject(body) || 'error' in body)) problems.push('keyed 200 that is not a JSON document');
+      } else if (handler === 'mcp') {
+        const body = parseJson(r, problems);
+        if (body === undefined) break;
+        const msgs = Array.isArray(body) ? body : [body];
+        if (msgs.length === 0 || !msgs.every(rpcEnvelopeOk)) problems.push('MCP 200 that is not JSON-RPC');
+      } else if (!x.publicBodies.has(sha256(r.body))) {
+        // Not a published file: only the operational endpoints may answer 200.
+        const p = pathname.toLowerCase().replace(/\/$/, '');
+        if (!['/healthz', '/readyz', '/metrics', '/.well-known/mcp.json'].includes(p)) problems.push(`200 at ${pathname.slice(0, 80)} that is not a published file`);
+      }
+      break;
+    }
+    default:
+      problems.push(`unexpected status ${r.status}`);
+  }
+  return problems;
+}
