@@ -117,6 +117,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const files: Record<string, ManifestFile> = {};
     const problems: string[] = [];
     let bytesTotal = 0;
+    const madeDirs = new Set<string>();
     const emit = (path: string, text: string) => {
       let bytes: Buffer = Buffer.from(text);
       if (opts.tamper) bytes = opts.tamper(path, bytes);
@@ -126,7 +127,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
         return;
       }
       const full = join(staging, path);
-      mkdirSync(dirname(full), { recursive: true });
+      const dir = dirname(full);
+      if (!madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        madeDirs.add(dir);
+      }
       writeFileDurable(full, bytes, opts.durable);
       files[path] = manifestEntry(path, bytes, buildDate);
       bytesTotal += bytes.length;

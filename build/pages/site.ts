@@ -2,9 +2,10 @@
  * Every public page of a build, rendered from the finished feed documents (pure: no fs, no clock), so a
  * page shows exactly the figures of its feed. Returns public-tree paths -> HTML.
  *
- * File naming: the page at URL path /a/b is written to a/b/index.html (and / to index.html); the
- * server maps .../index.html back to the path without extension (server/builds/loaded-build.ts), and
- * any static host that serves directory indexes does the same.
+ * File naming: the page at URL path /a/b is written to a/b.html (and / to index.html): one file per page,
+ * no directory per page (a build is ~5,400 files; a folder per page would add ~2,700 more entries to
+ * write, verify and delete). The server maps a/b.html back to /a/b (server/builds/loaded-build.ts), as
+ * GitHub Pages, Cloudflare Pages and Netlify do by default; other static hosts need that one rewrite.
  */
 import {
   LICENSE, LICENSE_URL, pagePaths,
@@ -29,10 +30,10 @@ export interface SiteOptions {
   blsTopCode: number;
 }
 
-/** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x/index.html"). */
+/** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x.html", "/" -> "index.html"). */
 export function pageFile(urlPath: string): string {
   const p = urlPath.replace(/^\/+|\/+$/g, '');
-  return p ? `${p}/index.html` : 'index.html';
+  return p ? `${p}.html` : 'index.html';
 }
 
 function one<T>(feeds: FeedFile[], kind: FeedFile['kind']): T {

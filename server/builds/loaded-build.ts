@@ -25,11 +25,12 @@ export interface ServedFile {
 
 export class BuildLoadError extends Error {}
 
-/** Map a public file's path in the build to its URL path. */
+/** Map a public file's path in the build to its URL path: pages lose .html (a/b.html and a/b/index.html -> /a/b). */
 export function urlPathOf(buildPath: string): string | null {
   if (!buildPath.startsWith('public/')) return null;
   let p = buildPath.slice('public'.length);
   if (p.endsWith('/index.html')) p = p.slice(0, -'/index.html'.length) || '/';
+  else if (p.endsWith('.html')) p = p.slice(0, -'.html'.length);
   return p;
 }
 

@@ -2,7 +2,7 @@
  * The build as a publisher: determinism, publication floors checked against the source DB, withheld
  * figures with notices, validation of tampered artifacts, the sanity diff, retention and rollback.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,10 @@ import { readManifest } from '../../build/emit/store.ts';
 import { sha256 } from '../../build/contract/validate.ts';
 import { main } from '../../build/cli/main.ts';
 import type { CliIo } from '../../build/cli/io.ts';
+
+// Each build now writes ~5,400 files (feeds, pages, CSV): tests with several builds, and deleting them all
+// afterwards, need more than the default 30 s / 60 s on shared cores.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
 let work: string;
 let db: string;

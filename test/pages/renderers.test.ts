@@ -10,6 +10,7 @@ import { elements, parseHtml, textOf } from '../../build/pages/parse.ts';
 import { renderSpecialtyStatePage } from '../../build/pages/specialty-state.ts';
 import { renderInstitutionPage } from '../../build/pages/institution.ts';
 import { pageFile } from '../../build/pages/site.ts';
+import { urlPathOf } from '../../server/builds/loaded-build.ts';
 import type { SiteContext } from '../../build/pages/layout.ts';
 import type { InstitutionFeed, SpecialtyStateFeed } from '../../build/contract/open-feeds.ts';
 import { auditCsv, auditPage } from '../../build/compute/audit-files.ts';
@@ -215,8 +216,12 @@ describe('strict HTML reader', () => {
 describe('files and audits', () => {
   it('names page files so URLs need no extension', () => {
     expect(pageFile('/')).toBe('index.html');
-    expect(pageFile('/salaries/cardiology')).toBe('salaries/cardiology/index.html');
-    expect(pageFile('/salaries/cardiology/texas')).toBe('salaries/cardiology/texas/index.html');
+    expect(pageFile('/salaries')).toBe('salaries.html');
+    expect(pageFile('/salaries/cardiology')).toBe('salaries/cardiology.html');
+    expect(pageFile('/salaries/cardiology/texas')).toBe('salaries/cardiology/texas.html');
+    expect(urlPathOf('public/salaries/cardiology/texas.html')).toBe('/salaries/cardiology/texas');
+    expect(urlPathOf('public/index.html')).toBe('/');
+    expect(urlPathOf('public/data/api/v1/specialties.csv')).toBe('/data/api/v1/specialties.csv');
   });
 
   it('the page audit catches a figure below its floor, a figure outside a feed section, and two values of one figure', () => {

@@ -110,7 +110,7 @@ describe('feeds: headers and bodies', () => {
     const bad: string[] = [];
     for (let i = 0; i < paths.length; i += 32) {
       await Promise.all(paths.slice(i, i + 32).map(async (p) => {
-        const r = await get(url, urlPathOf(`public${p}`)!); // pages: a/b/index.html is served at /a/b
+        const r = await get(url, urlPathOf(`public${p}`)!); // pages: a/b.html is served at /a/b
         if (r.status !== 200 || r.text !== expectedBody(p)) bad.push(`${p}: ${r.status}`);
       }));
     }
