@@ -3,7 +3,7 @@
  * service store and the app, listens, and returns a handle to stop it gracefully.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { BuildRegistry } from './builds/registry.ts';
 import { KeyedBuildData } from './keyed/build-data.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -43,6 +43,10 @@ export interface RunningServer {
   store: ServiceStore;
   close(): Promise<void>;
 }
+
+/** Graceful stop: keep accepting until no new connection came for QUIET_MS, at most DRAIN_MS (or half the grace). */
+const QUIET_MS = 100;
+const DRAIN_MS = 1_000;
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger;
@@ -86,7 +90,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     registry,
     store,
     /**
-     * Graceful stop: stop accepting, let requests in flight finish (their answers say Connection: close),
+     * Graceful stop: take the connections already queued (the kernel's accept queue, or the cluster
+     * primary's), then stop accepting; let requests in flight finish (their answers say Connection: close),
      * close keep-alive connections as they go idle, cut what is left after the grace period, then close
      * the stores.
      */
@@ -95,16 +100,43 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         shuttingDown = true;
         clearInterval(pruneTimer);
         registry.stop();
-        await new Promise<void>((resolve) => {
-          const idle = setInterval(() => server.closeIdleConnections(), 50);
-          const cut = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs ?? 10_000);
-          server.close(() => {
-            clearInterval(idle);
-            clearTimeout(cut);
-            resolve();
-          });
-          server.closeIdleConnections();
+        const grace = config.shutdownGraceMs ?? 10_000;
+        const cut = setTimeout(() => server.closeAllConnections(), grace);
+        // Closing the listener at once would reset connections a client already opened and wrote its
+        // request on but that this process has not accepted yet (the kernel's accept queue, or the cluster
+        // primary's queue), and http's close() also drops accepted connections whose request is not read
+        // yet as "idle". So: keep accepting until two loop turns and QUIET_MS passed without a new
+        // connection (at most DRAIN_MS), stop listening, let two more turns read what they sent, and only
+        // then close keep-alive connections as they go idle.
+        const turn = () => new Promise((r) => setTimeout(r, 1)); // at least one full event loop iteration
+        const started = Date.now();
+        let accepted = 0;
+        const onConnection = () => {
+          accepted++;
+        };
+        server.on('connection', onConnection);
+        let last = started;
+        let quietTurns = 0;
+        while (Date.now() - started < Math.min(DRAIN_MS, grace / 2)) {
+          const before = accepted;
+          await turn();
+          if (accepted !== before) {
+            last = Date.now();
+            quietTurns = 0;
+          } else if (++quietTurns >= 2 && Date.now() - last >= QUIET_MS) break;
+        }
+        server.off('connection', onConnection);
+        const stopped = new Promise<void>((resolve) => {
+          // net's close: stop listening; called back once every connection has ended
+          net.Server.prototype.close.call(server, () => resolve());
         });
+        await turn();
+        await turn();
+        server.closeIdleConnections();
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        await stopped;
+        clearInterval(idle);
+        clearTimeout(cut);
         await store.close();
         logger?.flush();
       })();
