@@ -165,7 +165,16 @@ export class SqliteServiceStore implements ServiceStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Fold the WAL into the database and empty it, even when another process still has the file open
+    // (only the last connection to close would do it, and two workers closing together both skip it).
+    try {
+      this.db.pragma('busy_timeout = 500'); // other processes may still be busy: do not hold up the exit
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // busy or read-only: the WAL stays valid and is replayed by the next opener
+    }
+    this.db.close();
   }
 }
 
