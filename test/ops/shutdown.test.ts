@@ -1,0 +1,175 @@
+/**
+ * Graceful shutdown of a real `physpay serve` process under load: SIGTERM arrives while many requests
+ * (keyed /benchmarks computed at request time, large feeds) are in flight on keep-alive connections.
+ * Every request written before the signal gets a complete 2xx answer, new connections are refused, the
+ * process exits 0 within the grace period, and the service store is closed (SQLite WAL checkpointed
+ * away). Also with --workers 2, where the primary forwards SIGTERM to its workers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { waitFor } from '../helpers/http.ts';
+import { addKey, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+
+let f: OpsFixture;
+let key: string;
+const procs: ServeProcess[] = [];
+const GRACE_MS = 8_000;
+
+beforeAll(async () => {
+  f = opsFixture('shutdown');
+  key = await addKey(f.serviceDb, 'enterprise');
+}, 60_000);
+
+afterAll(async () => {
+  for (const p of procs) await p.stop();
+  if (f) rmSync(f.work, { recursive: true, force: true });
+});
+
+const PATHS = [
+  '/api/v1/benchmarks?specialty=Cardiology&state=Texas&year_start=2020&year_end=2025&practice_setting=Private%20Practice',
+  '/api/v1/benchmarks?specialty=Family%20Medicine&year_start=2019&year_end=2024',
+  '/data/api/v1/residency/institutions.json',
+  '/data/api/v1/specialties.json',
+  '/api/v1/benchmarks?specialty=Internal%20Medicine&region=West',
+];
+
+interface Outcome {
+  path: string;
+  written: boolean;
+  writtenAt: number;
+  status?: number;
+  complete?: boolean;
+  connection?: string;
+  error?: string;
+}
+
+/** Send one request on `agent`; resolves with what happened (never rejects). */
+function send(url: string, path: string, agent: http.Agent, onWritten: () => void): Promise<Outcome> {
+  const u = new URL(url);
+  const o: Outcome = { path, written: false, writtenAt: 0 };
+  return new Promise((resolve) => {
+    const req = http.request({ host: u.hostname, port: Number(u.port), path, agent, headers: { 'x-api-key': key } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', (e) => resolve({ ...o, error: e.message }));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        o.status = res.statusCode;
+        o.connection = res.headers.connection;
+        o.complete = res.complete && body.length === Number(res.headers['content-length'] ?? body.length);
+        try {
+          JSON.parse(body.toString());
+        } catch {
+          o.complete = false;
+        }
+        resolve(o);
+      });
+    });
+    req.on('finish', () => {
+      o.written = true;
+      o.writtenAt = Date.now();
+      onWritten();
+    });
+    req.on('error', (e) => resolve({ ...o, error: e.message }));
+    req.end();
+  });
+}
+
+/** Try a new TCP connection: 'refused' or 'accepted' (and what the server then did with a request). */
+function tryConnect(url: string): Promise<string> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const s = net.connect(Number(u.port), u.hostname);
+    s.once('connect', () => {
+      s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      let got = '';
+      s.on('data', (c: Buffer) => (got += c.toString()));
+      s.once('close', () => resolve(`accepted: ${got.split('\r\n')[0] || 'closed without an answer'}`));
+      s.once('error', () => {});
+    });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : `error ${e.code}`));
+  });
+}
+
+async function underLoad(args: string[], workers: number): Promise<void> {
+  const serve = await spawnServe(serveArgs(f, '--shutdown-grace-ms', String(GRACE_MS), '--ip-per-minute', '100000', '--ip-per-day', '1000000', ...args));
+  procs.push(serve);
+  const N = 160;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: N });
+  // warm keep-alive connections (some of them idle when the signal comes)
+  await Promise.all(Array.from({ length: 40 }, () => send(serve.url, '/healthz', agent, () => {})));
+  let written = 0;
+  let signalled = 0;
+  let allWritten!: () => void;
+  const ready = new Promise<void>((r) => (allWritten = r));
+  const outcomes = Promise.all(Array.from({ length: N }, (_, i) => send(serve.url, PATHS[i % PATHS.length]!, agent, () => {
+    if (++written === N) allWritten();
+  })));
+  await ready;
+  const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => serve.child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  signalled = Date.now();
+  serve.child.kill('SIGTERM');
+  // new connections: answered in full while the server still takes queued ones, then refused for good
+  const late: string[] = [];
+  while (serve.child.exitCode === null && serve.child.signalCode === null && late.at(-1) !== 'refused') {
+    late.push(await tryConnect(serve.url));
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  if (late.at(-1) !== 'refused') late.push(await tryConnect(serve.url));
+  const results = await outcomes;
+  const exit = await exited;
+  agent.destroy();
+
+  const inFlight = results.filter((o) => o.written && o.writtenAt <= signalled);
+  expect(inFlight).toHaveLength(N);
+  const failed = inFlight.filter((o) => o.error || !o.complete || !o.status || o.status < 200 || o.status > 299);
+  expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+  // the signal came while the server was still answering them: those answers said Connection: close
+  const lines = requestLines(serve.stderr());
+  const pids = new Set(lines.map((l) => l.pid));
+  expect(pids.size).toBe(workers);
+  expect(results.some((o) => o.connection === 'close'), 'no answer was sent after the signal: the load was too light to test anything').toBe(true);
+  expect(late.at(-1)).toBe('refused');
+  for (const l of late.slice(0, -1)) expect(l).toMatch(/^accepted: HTTP\/1\.1 200 /);
+  expect(await tryConnect(serve.url)).toBe('refused');
+  expect(exit.signal).toBeNull();
+  expect(exit.code).toBe(0);
+  expect(exit.at - signalled).toBeLessThan(GRACE_MS + 2_000);
+  for (const pid of pids) expect(() => process.kill(pid, 0), `process ${pid} still running`).toThrow();
+  expect(serve.stderr()).toMatch(/SIGTERM: (shutting down|stopping \d+ workers) gracefully/);
+  expect(serve.stderr()).not.toMatch(/"level":50/);
+  // the service store was closed: the last connection checkpointed and removed the WAL
+  const wal = `${f.serviceDb}-wal`;
+  expect(!existsSync(wal) || statSync(wal).size === 0, 'SQLite WAL left behind').toBe(true);
+}
+
+describe('SIGTERM under load', () => {
+  it('one process: every request in flight is answered, then it exits 0', async () => {
+    await underLoad([], 1);
+  }, 50_000);
+
+  it('--workers 2: the primary forwards SIGTERM; same guarantees', async () => {
+    await underLoad(['--workers', '2'], 2);
+  }, 50_000);
+});
+
+describe('idle server', () => {
+  it('exits 0 at once on SIGTERM and on SIGINT, idle keep-alive connections closed', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const serve = await spawnServe(serveArgs(f));
+      procs.push(serve);
+      const agent = new http.Agent({ keepAlive: true });
+      await Promise.all(Array.from({ length: 5 }, () => send(serve.url, '/data/api/v1/states.json', agent, () => {})));
+      const t0 = Date.now();
+      const exited = new Promise<number | null>((resolve) => serve.child.once('exit', (code) => resolve(code)));
+      serve.child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      agent.destroy();
+      await waitFor('nothing', () => true);
+    }
+  }, 40_000);
+});
