@@ -352,3 +352,18 @@ export function materialise(b: BodySpec): Buffer {
   if ('text' in b) return Buffer.from(b.text, 'utf8');
   return Buffer.concat([Buffer.from(b.head), Buffer.from(b.unit.repeat(b.count)), Buffer.from(b.tail)]);
 }
+
+/** The address a request claims (X-Forwarded-For, believed for one proxy hop in the fuzz server). */
+export const HOT_IP = '198.51.100.7';
+export const forwardedForArb: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 6, arbitrary: fc.ipV4() },
+  { weight: 2, arbitrary: fc.ipV6() },
+  // one client that runs past its daily limit early in the run: 429s from the feeds and tool errors from tools/call
+  { weight: 4, arbitrary: fc.constant(HOT_IP) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.oneof(
+    fc.constantFrom('not an ip', '', ',', ', , ,', '1.2.3.4, 5.6.7.8', '999.999.999.999', '::ffff:1.2.3.4', 'fe80::1%eth0', '[::1]:80', '1.2.3.4:5678', 'unknown', '__proto__', 'constructor', '0', '-1', "' OR 1=1 --"),
+    unicodeText.map((s) => headerSafe(bytes(s))),
+    fc.integer({ min: 100, max: 4000 }).map((n) => '1.2.3.4, '.repeat(Math.ceil(n / 9))),
+  ) },
+);

@@ -20,7 +20,7 @@ import { startServer, type RunningServer } from '../../server/main.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { accessDateToken } from '../../build/contract/manifest.ts';
 import { createKey } from '../keyed/harness.ts';
-import { keyedArb, mcpArb, openDataArb, otherArb, rawArb, type FuzzCase, type Known } from './arbitraries.ts';
+import { HOT_IP, forwardedForArb, keyedArb, mcpArb, openDataArb, otherArb, rawArb, type FuzzCase, type Known } from './arbitraries.ts';
 import { checkResponse, type Expectations } from './invariants.ts';
 import { fuzzAgent, pool, send } from './send.ts';
 
@@ -62,8 +62,10 @@ beforeAll(async () => {
     serviceDb,
     host: '127.0.0.1',
     port: 0,
-    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
-    trustProxy: false,
+    // X-Forwarded-For is believed for one hop, so the generated addresses are the clients the limits see;
+    // the daily limit is low enough that one of them (HOT_IP) gets 429s (and rate-limited tool calls).
+    ipLimits: { perMinute: 1_000_000, perDay: 120 },
+    trustProxy: 1,
     pollMs: 60_000,
     clock: () => new Date(`${DAY}T12:00:00Z`),
   });
@@ -72,7 +74,7 @@ beforeAll(async () => {
   const keys = [
     await createKey(server.store, 'enterprise'),
     await createKey(server.store, 'professional'),
-    await createKey(server.store, 'starter'), // runs out of quota during the run: 429s
+    await createKey(server.store, 'starter'), // quota used up before the run: 429s
     await createKey(server.store, 'professional', 'past_due'),
   ];
   const institutions = (JSON.parse(readFileSync(join(built.dir, 'public/data/api/v1/residency/institutions.json'), 'utf8')) as { institutions: { institution: { slug: string } }[] })
@@ -90,6 +92,17 @@ beforeAll(async () => {
   const contractBodies = new Set([join(docs, 'openapi/open-data-api.json'), ...readdirSync(join(docs, 'schemas')).map((f) => join(docs, 'schemas', f))]
     .map((f) => createHash('sha256').update(readFileSync(f)).digest('hex')));
   expectations = { publicBodies, contractBodies, forbidden: [...known.keys, secret, serviceDb, work] };
+
+  // The starter key uses up its day before the run (its counted requests are 429s then).
+  for (let i = 0; i < 100; i++) {
+    const r = await send(server.url, { target: 'keyed', method: 'GET', path: '/api/v1/specialties', headers: { 'x-api-key': known.keys[2]! } });
+    expect(r.status).toBe(200);
+  }
+  // The hot client uses up its day before the run: its feed requests are 429s, its tool calls tool errors.
+  for (let i = 0; i < 120; i++) {
+    const r = await send(server.url, { target: 'open', method: 'GET', path: '/data/api/v1/states.json', headers: { 'x-forwarded-for': HOT_IP } });
+    expect(r.status).toBe(200);
+  }
 
   process.on('warning', onWarning);
   process.on('uncaughtException', onUncaught);
@@ -116,6 +129,10 @@ function generate(seed: number): { family: string; c: FuzzCase }[] {
   ];
   const all = families.flatMap(([family, arb, n], i) =>
     fc.sample(arb, { seed: seed + i, numRuns: Math.max(1, Math.round(n * SCALE)) }).map((c) => ({ family, c })));
+  const xffs = fc.sample(forwardedForArb, { seed: seed + families.length, numRuns: all.length });
+  all.forEach(({ c }, i) => {
+    if (!c.raw && xffs[i] !== undefined && c.headers['x-forwarded-for'] === undefined) c.headers['x-forwarded-for'] = xffs[i]!;
+  });
   const order = fc.sample(fc.shuffledSubarray(all.map((_, i) => i), { minLength: all.length, maxLength: all.length }), { seed, numRuns: 1 })[0]!;
   return order.map((i) => all[i]!);
 }
@@ -125,6 +142,7 @@ const show = (c: FuzzCase) => {
   return s.length > 700 ? `${s.slice(0, 700)}... (${s.length} chars)` : s;
 };
 
+let healthChecks = 0;
 async function healthy(): Promise<string[]> {
   const problems: string[] = [];
   const check = async (what: string, c: FuzzCase, ok: (status: number, body: string) => boolean) => {
@@ -137,10 +155,17 @@ async function healthy(): Promise<string[]> {
   };
   await check('healthz', { target: 'other', method: 'GET', path: '/healthz', headers: {} }, (s) => s === 200);
   await check('readyz', { target: 'other', method: 'GET', path: '/readyz', headers: {} }, (s, b) => s === 200 && b.includes(server.registry.current!.id));
-  await check('feed', { target: 'open', method: 'GET', path: '/data/api/v1/specialties/cardiology.json', headers: {} }, (s) => s === 200);
+  healthChecks++;
+  const me = `10.250.${healthChecks >> 8}.${healthChecks & 255}`; // a fresh client: never rate-limited
+  await check('feed', { target: 'open', method: 'GET', path: '/data/api/v1/specialties/cardiology.json', headers: { 'x-forwarded-for': me } }, (s) => s === 200);
   await check('keyed', { target: 'keyed', method: 'GET', path: '/api/v1/me/usage', headers: { 'x-api-key': known.keys[0]! } }, (s) => s === 200);
   await check('mcp', { target: 'mcp', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: { text: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wrvu_rate","arguments":{"specialty":"cardiology"}}}' } },
     (s, b) => s === 200 && b.includes('"structuredContent"'));
+  // The hot client is refused by now, in the documented shape.
+  {
+    await check('hot client', { target: 'open', method: 'GET', path: '/data/api/v1/specialties.json', headers: { 'x-forwarded-for': HOT_IP } },
+      (s, b) => s === 429 && Number.isInteger((JSON.parse(b) as { retry_after?: unknown }).retry_after));
+  }
   return problems;
 }
 
@@ -186,6 +211,31 @@ describe('fuzz: generated bad requests against all three interfaces', () => {
     expect(failures.length, `seed ${SEED}: ${failures.length} failing cases, first: ${failures[0]?.slice(0, 1500)}`).toBe(0);
     expect(sent).toBe(cases.length);
   }, 180_000);
+});
+
+describe('the checker itself', () => {
+  const ok = (status: number, body: string, headers: Record<string, string> = {}) =>
+    ({ status, headers: { 'x-request-id': 'r', 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers }, body: Buffer.from(body) });
+  const get = (path: string): FuzzCase => ({ target: 'open', method: 'GET', path, headers: {} });
+
+  it('flags 5xx, leaks, unpublished bodies and wrong error shapes; accepts the documented ones', () => {
+    const feed = readFileSync(join(server.registry.current!.dir, 'public/data/api/v1/states.json'), 'utf8').split(accessDateToken('2026-11-16')).join(accessDateToken(DAY));
+    expect(checkResponse(get('/data/api/v1/states.json'), ok(200, feed), expectations)).toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x.json'), ok(200, `${feed} `), expectations)).not.toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x'), ok(500, '{"error":"internal error"}'), expectations).join()).toMatch(/status 500/);
+    expect(checkResponse(get('/data/api/v1/x'), ok(404, `{"error":"x ${expectations.forbidden[1]}"}`), expectations).join()).toMatch(/secret/);
+    expect(checkResponse(get('/data/api/v1/x'), ok(404, `{"error":"no", "feeds": ["/a"]}`), expectations)).toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x'), ok(404, '{"error":"no","did_you_mean":[{"slug":"a","name":"A","url":"u"}]}'), expectations)).toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x'), ok(404, '{"error":"no","did_you_mean":[{"slug":"a"}]}'), expectations)).not.toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x'), ok(400, '{"message":"no"}'), expectations)).not.toEqual([]);
+    expect(checkResponse(get('/data/api/v1/x'), ok(429, '{"error":"slow down","retry_after":5}', { 'retry-after': '5' }), expectations)).toEqual([]);
+    expect(checkResponse(get('/api/v1/benchmarks'), ok(400, '{"error":"bad"}'), expectations)).toEqual([]);
+    expect(checkResponse(get('/api/v1/benchmarks'), ok(400, '{"error":"bad","detail":1}'), expectations)).not.toEqual([]);
+    const post = (body: string): FuzzCase => ({ target: 'mcp', method: 'POST', path: '/mcp', headers: {}, body: { text: body } });
+    expect(checkResponse(post('{'), ok(400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse error"},"id":null}'), expectations)).toEqual([]);
+    expect(checkResponse(post('{'), ok(400, '{"error":"parse error"}'), expectations)).not.toEqual([]);
+    expect(checkResponse(post('{"jsonrpc":"2.0","id":1,"method":"ping"}'), { ...ok(202, ''), body: Buffer.alloc(0) }, expectations)).not.toEqual([]);
+  });
 });
 
 /**

@@ -25,7 +25,8 @@ export const MAX_HEAD = 16 * 1024;
 /** Which part of the app answers `url` (mirrors server/app.ts and Express's case-insensitive prefixes). */
 export function handlerOf(url: string): { handler: Handler; pathname: string } {
   if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') return { handler: 'open', pathname: url.split('?')[0]! };
-  const pathname = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('?')[0]!;
+  // Express (parseurl) ends the path at '?' or '#'.
+  const pathname = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
   const lower = pathname.toLowerCase();
   if (lower === '/api/v1' || lower.startsWith('/api/v1/')) return { handler: 'keyed', pathname };
   if (lower === '/mcp' || lower === '/mcp/') return { handler: 'mcp', pathname };
