@@ -1,0 +1,92 @@
+/**
+ * `physpay serve --workers 2`: two processes answer on one port (told apart by the `pid` of their
+ * request log lines) and share one service store, so the per-IP limit and a key's quota stay exact
+ * whichever worker answers; a worker that dies is replaced by the primary.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { waitFor } from '../helpers/http.ts';
+import { addKey, awayFromMinuteEnd, fresh, logLines, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+
+let f: OpsFixture;
+let serve: ServeProcess;
+const LIMIT = 25;
+
+beforeAll(async () => {
+  f = opsFixture('workers');
+  serve = await spawnServe(serveArgs(f, '--workers', '2', '--ip-per-minute', String(LIMIT)));
+}, 60_000);
+
+afterAll(async () => {
+  await serve?.stop();
+  if (f) rmSync(f.work, { recursive: true, force: true });
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** pids of the processes that logged a request line for `route` */
+const pidsFor = (route: string) => new Set(requestLines(serve.stderr()).filter((l) => l.route === route).map((l) => l.pid));
+
+describe('two workers, one port, one service store', () => {
+  it('answers come from two worker processes (not the primary)', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => fresh(serve.url, '/healthz')));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    const pids = await waitFor('log lines of both workers', () => {
+      const p = pidsFor('/healthz');
+      return requestLines(serve.stderr()).filter((l) => l.route === '/healthz').length >= 30 ? p : null;
+    });
+    expect(pids.size).toBe(2);
+    expect(pids.has(serve.child.pid!)).toBe(false);
+    for (const pid of pids) expect(alive(pid)).toBe(true);
+  });
+
+  it('the per-IP limit is exact across them: N concurrent requests, exactly the limit served', async () => {
+    await awayFromMinuteEnd(20);
+    const N = 70;
+    const route = '/data/api/v1/states.json';
+    const answers = await Promise.all(Array.from({ length: N }, () => fresh(serve.url, route)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(N - LIMIT);
+    await waitFor('log lines', () => requestLines(serve.stderr()).filter((l) => l.route === route).length >= N);
+    expect(pidsFor(route).size).toBe(2);
+  });
+
+  it('a key\'s daily quota is exact across them', async () => {
+    const key = await addKey(f.serviceDb, 'starter', { used: 90 });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => fresh(serve.url, '/api/v1/specialties', { 'x-api-key': key })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    const usage = await fresh(serve.url, '/api/v1/me/usage', { 'x-api-key': key });
+    expect(usage.json<{ usage: { requests_today: number } }>().usage.requests_today).toBe(100);
+  });
+
+  it('a killed worker is replaced by the primary', async () => {
+    const before = pidsFor('/healthz');
+    const [victim, survivor] = [...before];
+    process.kill(victim!, 'SIGKILL');
+    await waitFor('the primary to report the exit', () => logLines(serve.stderr()).some((l) => l.msg === `worker ${victim} exited (SIGKILL); starting a new one`), 15_000);
+    expect(alive(victim!)).toBe(false);
+    // the replacement answers next to the survivor
+    const fresher = await waitFor('a request answered by the new worker', async () => {
+      const rs = await Promise.all(Array.from({ length: 10 }, () => fresh(serve.url, '/healthz')));
+      expect(rs.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const now = pidsFor('/healthz');
+      const added = [...now].filter((p) => !before.has(p));
+      return added.length > 0 ? added : null;
+    }, 20_000, 100);
+    expect(fresher).toHaveLength(1);
+    expect(alive(fresher[0]!)).toBe(true);
+    expect(alive(survivor!)).toBe(true);
+    expect(alive(serve.child.pid!)).toBe(true);
+  }, 45_000);
+});
