@@ -11,7 +11,7 @@ export function renderHomePage(site: SiteContext, sp: SpecialtiesFeed, st: State
 ${selfReportedCaveat(site)}
 <ul class="links">
 <li>${link(site, sp.citation_url, `Salaries by specialty (${sp.count} specialties)`)}</li>
-<li>${link(site, st.citation_url, `Salaries by state (${st.count} states and DC)`)}</li>
+<li>${link(site, st.citation_url, `Salaries by state (every state and DC)`)}</li>
 <li>${link(site, inst.citation_url, `Resident salaries by teaching hospital (${inst.count} hospitals)`)}</li>
 <li>${link(site, u('/methodology'), 'Methodology')} &middot; ${link(site, u('/license'), 'Licence and citation')}</li>
 </ul>

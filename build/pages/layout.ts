@@ -163,7 +163,7 @@ export function citeBlock(site: SiteContext, doc: CitableDoc, id: string, o: { h
 <h2${attrs({ id: `${id}-h` })}>${esc(heading)}</h2>
 <p class="attribution">${textFig('attribution', doc.attribution, 'span', { id })}</p>
 <p><button${attrs({ type: 'button', class: 'copy', 'data-copy': id })}>Copy attribution</button><span${attrs({ id: `${id}-status`, class: 'copy-status', role: 'status', 'aria-live': 'polite' })}></span></p>
-<p>Licensed ${link(site, doc.license_url, doc.license)}. When you quote a figure, link ${link(site, doc.citation_url, 'this page')}, give n and the as-of date, and say the data is self-reported.</p>
+<p>Licensed ${link(site, doc.license_url, doc.license)}. When you quote a figure, link ${link(site, doc.citation_url, doc.citation_url)}, give n and the as-of date, and say the data is self-reported.</p>
 <ul class="links"><li>JSON feed: ${link(site, doc.feed_url, href(doc.feed_url, site.baseUrl), { type: 'application/json' })}</li>${o.csv ? `<li>CSV download: ${link(site, o.csv, href(o.csv, site.baseUrl), { type: 'text/csv' })}</li>` : ''}</ul>
 </section>`;
 }
