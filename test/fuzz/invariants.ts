@@ -113,9 +113,9 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
 
   const nodeLevel = r.status !== 0 && r.headers['x-request-id'] === undefined;
   if (c.raw) {
-    // Protocol garbage: Node's parser may refuse it (400/431, or just close) before the app sees it.
+    // Protocol garbage: Node's parser may refuse it (400/431, 417 for an unknown Expect, or just close) before the app sees it.
     if (r.status === 0 || nodeLevel) {
-      if (r.status !== 0 && ![400, 431].includes(r.status)) problems.push(`parser-level answer ${r.status}`);
+      if (r.status !== 0 && ![400, 417, 431].includes(r.status)) problems.push(`parser-level answer ${r.status}`);
       return problems;
     }
   } else if (r.status === 0 || nodeLevel) {
