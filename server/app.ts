@@ -54,7 +54,8 @@ export function createApp(deps: AppDeps): App {
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
   web.use('/api/v1', createKeyedRouter({ registry: deps.registry, store: deps.store, clock }));
-  web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins }));
+  web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
+    onRefused: () => deps.metrics?.quotaRefused('mcp') }));
   web.get('/.well-known/mcp.json', async (req, res, next) => {
     try {
       const base = deps.registry.current?.baseUrl ?? `${req.protocol}://${req.get('host')}`;

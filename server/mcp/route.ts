@@ -27,6 +27,8 @@ export interface McpRouteDeps {
   allowedHosts?: string[];
   /** when set, requests with an Origin header must carry one of these */
   allowedOrigins?: string[];
+  /** called once per request whose tool call was refused by the per-IP limit (metrics) */
+  onRefused?: () => void;
 }
 
 const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
@@ -144,6 +146,7 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
           const retry = IpLimiter.retryAfter(v);
           limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
           res.set('Retry-After', String(retry));
+          deps.onRefused?.();
         }
       }
       normaliseAccept(req);
