@@ -68,11 +68,15 @@ describe('one process', () => {
     note('keyed', (await fresh(serve.url, '/api/v1/specialties', { 'x-api-key': generateKey() })).status);
     for (let i = 0; i < 2; i++) note('keyed', (await fresh(serve.url, '/api/v1/specialties', { 'x-api-key': spent })).status);
     for (let i = 0; i < 2; i++) note('mcp', (await mcpPost(serve.url, { jsonrpc: '2.0', id: i, method: 'tools/list' })).status);
-    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 2 } });
+    // a tool call from the IP that used up its minute: a tool error in a 200, counted as a refusal
+    const refusedCall = await mcpPost(serve.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_specialties', arguments: {} } }, xff(99));
+    expect(refusedCall.json<{ result: { isError: boolean; content: { text: string }[] } }>().result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Rate limit exceeded/) }] });
+    note('mcp', refusedCall.status);
+    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 3 } });
 
     const after = await waitFor('the counters to show every request', async () => {
       const { samples } = await scrape(serve.url);
-      return delta(before, samples, REQ, { interface: 'mcp' }) >= 2 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
+      return delta(before, samples, REQ, { interface: 'mcp' }) >= 3 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
     });
     for (const iface of ifaces) {
       const total = Object.values(sent[iface]!).reduce((a, b) => a + b, 0);
@@ -89,6 +93,7 @@ describe('one process', () => {
     }
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'open_data' })).toBe(2);
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'keyed' })).toBe(2);
+    expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'mcp' })).toBe(1);
   });
 
   it('names the served build and its age; counts a swap when a new build is published', async () => {

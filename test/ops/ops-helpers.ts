@@ -124,11 +124,11 @@ export async function awayFromMinuteEnd(seconds = 15): Promise<void> {
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** POST a JSON-RPC message to /mcp (plain JSON body). */
-export function mcpPost(url: string, body: unknown): Promise<HttpResponse> {
+export function mcpPost(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResponse> {
   const text = JSON.stringify(body);
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: Number(u.port), method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, 'content-length': Buffer.byteLength(text) }, agent: new http.Agent({ keepAlive: false }) }, (res) => {
+    const req = http.request({ host: u.hostname, port: Number(u.port), method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, ...headers, 'content-length': Buffer.byteLength(text) }, agent: new http.Agent({ keepAlive: false }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
