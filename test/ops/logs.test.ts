@@ -30,6 +30,14 @@ afterAll(async () => {
   if (f) rmSync(f.work, { recursive: true, force: true });
 });
 
+describe('server events', () => {
+  it('the build load is logged with its id', () => {
+    const loaded = logLines(serve.stderr()).filter((l) => l.msg === 'build loaded');
+    expect(loaded).toHaveLength(1);
+    expect(loaded[0]).toMatchObject({ build_id: f.buildId, previous: null, pid: serve.child.pid, level: 30 });
+  });
+});
+
 describe('request lines', () => {
   it('one JSON line per request, matching the answer; never a key', async () => {
     const unknown = generateKey();

@@ -11,7 +11,7 @@ import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { waitFor } from '../helpers/http.ts';
 import { FIXED_NOW, goldenBuild } from '../helpers/golden-build.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
-import { addKey, awayFromMinuteEnd, fresh, mcpPost, opsFixture, requestLines, scrape, serveArgs, sum, type OpsFixture, type Sample } from './ops-helpers.ts';
+import { addKey, awayFromMinuteEnd, fresh, logLines, mcpPost, opsFixture, requestLines, scrape, serveArgs, sum, type OpsFixture, type Sample } from './ops-helpers.ts';
 
 let f: OpsFixture;
 let serve: ServeProcess;
@@ -118,6 +118,7 @@ describe('one process', () => {
     expect(s1.filter((s) => s.name === 'physpay_build_info')).toHaveLength(1);
     expect(sum(s1, 'physpay_build_swaps_total')).toBe(swaps0 + 1);
     expect(Math.abs(sum(s1, 'physpay_build_age_seconds') - 3600)).toBeLessThan(60);
+    expect(logLines(serve.stderr()).filter((l) => l.msg === 'build swapped')).toEqual([expect.objectContaining({ build_id: next.id, previous: f.buildId })]);
   }, 45_000);
 });
 
