@@ -41,6 +41,7 @@ interface Outcome {
   written: boolean;
   writtenAt: number;
   status?: number;
+  requestId?: string;
   complete?: boolean;
   connection?: string;
   error?: string;
@@ -58,6 +59,7 @@ function send(url: string, path: string, agent: http.Agent, onWritten: () => voi
       res.on('end', () => {
         const body = Buffer.concat(chunks);
         o.status = res.statusCode;
+        o.requestId = res.headers['x-request-id'] as string | undefined;
         o.connection = res.headers.connection;
         o.complete = res.complete && body.length === Number(res.headers['content-length'] ?? body.length);
         try {
@@ -129,6 +131,10 @@ async function underLoad(args: string[], workers: number): Promise<void> {
   expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
   // the signal came while the server was still answering them: those answers said Connection: close
   const lines = requestLines(serve.stderr());
+  // every answer was logged, even those finished just before the exit (the log is flushed first)
+  expect(lines.filter((l) => l.route !== '/healthz' || l.status === 200).length).toBeGreaterThanOrEqual(N + 40);
+  const ids = new Set(lines.map((l) => l.req_id));
+  for (const o of results) expect(ids.has(o.requestId), `log line of ${o.path}`).toBe(true);
   const pids = new Set(lines.map((l) => l.pid));
   expect(pids.size).toBe(workers);
   expect(results.some((o) => o.connection === 'close'), 'no answer was sent after the signal: the load was too light to test anything').toBe(true);
