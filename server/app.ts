@@ -122,7 +122,13 @@ export function createApp(deps: AppDeps): App {
       return;
     }
     if (!url.startsWith('/api/') && !url.startsWith('/mcp') && pages(req, res)) return;
-    web(req as express.Request, res as express.Response);
+    // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end
+    // with its HTML 404: answer those with the JSON 404 of every other unknown path instead.
+    web(req as express.Request, res as express.Response, (err?: unknown) => {
+      if (res.headersSent) return;
+      if (err) process.emitWarning(`express: ${(err as Error)?.stack ?? String(err)}`);
+      sendJson(res, 404, { error: `no such endpoint: ${req.method} ${url.slice(0, 200)}` }, { 'cache-control': 'no-store' });
+    });
   };
   return { listener, limiter };
 }

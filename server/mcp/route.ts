@@ -71,6 +71,27 @@ function hostAllowed(allowed: string[], hostHeader: string): boolean {
   });
 }
 
+/**
+ * Whether the transport can build the request's URL (from an absolute-form request target, or from the
+ * Host header and the path). It answers a bare 400 with no body when it cannot (`Host: user@host`, a bad
+ * port, `POST http://x:99999/mcp`); checked first so those get a JSON-RPC error like every other refusal.
+ */
+function transportCanBuildUrl(url: string, host: string | undefined): boolean {
+  const q = url.indexOf('?');
+  if ((q < 0 ? url : url.slice(0, q)).includes('\\')) return false;
+  try {
+    if (url.startsWith('http://') || url.startsWith('https://')) {
+      new URL(url);
+      return true;
+    }
+    if (!url.startsWith('/') || !host) return false;
+    const u = new URL(`http://${host}/`);
+    return u.hostname.length === host.length || u.hostname === host.replace(/:\d+$/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 const idOf = (m: unknown): string | number | null => {
   const id = m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -123,6 +144,10 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
     '/',
     express.json({ limit: '64kb', type: () => true, strict: false }),
     async (req: Request, res: Response) => {
+      if (!transportCanBuildUrl(req.url, req.headers.host)) {
+        res.status(400).json(rpcError(-32600, 'invalid request target or Host header'));
+        return;
+      }
       const body: unknown = req.body;
       const invalid = envelopeError(body);
       if (invalid) {

@@ -177,11 +177,11 @@ function commonHeaders(): fc.Arbitrary<Record<string, string>> {
         'if-none-match': inmArb,
         'accept-encoding': fc.constantFrom('gzip', 'br, deflate', '*', 'identity;q=0', '🙃'.normalize()).map((s) => headerSafe(bytes(s))),
         'x-forwarded-for': fc.constantFrom('1.2.3.4', '::1', 'not an ip', '1.2.3.4, 5.6.7.8', '999.999.999.999', ''),
-        origin: fc.constantFrom('https://evil.example', 'null', '*', ''),
+        origin: fc.constantFrom('https://evil.example', 'null', '*', '', 'https://physpay.example', 'HTTPS://PHYSPAY.EXAMPLE', 'https://physpay.example.evil.example', '\u00ff\u00fe'),
         'access-control-request-headers': fc.constantFrom('x-api-key', 'X-Evil\u00ff', 'a'.repeat(2000), 'content-type, if-none-match'),
         range: fc.constantFrom('bytes=0-10', 'bytes=-1', 'bytes=999999999-', 'bytes=a-b'),
         cookie: fc.constantFrom('a=b', '__proto__=1', 'x'.repeat(3000)),
-        host: fc.constantFrom('localhost', 'evil.example', '', '127.0.0.1:1', '[::1]', '%00', 'a'.repeat(300)),
+        host: fc.constantFrom('localhost', 'evil.example', '', '127.0.0.1:1', '[::1]', '%00', 'a'.repeat(300), 'LOCALHOST', '127.0.0.1.', 'user@127.0.0.1', '127.0.0.1:99999', 'localhost:abc', '[', '127.0.0.1, evil.example', '\u00ff'),
         'x-http-method-override': fc.constantFrom('DELETE', 'PUT'),
         'mcp-protocol-version': fc.constantFrom('2025-06-18', 'garbage', '', '1999-01-01'),
         'mcp-session-id': fc.constantFrom('abc', '', '\u00ff'.repeat(5), 'x'.repeat(500)),
@@ -326,13 +326,12 @@ const bodyArb: fc.Arbitrary<BodySpec> = fc.oneof(
 
 export function mcpArb(): fc.Arbitrary<FuzzCase> {
   const method = fc.oneof({ weight: 14, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') });
-  const path = fc.oneof({ weight: 12, arbitrary: fc.constant('/mcp') }, { weight: 1, arbitrary: fc.constantFrom('/mcp/', '/MCP', '/mcp?x=1', '/mcp/../mcp', '/mcp%2f', '/mcp/tools', '/mcp?__proto__[x]=1', '/.well-known/mcp.json', '/.well-known/mcp.json/..') });
+  const path = fc.oneof({ weight: 12, arbitrary: fc.constant('/mcp') }, { weight: 1, arbitrary: fc.constantFrom('/mcp/', '/MCP', '/mcp?x=1', '/mcp/../mcp', '/mcp%2f', '/mcp/tools', '/mcp?__proto__[x]=1', '/.well-known/mcp.json', '/.well-known/mcp.json/..', 'http://127.0.0.1/mcp', 'http://user@evil.example/mcp', 'http://[/mcp', 'http://x:99999/mcp', '/mcp?\\x', '/mcp/%zz') });
   return fc
     .record({ method, path, body: bodyArb, headers: commonHeaders(), ctype: ctypeArb, accept: fc.option(acceptArb, { freq: 2, nil: undefined }), chunked: fc.boolean() })
     .map(({ method, path, body, headers, ctype, accept, chunked }) => {
       const h: Record<string, string> = { ...headers, 'content-type': ctype };
       if (accept !== undefined) h.accept = accept;
-      if (h.host !== undefined && h.host !== 'localhost') delete h.host; // no Host allow-list configured: keep the Host header sane
       return { target: 'mcp' as const, method, path, headers: h, body: method === 'GET' || method === 'HEAD' ? undefined : body, chunked };
     });
 }

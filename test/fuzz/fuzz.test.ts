@@ -68,6 +68,9 @@ beforeAll(async () => {
     trustProxy: 1,
     pollMs: 60_000,
     clock: () => new Date(`${DAY}T12:00:00Z`),
+    // the tool server's DNS-rebinding checks on, so generated Host and Origin headers reach them
+    mcpAllowedHosts: ['127.0.0.1', 'localhost'],
+    mcpAllowedOrigins: ['https://physpay.example'],
   });
   expect(server.registry.current?.id).toBe(built.id);
 
@@ -159,7 +162,7 @@ async function healthy(): Promise<string[]> {
   const me = `10.250.${healthChecks >> 8}.${healthChecks & 255}`; // a fresh client: never rate-limited
   await check('feed', { target: 'open', method: 'GET', path: '/data/api/v1/specialties/cardiology.json', headers: { 'x-forwarded-for': me } }, (s) => s === 200);
   await check('keyed', { target: 'keyed', method: 'GET', path: '/api/v1/me/usage', headers: { 'x-api-key': known.keys[0]! } }, (s) => s === 200);
-  await check('mcp', { target: 'mcp', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: { text: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wrvu_rate","arguments":{"specialty":"cardiology"}}}' } },
+  await check('mcp', { target: 'mcp', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': me }, body: { text: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wrvu_rate","arguments":{"specialty":"cardiology"}}}' } },
     (s, b) => s === 200 && b.includes('"structuredContent"'));
   // The hot client is refused by now, in the documented shape.
   {
@@ -260,5 +263,38 @@ describe('regressions found by the fuzzer', () => {
       }
     }
     expect(internalErrors).toEqual([]);
+  });
+
+  // The MCP transport rebuilds the request URL (from an absolute-form target, or Host + path) and answered
+  // a bare 400 with no body when it could not: now a JSON-RPC -32600 (server/mcp/route.ts, transportCanBuildUrl).
+  it('POST /mcp with a Host or absolute-form target the transport cannot parse: 400 with a JSON-RPC error', async () => {
+    const ping = { text: '{"jsonrpc":"2.0","id":7,"method":"ping"}' };
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    for (const [path, headers] of [
+      ['/mcp', { host: 'user@127.0.0.1' }],
+      ['http://x:99999/mcp', {}],
+      ['HTTP://127.0.0.1/mcp', {}],
+    ] as [string, Record<string, string>][]) {
+      const r = await send(server.url, { target: 'mcp', method: 'POST', path, headers: { ...json, ...headers }, body: ping });
+      expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(400);
+      expect(JSON.parse(r.body.toString('utf8'))).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.any(String) }, id: null });
+    }
+    // well-formed ones are still served
+    for (const [path, headers] of [['/mcp', { host: 'localhost:8080' }], ['http://127.0.0.1/mcp', {}], ['/mcp', { host: 'LOCALHOST' }]] as [string, Record<string, string>][]) {
+      const r = await send(server.url, { target: 'mcp', method: 'POST', path, headers: { ...json, ...headers }, body: ping });
+      expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+      expect(JSON.parse(r.body.toString('utf8'))).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    }
+  });
+
+  // Express skips every route for a target it cannot parse and answered with its own HTML 404: now the
+  // site's JSON 404 (server/app.ts, the callback passed to the Express app).
+  it('a request target Express cannot parse: the JSON 404, not an HTML page', async () => {
+    for (const [method, path] of [['POST', 'http://[/mcp'], ['GET', 'http://[/api/v1/specialties'], ['GET', 'http://[/']]) {
+      const r = await send(server.url, { target: 'other', method, path, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? { text: '{}' } : undefined });
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      expect(Object.keys(JSON.parse(r.body.toString('utf8')))).toEqual(['error']);
+    }
   });
 });

@@ -5,6 +5,7 @@
  * DB path, the data folder) anywhere in a response.
  */
 import { createHash } from 'node:crypto';
+import { parse } from 'node:url';
 import type { FuzzCase } from './arbitraries.ts';
 import { headBytes, type FuzzResponse } from './send.ts';
 
@@ -25,11 +26,17 @@ export const MAX_HEAD = 16 * 1024;
 /** Which part of the app answers `url` (mirrors server/app.ts and Express's case-insensitive prefixes). */
 export function handlerOf(url: string): { handler: Handler; pathname: string } {
   if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') return { handler: 'open', pathname: url.split('?')[0]! };
-  // Express (parseurl) ends the path at '?' or '#'.
-  const pathname = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
+  // The path as Express (parseurl, i.e. url.parse) sees it; a target it cannot parse gets the site's 404.
+  let pathname: string;
+  try {
+    pathname = parse(url).pathname ?? '';
+  } catch {
+    return { handler: 'generic', pathname: url };
+  }
   const lower = pathname.toLowerCase();
   if (lower === '/api/v1' || lower.startsWith('/api/v1/')) return { handler: 'keyed', pathname };
-  if (lower === '/mcp' || lower === '/mcp/') return { handler: 'mcp', pathname };
+  // The tool server's router answers its Host/Origin refusals for everything under /mcp/ too.
+  if (lower === '/mcp' || lower.startsWith('/mcp/')) return { handler: 'mcp', pathname };
   return { handler: 'generic', pathname };
 }
 
@@ -137,6 +144,7 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
     const body = parseJson(r, problems);
     if (body === undefined) return problems;
     if (handler === 'open') openDataError(r.status, body, r, problems);
+    else if (handler === 'mcp' && r.status === 404 && !/^\/mcp\/?$/i.test(pathname)) exactError(body, problems); // /mcp/<other>: the site's 404
     else if (handler === 'mcp') {
       if (![400, 403, 405, 406, 413, 415].includes(r.status)) problems.push(`MCP answered HTTP ${r.status}`);
       if (!rpcEnvelopeOk(body) || !('error' in (body as object))) problems.push('MCP HTTP error without a JSON-RPC error body');
