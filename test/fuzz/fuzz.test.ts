@@ -290,7 +290,7 @@ describe('regressions found by the fuzzer', () => {
   // Express skips every route for a target it cannot parse and answered with its own HTML 404: now the
   // site's JSON 404 (server/app.ts, the callback passed to the Express app).
   it('a request target Express cannot parse: the JSON 404, not an HTML page', async () => {
-    for (const [method, path] of [['POST', 'http://[/mcp'], ['GET', 'http://[/api/v1/specialties'], ['GET', 'http://[/']]) {
+    for (const [method, path] of [['POST', 'http://[/mcp'], ['GET', 'http://[/api/v1/specialties'], ['GET', 'http://[/']] as [string, string][]) {
       const r = await send(server.url, { target: 'other', method, path, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? { text: '{}' } : undefined });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.headers['content-type']).toMatch(/^application\/json/);
