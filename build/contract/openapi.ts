@@ -145,6 +145,13 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
   { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
 ];
 
+/** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */
+const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
+  { path: '/specialties.csv', feed: '/specialties.json', summary: 'Every specialty as CSV (slug, name, n, median, mean, p10-p90, rounded, withheld, licence fields per row)' },
+  { path: '/states.csv', feed: '/states.json', summary: 'Every state as CSV (code, slug, name, region, figures, cost of living, licence fields per row)' },
+  { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
+];
+
 const FEED_SCHEMA_NAMES: Record<FeedKind, string> = {
   specialties: 'SpecialtiesFeed', specialty: 'SpecialtyFeed', specialtyState: 'SpecialtyStateFeed', states: 'StatesFeed',
   state: 'StateFeed', wrvu: 'WrvuFeed', institutions: 'InstitutionsFeed', institution: 'InstitutionFeed',
@@ -160,10 +167,17 @@ export function openDataOpenApi(): Json {
     state: 'state slug or two-letter code, any letter case',
   };
   const paths: Json = {};
-  for (const r of FEED_ROUTES) {
+  const routes = [
+    ...FEED_ROUTES.map((r) => ({ ...r, operationId: `get_${r.kind}`, content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } } })),
+    ...CSV_ROUTES.map((r) => ({
+      path: r.path, params: [] as string[], summary: r.summary, operationId: `get_${r.path.slice(1).replace(/[/.]/g, '_')}`,
+      content: { 'text/csv': { schema: { type: 'string', description: `RFC 4180, UTF-8, one header row; the figures of ${r.feed}` } } },
+    })),
+  ];
+  for (const r of routes) {
     paths[r.path] = {
       get: {
-        operationId: `get_${r.kind}`,
+        operationId: r.operationId,
         summary: r.summary,
         parameters: [
           ...r.params.map((p) => ({ name: p, in: 'path', required: true, description: paramDoc[p], schema: { type: 'string', maxLength: 200 } })),
@@ -171,7 +185,7 @@ export function openDataOpenApi(): Json {
         ],
         responses: {
           '200': {
-            description: 'The feed document (CC BY 4.0)',
+            description: 'The feed (CC BY 4.0)',
             headers: {
               ETag: header('strong validator: content hash and access date'),
               'Cache-Control': header('public, max-age=3600'),
@@ -179,7 +193,7 @@ export function openDataOpenApi(): Json {
               Link: header('<canonical URL>; rel="canonical" when the path used an alias'),
               ...limitHeaders,
             },
-            content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } },
+            content: r.content,
           },
           '304': { description: 'Not modified (no body; not counted against the limits)', headers: { ETag: header('the current tag') } },
           '400': { description: 'malformed path', content: { 'application/json': { schema: ref('Error') } } },

@@ -38,7 +38,7 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').r
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
 const UNREACHABLE: Record<string, string> = {};
-for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json']) {
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/states.csv', '/residency/institutions.csv']) {
   UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
   UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
 }
@@ -68,7 +68,7 @@ function conforms(api: Api, template: string, r: HttpResponse, opts: { condition
     expect(Object.keys(content), `${what}: content type`).toContain(type);
     const validate = ajv.getSchema(`urn:physpay:${api}#/${pointer('paths', template, 'get', 'responses', String(r.status), 'content', type, 'schema')}`)!;
     expect(validate).toBeDefined();
-    const body = r.json();
+    const body = type === 'application/json' ? r.json() : r.text;
     const ok = validate(body);
     expect(ok, `${what}: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${r.text.slice(0, 300)}`).toBe(true);
   }
@@ -153,6 +153,9 @@ const openPaths = () => ({
   '/states/{state}.json': { ok: '/states/new-york.json', alias: '/states/ny.json', bad: '/states/..%2Fstates.json', unknown: '/states/new-yrok.json' },
   '/wrvu/{slug}.json': { ok: '/wrvu/family-medicine.json', alias: '/wrvu/Family-Medicine.json', bad: '/wrvu/%00.json', unknown: '/wrvu/famliy-medicine.json' },
   '/residency/institutions.json': { ok: '/residency/institutions.json', alias: null, bad: null, unknown: null },
+  '/specialties.csv': { ok: '/specialties.csv', alias: null, bad: null, unknown: null },
+  '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
+  '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
 }) as Record<string, { ok: string; alias: string | null; bad: string | null; unknown: string | null }>;
 
