@@ -40,7 +40,7 @@ let known: Known;
 const internalErrors: string[] = [];
 
 const onWarning = (w: Error) => {
-  if (/^(open data|keyed API|mcp)\b/.test(w.message)) internalErrors.push(w.message.split('\n').slice(0, 3).join(' | '));
+  if (/^(open data|keyed API|mcp|express)\b/.test(w.message)) internalErrors.push(w.message.split('\n').slice(0, 3).join(' | '));
 };
 const onUncaught = (err: unknown) => internalErrors.push(`uncaught: ${(err as Error)?.stack ?? String(err)}`);
 
@@ -84,11 +84,11 @@ beforeAll(async () => {
     .institutions.map((i) => i.institution.slug);
   known = { keys: keys.map((k) => k.key), institutions };
 
-  const publicBodies = new Set<string>();
+  const publicBodies = new Map<string, string>();
   const from = accessDateToken(readManifest(built.dir).build_date);
   for (const p of Object.keys(readManifest(built.dir).files).filter((f) => f.startsWith('public/'))) {
     const served = readFileSync(join(built.dir, p), 'latin1').split(from).join(accessDateToken(DAY));
-    publicBodies.add(createHash('sha256').update(Buffer.from(served, 'latin1')).digest('hex'));
+    publicBodies.set(createHash('sha256').update(Buffer.from(served, 'latin1')).digest('hex'), p.slice('public'.length));
   }
   // The API's contract documents are served from code, the same text as the committed copies in docs/.
   const docs = join(import.meta.dirname, '../../docs');
