@@ -12,13 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { arg, flag, median } from './bench-lib.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
-const quick = args.includes('--quick');
+const quick = flag('quick');
 const runs = quick ? 1 : Number(arg('runs', '3'));
 const seconds = quick ? 3 : Number(arg('seconds', '10'));
 const sizes = quick ? '100000,300000' : '100000,300000,1000000';
@@ -39,7 +35,6 @@ function runScript(script: string, extra: string[]): unknown {
   return JSON.parse(last);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fig = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 

@@ -10,15 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDemoDb } from '../build/demo/create.ts';
+import { arg, flag, median } from './bench-lib.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
 const sizes = arg('sizes', '100000,300000,1000000').split(',').map(Number);
 const runs = Number(arg('runs', '3'));
-const json = args.includes('--json');
+const json = flag('json');
 const outDir = join(process.cwd(), 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
 
@@ -33,7 +29,6 @@ if (process.env.PHYSPAY_BENCH_CHILD) {
   process.exit(0);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: { n: number; seconds: number[]; rss: number[]; reports: number; files: number; mb: number }[] = [];
 for (const n of sizes) {
   const db = join(outDir, `demo-${n}.db`);

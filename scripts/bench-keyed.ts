@@ -10,35 +10,19 @@
  * same run on the same process with the same generator: GET /healthz (no key, no store, no lookup), so the
  * cost of auth + atomic count + lookup can be read off the difference.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join, resolve } from 'node:path';
-import { createDemoDb } from '../build/demo/create.ts';
-import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+import { join } from 'node:path';
+import { arg, demoWorkspace, flag, hasCommand, median, removeSqlite, startPhyspay } from './bench-lib.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
 const rate = Number(arg('rate', '1000'));
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
 const pgUrl = arg('pg', 'postgres://postgres@127.0.0.1:5432/test');
-const json = args.includes('--json');
-const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset']).status === 0;
-const pin = (cpu: number, cmd: string, a: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(cpu), cmd, ...a]] : [cmd, a]);
-if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+const json = flag('json');
+if (hasCommand('taskset')) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' }); // the generator on CPU 1
 
-const work = resolve('bench/out/keyed');
-mkdirSync(work, { recursive: true });
-const db = join(work, 'demo.db');
-const data = join(work, 'dist');
-if (!existsSync(join(data, 'current'))) {
-  if (!existsSync(db)) createDemoDb(db, { reports: 60_000, seed: 42, asOf: '2026-11-15', force: true });
-  runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
-}
+const { work, data } = demoWorkspace('keyed');
 
 const QUERIES = [
   'specialty=Cardiology&state=Texas',
@@ -59,21 +43,6 @@ function createKeys(serviceDb: string, n: number): string[] {
     keys.push((JSON.parse(r.stdout) as { key: string }).key);
   }
   return keys;
-}
-
-async function startServer(serviceDb: string): Promise<{ child: ChildProcess; port: number }> {
-  const [cmd, a] = pin(0, process.execPath, ['bin/physpay.js', 'serve', '--data', data, '--service-db', serviceDb, '--port', '0']);
-  const child = spawn(cmd, a, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const port = await new Promise<number>((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) res(Number(m[1]));
-    });
-    child.on('exit', (code) => rej(new Error(`serve exited (${code})`)));
-  });
-  return { child, port };
 }
 
 interface Result { p50: number; p99: number; max: number; achieved: number; errors: number; statuses: Record<number, number> }
@@ -124,18 +93,17 @@ async function bench(label: string, serviceDb: string, reset: () => void): Promi
   for (let r = 0; r < runs; r++) {
     reset();
     const keys = createKeys(serviceDb, Math.ceil((rate * (seconds + 2)) / 1800));
-    const srv = await startServer(serviceDb);
+    const srv = await startPhyspay(data, serviceDb);
     await load(srv.port, keys, 2); // warm-up (JIT, caches, connections)
     results.push(await load(srv.port, keys, seconds));
     reference.push(await load(srv.port, keys, seconds, () => '/healthz'));
-    srv.child.kill('SIGTERM');
-    await new Promise((res) => srv.child.on('exit', res));
+    await srv.stop();
   }
   if (!json) {
-    const med = (f: (x: Result) => number) => [...results.map(f)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+    const med = (f: (x: Result) => number) => median(results.map(f));
     const rng = (f: (x: Result) => number) => `[${Math.min(...results.map(f)).toFixed(2)}-${Math.max(...results.map(f)).toFixed(2)}]`;
     console.log(`${label.padEnd(11)} p50 ${med((x) => x.p50).toFixed(2)} ms ${rng((x) => x.p50)}   p99 ${med((x) => x.p99).toFixed(2)} ms ${rng((x) => x.p99)}   max ${med((x) => x.max).toFixed(1)} ms   achieved ${med((x) => x.achieved).toFixed(0)} req/s   statuses ${JSON.stringify(results[0]!.statuses)}   errors ${results.reduce((a, x) => a + x.errors, 0)}`);
-    const rmed = (f: (x: Result) => number) => [...reference.map(f)].sort((a, b) => a - b)[Math.floor(reference.length / 2)]!;
+    const rmed = (f: (x: Result) => number) => median(reference.map(f));
     console.log(`${'  /healthz'.padEnd(11)} p50 ${rmed((x) => x.p50).toFixed(2)} ms   p99 ${rmed((x) => x.p99).toFixed(2)} ms   (reference, same process and rate)`);
   }
   return { benchmarks: results, reference };
@@ -144,7 +112,7 @@ async function bench(label: string, serviceDb: string, reset: () => void): Promi
 if (!json) console.log(`keyed /benchmarks at a fixed ${rate} req/s for ${seconds} s (after 2 s warm-up), ${runs} run(s), median [min-max]; target p99 < 5 ms`);
 const sqlitePath = join(work, 'service.db');
 const out: Record<string, { benchmarks: Result[]; reference: Result[] }> = {};
-out.sqlite = await bench('SQLite', sqlitePath, () => { for (const s of ['', '-wal', '-shm']) rmSync(sqlitePath + s, { force: true }); });
+out.sqlite = await bench('SQLite', sqlitePath, () => removeSqlite(sqlitePath));
 const pgOk = spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
 if (pgOk) {
   out.postgres = await bench('PostgreSQL', pgUrl, () => {}); // fresh keys every run; other data is left alone

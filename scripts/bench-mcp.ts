@@ -9,40 +9,20 @@
  *
  *   npx tsx scripts/bench-mcp.ts [--seconds 10] [--runs 3] [--connections 32] [--json]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
-import { createDemoDb } from '../build/demo/create.ts';
-import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+import { join } from 'node:path';
+import { arg, demoWorkspace, flag, median, medianRange, removeSqlite, requireCommands, startPhyspay, wrk } from './bench-lib.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
 const connections = Number(arg('connections', '32'));
-const json = args.includes('--json');
+const json = flag('json');
 const FEED = '/data/api/v1/specialties/cardiology.json';
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_specialty_pay', arguments: { specialty: 'cardiology' } } };
 
-for (const tool of ['wrk', 'taskset']) {
-  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
-    console.error(`bench-mcp: ${tool} is not installed (apt-get install wrk util-linux); nothing was measured`);
-    process.exit(2);
-  }
-}
-
-const work = resolve('bench/out/mcp');
-mkdirSync(work, { recursive: true });
-const db = join(work, 'demo.db');
-const data = join(work, 'dist');
-if (!existsSync(join(data, 'current'))) {
-  if (!existsSync(db)) createDemoDb(db, { reports: 60_000, seed: 42, asOf: '2026-11-15', force: true });
-  runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
-}
+requireCommands('bench-mcp', ['wrk', 'taskset']);
+const { work, data } = demoWorkspace('mcp');
 
 // wrk script: POST the tool call as a plain JSON-RPC request.
 const lua = join(work, 'tools-call.lua');
@@ -70,49 +50,22 @@ function checkCall(port: number): Promise<void> {
   });
 }
 
-function wrk(port: number, path: string, extra: string[], durationS = seconds): number {
-  const r = spawnSync('taskset', ['-c', '1', 'wrk', '-t', '1', '-c', String(connections), '-d', `${durationS}s`, ...extra, `http://127.0.0.1:${port}${path}`], { encoding: 'utf8' });
-  const m = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
-  if (!m) throw new Error(`wrk failed: ${r.stdout}${r.stderr}`);
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-  if (non2xx) throw new Error(`wrk saw ${non2xx[1]} non-2xx/3xx responses on ${path}`);
-  return Number(m[1]);
-}
-
-async function startPhyspay(): Promise<{ child: ChildProcess; port: number }> {
-  const service = join(work, 'service.db');
-  for (const s of ['', '-wal', '-shm']) rmSync(service + s, { force: true });
-  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/physpay.js', 'serve', '--data', data, '--service-db', service, '--port', '0', '--log-level', 'warn',
-    '--ip-per-minute', '1000000000', '--ip-per-day', '1000000000'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const port = await new Promise<number>((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) res(Number(m[1]));
-    });
-    child.on('exit', (code) => rej(new Error(`physpay serve exited (${code})`)));
-  });
-  return { child, port };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const results: Record<'feed' | 'tool', number[]> = { feed: [], tool: [] };
 for (let r = 0; r < runs; r++) {
-  const pp = await startPhyspay();
+  removeSqlite(join(work, 'service.db'));
+  const pp = await startPhyspay(data, join(work, 'service.db'));
+  const base = `http://127.0.0.1:${pp.port}`;
   await checkCall(pp.port);
-  wrk(pp.port, '/mcp', ['-s', lua], 2); // warm-up (JIT, connections), discarded
-  results.tool.push(wrk(pp.port, '/mcp', ['-s', lua]));
-  results.feed.push(wrk(pp.port, FEED, []));
-  pp.child.kill('SIGTERM');
-  await new Promise((res) => pp.child.on('exit', res));
+  wrk(`${base}/mcp`, { connections, seconds: 2, script: lua }); // warm-up (JIT, connections), discarded
+  results.tool.push(wrk(`${base}/mcp`, { connections, seconds, script: lua }));
+  results.feed.push(wrk(`${base}${FEED}`, { connections, seconds }));
+  await pp.stop();
 }
 
 const ratio = median(results.tool) / median(results.feed);
 if (json) {
   console.log(JSON.stringify({ seconds, runs, connections, tool: 'get_specialty_pay', feed: FEED, results, ratio }));
 } else {
-  const fmt = (xs: number[]) => `${median(xs).toFixed(0)} [${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}]`;
   console.log(`tool server: tools/call get_specialty_pay (plain JSON POST) vs GET ${FEED}, one physpay process, wrk 1 thread ${connections} connections ${seconds} s; ${runs} run(s), median [min-max] req/s`);
-  console.log(`tools/call   ${fmt(results.tool).padEnd(22)}  feed GET ${fmt(results.feed).padEnd(22)}  ratio ${ratio.toFixed(2)}`);
+  console.log(`tools/call   ${medianRange(results.tool).padEnd(22)}  feed GET ${medianRange(results.feed).padEnd(22)}  ratio ${ratio.toFixed(2)}`);
 }

@@ -8,40 +8,21 @@
  *
  *   npx tsx scripts/bench-serve.ts [--seconds 10] [--runs 3] [--connections 64] [--json]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join, resolve } from 'node:path';
-import { createDemoDb } from '../build/demo/create.ts';
-import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+import { join } from 'node:path';
 import { CORS_HEADERS } from '../server/http/cors.ts';
+import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, wrk as wrkUrl } from './bench-lib.ts';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : dflt;
-};
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
 const connections = Number(arg('connections', '64'));
-const json = args.includes('--json');
+const json = flag('json');
 const FEED = '/data/api/v1/specialties/family-medicine.json';
 
-for (const tool of ['nginx', 'wrk', 'taskset']) {
-  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
-    console.error(`bench-serve: ${tool} is not installed (apt-get install nginx wrk util-linux); nothing was measured`);
-    process.exit(2);
-  }
-}
-
-const work = resolve('bench/out/serve');
-mkdirSync(work, { recursive: true });
-const db = join(work, 'demo.db');
-const data = join(work, 'dist');
-if (!existsSync(join(data, 'current'))) {
-  if (!existsSync(db)) createDemoDb(db, { reports: 60_000, seed: 42, asOf: '2026-11-15', force: true });
-  runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
-}
+requireCommands('bench-serve', ['nginx', 'wrk', 'taskset']);
+const { work, data } = demoWorkspace('serve');
 const publicDir = join(data, 'current', 'public');
 
 function getHeaders(port: number, path: string): Promise<Record<string, string | string[] | undefined>> {
@@ -66,15 +47,7 @@ async function waitFor(port: number): Promise<void> {
   }
 }
 
-function wrk(port: number, headers: string[]): number {
-  const h = headers.flatMap((x) => ['-H', x]);
-  const r = spawnSync('taskset', ['-c', '1', 'wrk', '-t', '1', '-c', String(connections), '-d', `${seconds}s`, ...h, `http://127.0.0.1:${port}${FEED}`], { encoding: 'utf8' });
-  const m = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
-  if (!m) throw new Error(`wrk failed: ${r.stdout}${r.stderr}`);
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
-  if (non2xx) throw new Error(`wrk saw ${non2xx[1]} non-2xx/3xx responses on port ${port}`);
-  return Number(m[1]);
-}
+const wrk = (port: number, headers: string[]) => wrkUrl(`http://127.0.0.1:${port}${FEED}`, { connections, seconds, headers });
 
 // ---- nginx with the same headers as physpay's feeds
 const nginxPort = 18080;
@@ -108,27 +81,10 @@ ${corsLines}
 `);
 
 function startNginx(): ChildProcess {
-  return spawn('taskset', ['-c', '0', 'nginx', '-c', nginxConf, '-p', work], { stdio: 'ignore' });
+  const [cmd, args] = pinned(0, 'nginx', ['-c', nginxConf, '-p', work]);
+  return spawn(cmd, args, { stdio: 'ignore' });
 }
 
-async function startPhyspay(): Promise<{ child: ChildProcess; port: number }> {
-  const service = join(work, 'service.db');
-  for (const s of ['', '-wal', '-shm']) rmSync(service + s, { force: true });
-  const child = spawn('taskset', ['-c', '0', process.execPath, 'bin/physpay.js', 'serve', '--data', data, '--service-db', service, '--port', '0',
-    '--ip-per-minute', '1000000000', '--ip-per-day', '1000000000'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const port = await new Promise<number>((res, rej) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) res(Number(m[1]));
-    });
-    child.on('exit', (code) => rej(new Error(`physpay serve exited (${code})`)));
-  });
-  return { child, port };
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const results: Record<string, number[]> = { nginx200: [], physpay200: [], nginx304: [], physpay304: [] };
 for (let r = 0; r < runs; r++) {
   const ngx = startNginx();
@@ -137,16 +93,16 @@ for (let r = 0; r < runs; r++) {
   results.nginx200!.push(wrk(nginxPort, []));
   results.nginx304!.push(wrk(nginxPort, [`If-None-Match: ${ngxEtag}`]));
   ngx.kill('SIGTERM');
-  const pp = await startPhyspay();
+  removeSqlite(join(work, 'service.db'));
+  const pp = await startPhyspay(data, join(work, 'service.db'));
   await waitFor(pp.port);
   const ppEtag = String((await getHeaders(pp.port, FEED)).etag);
   results.physpay200!.push(wrk(pp.port, []));
   results.physpay304!.push(wrk(pp.port, [`If-None-Match: ${ppEtag}`]));
-  pp.child.kill('SIGTERM');
-  await new Promise((res) => pp.child.on('exit', res));
+  await pp.stop();
 }
 
-const fmt = (xs: number[]) => `${median(xs).toFixed(0)} [${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}]`;
+const fmt = (xs: number[]) => medianRange(xs);
 const ratio200 = median(results.physpay200!) / median(results.nginx200!);
 const ratio304 = median(results.physpay304!) / median(results.nginx304!);
 const bytes = readFileSync(join(publicDir, FEED)).length;

@@ -16,13 +16,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { PG_URL, pgClient, pgUnreachable } from '../helpers/pg.ts';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { request, waitFor, type HttpResponse } from '../helpers/http.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
 
 const run = promisify(execFile);
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const PATHS = [
   '/data/api/v1/specialties/cardiology.json',
   '/api/v1/benchmarks?specialty=Family%20Medicine&state=California',
@@ -39,18 +38,6 @@ function pgCluster(): { version: string; name: string } | string {
   return { version, name: 'main' };
 }
 
-async function pgReachable(): Promise<string | null> {
-  const probe = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-    await probe.query('SELECT 1');
-    return null;
-  } catch (err) {
-    return `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message})`;
-  } finally {
-    await probe.end().catch(() => {});
-  }
-}
 
 let work: string;
 let serve: ServeProcess | undefined;
@@ -63,11 +50,10 @@ beforeAll(() => {
 afterAll(async () => {
   await serve?.stop();
   if (keyId !== undefined) {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect().catch(() => {});
-    await c.query('DELETE FROM quota_usage WHERE key_id = $1', [keyId]).catch(() => {});
-    await c.query('DELETE FROM api_keys WHERE id = $1', [keyId]).catch(() => {});
-    await c.end().catch(() => {});
+    const c = await pgClient().catch(() => null);
+    await c?.query('DELETE FROM quota_usage WHERE key_id = $1', [keyId]).catch(() => {});
+    await c?.query('DELETE FROM api_keys WHERE id = $1', [keyId]).catch(() => {});
+    await c?.end().catch(() => {});
   }
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -75,7 +61,7 @@ afterAll(async () => {
 describe('PostgreSQL restarted under load', () => {
   it('requests fail cleanly with 503 while it is down and recover without restarting physpay', async (ctx) => {
     const cluster = pgCluster();
-    const why = typeof cluster === 'string' ? cluster : await pgReachable();
+    const why = typeof cluster === 'string' ? cluster : await pgUnreachable();
     if (why) {
       if (process.env.CI) throw new Error(`${why}: required when CI is set`);
       console.warn(`skipping the PostgreSQL restart test: ${why}`);
@@ -125,7 +111,7 @@ describe('PostgreSQL restarted under load', () => {
       // While it is down, the store-backed checks fail: collect some answers, then start it again.
       await waitFor('answers while PostgreSQL is down', () => byPhase.during.filter((r) => r.status === 503).length >= 50, 20_000);
       execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, name, 'start'], { stdio: 'ignore' });
-      await waitFor('PostgreSQL back', async () => (await pgReachable()) === null, 30_000);
+      await waitFor('PostgreSQL back', async () => (await pgUnreachable()) === null, 30_000);
       // Pool connections broken by the restart are replaced; the next answers are 200s again.
       const mark = byPhase.during.length;
       await waitFor('200s again', () => byPhase.during.slice(mark).filter((r) => r.status === 200).length >= 20, 30_000);
@@ -136,7 +122,7 @@ describe('PostgreSQL restarted under load', () => {
       await load;
       agent.destroy();
       // never leave the shared database down
-      if (typeof cluster !== 'string' && (await pgReachable()) !== null) {
+      if (typeof cluster !== 'string' && (await pgUnreachable()) !== null) {
         execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start'], { stdio: 'ignore' });
       }
     }
@@ -154,8 +140,7 @@ describe('PostgreSQL restarted under load', () => {
     // count whose commit raced the shutdown may have landed without its answer (at most one per keyed 503).
     const all = [...byPhase.before, ...byPhase.during, ...byPhase.after];
     const keyed200 = all.filter((r) => r.status === 200 && r.headers['x-ratelimit-remaining-daily'] !== undefined).length;
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
+    const c = await pgClient();
     try {
       const row = (await c.query<{ day_count: number }>('SELECT day_count FROM quota_usage WHERE key_id = $1', [key.id])).rows[0];
       expect(row?.day_count).toBeGreaterThanOrEqual(keyed200);

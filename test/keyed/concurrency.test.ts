@@ -13,13 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
 
 const run = promisify(execFile);
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const PATHS = ['/api/v1/benchmarks?specialty=Cardiology&state=Texas', '/api/v1/specialties', '/api/v1/available-data?specialty=Pediatrics', '/api/v1/benchmarks?specialty=Nope'];
 
 let work: string;
@@ -114,18 +113,12 @@ describe('exact quota across two serve processes', () => {
   }, 60_000);
 
   it('PostgreSQL service store: 300 concurrent requests against 100 remaining -> exactly 100 served and 200 x 429', async (ctx) => {
-    const probe = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-    try {
-      await probe.connect();
-      await probe.query('SELECT 1');
-    } catch (err) {
-      await probe.end().catch(() => {});
-      const why = `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message})`;
-      if (process.env.CI) throw new Error(`${why}: required when CI is set`);
-      console.warn(`skipping the PostgreSQL quota exactness test: ${why}`);
-      ctx.skip(why);
+    const skip = await pgSkipReason('the PostgreSQL quota exactness test');
+    if (skip) {
+      ctx.skip(skip);
       return;
     }
+    const probe = await pgClient();
     let keyId: number | null = null;
     try {
       const k = await createKeyCli(PG_URL, 'starter');

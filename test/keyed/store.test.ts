@@ -8,30 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
 import type { ServiceStore } from '../../server/store/types.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 let work: string;
 
 // probe PostgreSQL once, before the suites are collected
-let pgReason: string | null = null;
-{
-  const probe = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await probe.connect();
-    await probe.query('SELECT 1');
-  } catch (err) {
-    pgReason = `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message})`;
-    if (process.env.CI) throw new Error(`${pgReason}: required when CI is set`);
-    console.warn(`skipping the PostgreSQL store tests: ${pgReason}`);
-  } finally {
-    await probe.end().catch(() => {});
-  }
-}
+const pgReason = await pgSkipReason('the PostgreSQL store tests');
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'physpay-keyed-store-'));

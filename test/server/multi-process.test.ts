@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
 import { spawnServe, type ServeProcess } from './serve-process.ts';
 
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const FEEDS = ['/data/api/v1/specialties/cardiology.json', '/data/api/v1/states/texas.json', '/data/api/v1/specialties.json', '/data/api/v1/wrvu/ent.json'];
 
 let work: string;
@@ -103,18 +102,12 @@ describe('exact per-IP limit across two processes', () => {
   }, 60_000);
 
   it('PostgreSQL service store: 120 concurrent requests -> exactly 50 x 200 and 70 x 429', async (ctx) => {
-    const probe = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-    try {
-      await probe.connect();
-      await probe.query('SELECT 1');
-    } catch (err) {
-      await probe.end().catch(() => {});
-      const why = `PostgreSQL unreachable at ${PG_URL} (${(err as Error).message})`;
-      if (process.env.CI) throw new Error(`${why}: required when CI is set`);
-      console.warn(`skipping the PostgreSQL exactness test: ${why}`);
-      ctx.skip(why);
+    const skip = await pgSkipReason('the PostgreSQL exactness test');
+    if (skip) {
+      ctx.skip(skip);
       return;
     }
+    const probe = await pgClient();
     try {
       const servers = await twoServers(PG_URL);
       const readCount = async (ip: string) => {

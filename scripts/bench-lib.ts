@@ -1,0 +1,101 @@
+/**
+ * What the bench-* scripts share: flags, the demo build they serve, starting `physpay serve` pinned to a
+ * CPU, wrk runs, and medians. Nothing here installs anything.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createDemoDb } from '../build/demo/create.ts';
+import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+
+const argv = process.argv.slice(2);
+
+/** `--name value` from the command line, or the default. */
+export function arg(name: string, dflt: string): string {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1]! : dflt;
+}
+
+/** `--name` present on the command line. */
+export const flag = (name: string): boolean => argv.includes(`--${name}`);
+
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** "median [min-max]" */
+export const medianRange = (xs: number[], digits = 0): string => `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}]`;
+
+export const hasCommand = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+/** Exit 2 with a message when a tool is missing: the scripts measure nothing rather than half. */
+export function requireCommands(script: string, cmds: string[]): void {
+  for (const cmd of cmds) {
+    if (!hasCommand(cmd)) {
+      console.error(`${script}: ${cmd} is not installed (apt-get install nginx wrk util-linux); nothing was measured`);
+      process.exit(2);
+    }
+  }
+}
+
+/** bench/out/<name>/ with a published demo build of 60,000 reports (seed 42), made once and reused. */
+export function demoWorkspace(name: string): { work: string; data: string } {
+  const work = resolve('bench/out', name);
+  mkdirSync(work, { recursive: true });
+  const db = join(work, 'demo.db');
+  const data = join(work, 'dist');
+  if (!existsSync(join(data, 'current'))) {
+    if (!existsSync(db)) createDemoDb(db, { reports: 60_000, seed: 42, asOf: '2026-11-15', force: true });
+    runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
+  }
+  return { work, data };
+}
+
+/** Delete a SQLite service DB (and its WAL files) so a run starts from empty counters. */
+export function removeSqlite(path: string): void {
+  for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
+}
+
+/** `taskset -c cpu cmd args` when taskset exists, else the command itself. */
+export function pinned(cpu: number, cmd: string, args: string[]): [string, string[]] {
+  return hasCommand('taskset') ? ['taskset', ['-c', String(cpu), cmd, ...args]] : [cmd, args];
+}
+
+/**
+ * Start `physpay serve` on CPU 0 over `data`, with the per-IP limit on but set out of reach (every request
+ * still runs the atomic check-and-count) and request log lines off (`--log-level warn`, like nginx's
+ * `access_log off` in bench-serve), and wait for its `listening on` line.
+ */
+export async function startPhyspay(data: string, serviceDb: string, extra: string[] = []): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const [cmd, args] = pinned(0, process.execPath, ['bin/physpay.js', 'serve', '--data', data, '--service-db', serviceDb, '--port', '0', '--log-level', 'warn',
+    '--ip-per-minute', '1000000000', '--ip-per-day', '1000000000', ...extra]);
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const port = await new Promise<number>((res, rej) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) res(Number(m[1]));
+    });
+    child.on('exit', (code) => rej(new Error(`physpay serve exited (${code})`)));
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    child,
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** One wrk run (1 thread, on CPU 1) against a URL; req/s. Any non-2xx/3xx answer fails the benchmark. */
+export function wrk(url: string, opts: { connections: number; seconds: number; headers?: string[]; script?: string }): number {
+  const a = ['wrk', '-t', '1', '-c', String(opts.connections), '-d', `${opts.seconds}s`, ...(opts.headers ?? []).flatMap((h) => ['-H', h]), ...(opts.script ? ['-s', opts.script] : []), url];
+  const [cmd, args] = pinned(1, a[0]!, a.slice(1));
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  const m = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
+  if (!m) throw new Error(`wrk failed: ${r.stdout}${r.stderr}`);
+  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
+  if (bad) throw new Error(`wrk saw ${bad[1]} non-2xx/3xx responses from ${url}`);
+  return Number(m[1]);
+}
