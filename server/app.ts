@@ -10,7 +10,7 @@ import express from 'express';
 import type { BuildRegistry } from './builds/registry.ts';
 import { systemClock, type Clock } from './http/clock.ts';
 import { clientIpResolver, type TrustProxy } from './http/client-ip.ts';
-import { sendJson } from './http/send.ts';
+import { sendJson, setRequestId } from './http/send.ts';
 import { IpLimiter } from './limits/ip-limiter.ts';
 import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): App {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
-    res.setHeader('X-Request-Id', requestId);
+    setRequestId(res, requestId); // the bare paths put it into their one writeHead (fast header path)
     if (deps.closing?.()) res.setHeader('Connection', 'close');
     if (metrics || logger) {
       res.once('finish', () => {
@@ -122,6 +122,7 @@ export function createApp(deps: AppDeps): App {
       return;
     }
     if (!url.startsWith('/api/') && !url.startsWith('/mcp') && pages(req, res)) return;
+    res.setHeader('X-Request-Id', requestId);
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end
     // with its HTML 404: answer those with the JSON 404 of every other unknown path instead.
     web(req as express.Request, res as express.Response, (err?: unknown) => {

@@ -1,5 +1,23 @@
 import type { ServerResponse } from 'node:http';
 
+/**
+ * The request id of an answer, carried on the response object by the app (see app.ts). The bare node:http
+ * paths put it into their one `writeHead` call: a `setHeader` before `writeHead` takes Node off its fast
+ * header path for every header of the answer (measured: about a quarter of the open feeds' throughput).
+ */
+export const REQUEST_ID = Symbol('physpay.requestId');
+type WithRequestId = ServerResponse & { [REQUEST_ID]?: string };
+
+export function setRequestId(res: ServerResponse, id: string): void {
+  (res as WithRequestId)[REQUEST_ID] = id;
+}
+
+/** `{ 'x-request-id': id }` for the answer's header object ({} when the app set none). */
+export function requestIdHeader(res: ServerResponse): Record<string, string> {
+  const id = (res as WithRequestId)[REQUEST_ID];
+  return id ? { 'x-request-id': id } : {};
+}
+
 /** Send a JSON body with the given status and headers (HEAD gets the headers only). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}, head = false): void {
   const text = Buffer.from(`${JSON.stringify(body)}\n`);
@@ -7,6 +25,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'content-type': 'application/json; charset=utf-8',
     'content-length': text.length,
     'x-content-type-options': 'nosniff',
+    ...requestIdHeader(res),
     ...headers,
   });
   res.end(head ? undefined : text);

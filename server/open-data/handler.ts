@@ -12,7 +12,7 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import type { LoadedBuild, ServedFile } from '../builds/loaded-build.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS, preflightHeaders } from '../http/cors.ts';
-import { etagMatches, sendJson } from '../http/send.ts';
+import { etagMatches, requestIdHeader, sendJson } from '../http/send.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { FEED_INDEX, matchFeed } from './routes.ts';
@@ -82,6 +82,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       'x-content-type-options': 'nosniff',
       'x-physpay-build': build.id,
       'ratelimit-policy': policy,
+      ...requestIdHeader(res),
     };
     if (verdict) headers.ratelimit = IpLimiter.rateLimitHeader(verdict);
     if (link) headers.link = `<${link}>; rel="canonical"`;
@@ -94,7 +95,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const method = req.method ?? 'GET';
     const head = method === 'HEAD';
     if (method === 'OPTIONS') {
-      res.writeHead(204, preflightHeaders(req.headers['access-control-request-headers'] as string | undefined));
+      res.writeHead(204, { ...preflightHeaders(req.headers['access-control-request-headers'] as string | undefined), ...requestIdHeader(res) });
       res.end();
       done(204);
       return;
@@ -108,7 +109,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const rawPath = q >= 0 ? url.slice(0, q) : url;
     const doc = contract.get(rawPath);
     if (doc) {
-      const h: Record<string, string | number> = { etag: doc.etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS };
+      const h: Record<string, string | number> = { etag: doc.etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, ...requestIdHeader(res) };
       if (etagMatches(req.headers['if-none-match'] as string | undefined, doc.etag)) {
         res.writeHead(304, h);
         res.end();
@@ -169,7 +170,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     if (inm) {
       const { etag } = build.render(file, utcDay(deps.clock()));
       if (etagMatches(inm, etag)) {
-        const h: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': build.id };
+        const h: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
         if (link) h.link = `<${link}>; rel="canonical"`;
         res.writeHead(304, h);
         res.end();

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
-import { etagMatches } from '../http/send.ts';
+import { etagMatches, requestIdHeader } from '../http/send.ts';
 import { decodePath } from '../open-data/handler.ts';
 
 export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -31,6 +31,7 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
       ...CORS_HEADERS,
       'x-content-type-options': 'nosniff',
       'x-physpay-build': build.id,
+      ...requestIdHeader(res),
     };
     if (etagMatches(req.headers['if-none-match'], etag)) {
       res.writeHead(304, headers);

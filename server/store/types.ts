@@ -81,6 +81,11 @@ export interface ServiceStore {
   readQuota(keyId: number, w: QuotaWindows): MaybePromise<{ dayCount: number; monthCount: number }>;
   /** Count one request of `ip` if it is within both limits (one atomic step); refuse it otherwise, uncounted. */
   hitIp(ip: string, windows: IpWindows, limits: IpLimits): MaybePromise<IpDecision>;
+  /**
+   * Optional group commit: `hitIp` for each request in order, all in one atomic step (one transaction, so
+   * one lock and one commit for the whole group). Each decision is exactly what `hitIp` would have given.
+   */
+  hitIpMany?(ips: string[], windows: IpWindows, limits: IpLimits): IpDecision[];
   /** Forget counters of days before `day`. */
   pruneIp(day: number): MaybePromise<void>;
   close(): MaybePromise<void>;

@@ -140,7 +140,7 @@ describe('the counter store unavailable', () => {
     const store = new SqliteServiceStore(join(work, 'service-broken.db'));
     const broken = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === 'hitIp') return () => { throw new StoreUnavailableError('store down'); };
+        if (prop === 'hitIp' || prop === 'hitIpMany') return () => { throw new StoreUnavailableError('store down'); };
         const v = Reflect.get(target, prop, receiver) as unknown;
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
