@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { arg, flag, median } from './bench-lib.ts';
 
@@ -100,6 +100,10 @@ L.push('## Tool server (MCP)', '');
 L.push(`\`tools/call get_specialty_pay\` as a plain JSON POST (stateless: a fresh server and transport per request, per-IP limit counted) vs GET \`${mcp.feed}\` (the document its structuredContent equals) on the same process; wrk 1 thread, ${mcp.connections} connections. No target in DESIGN.md.`, '');
 L.push('| tool calls/s | feed GETs/s (reference) | ratio |', '|---:|---:|---:|');
 L.push(`| ${fig(mcp.results.tool)} | ${fig(mcp.results.feed)} | ${mcp.ratio.toFixed(2)} |`, '');
+
+// The hand-written analysis of missed targets (what bounds them, what was changed), kept beside the report.
+const analysis = join('bench', 'ANALYSIS.md');
+if (existsSync(analysis)) L.push(readFileSync(analysis, 'utf8').trimEnd(), '');
 
 mkdirSync('bench', { recursive: true });
 const file = quick ? join('bench', 'out', 'REPORT-quick.md') : join('bench', 'REPORT.md');
