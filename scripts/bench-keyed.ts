@@ -1,39 +1,64 @@
 /**
  * Keyed API latency benchmark (DESIGN.md section 8: /benchmarks p99 under 5 ms at 1,000 requests/s on one
- * process): an open-loop load generator sends requests at a fixed rate (latency is measured from each
- * request's scheduled time, so a slow server cannot hide queueing), against one server process with the
- * service store on SQLite and then on PostgreSQL. Every request is authenticated and counted.
+ * process). An open-loop generator in C (scripts/loadgen/openloop.c, like wrk2) sends requests at a fixed
+ * rate and measures each latency from the request's scheduled time, so a slow server cannot hide queueing;
+ * it sleeps between sends (no spinning event loop, no garbage collector of its own). One server process
+ * with the service store on SQLite and then on PostgreSQL; every request is authenticated and counted.
  *
  *   npx tsx scripts/bench-keyed.ts [--rate 1000] [--seconds 10] [--runs 3] [--pg postgres://postgres@127.0.0.1:5432/test] [--json]
  *
- * The server runs on CPU 0, this generator on CPU 1 (taskset, when available). Reference, measured in the
- * same run on the same process with the same generator: GET /healthz (no key, no store, no lookup), so the
- * cost of auth + atomic count + lookup can be read off the difference.
+ * The query mix: every specialty of the build, each with a national, a regional, a state, and a filtered
+ * (practice setting or employment type) query, in a fixed shuffled order (seed 42), spread over many
+ * Enterprise keys (so the full response with every section is built). The server runs on CPU 0, the
+ * generator on CPU 1 (taskset, when available). References, measured in the same run with the same
+ * generator: GET /healthz on the same process (no key, no store, no lookup), and a bare node:http server
+ * answering a fixed body of the same size (the floor of Node, the kernel and the generator on this VM).
  */
-import { spawnSync } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { arg, demoWorkspace, flag, hasCommand, median, removeSqlite, startPhyspay } from './bench-lib.ts';
+import { arg, demoWorkspace, flag, hasCommand, median, openLoop, pinned, removeSqlite, startPhyspay, type OpenLoopResult } from './bench-lib.ts';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
+import type { KeyedIndex } from '../build/contract/keyed-artifacts.ts';
 
 const rate = Number(arg('rate', '1000'));
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
 const pgUrl = arg('pg', 'postgres://postgres@127.0.0.1:5432/test');
 const json = flag('json');
-if (hasCommand('taskset')) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' }); // the generator on CPU 1
 
 const { work, data } = demoWorkspace('keyed');
 
-const QUERIES = [
-  'specialty=Cardiology&state=Texas',
-  'specialty=Family%20Medicine&state=Ohio&practice_setting=Hospital%20Employed',
-  'specialty=Orthopedic%20Surgery&region=West',
-  'specialty=Psychiatry',
-  'specialty=Emergency%20Medicine&state=California&employment_type=Full-Time%20(W-2)',
-  'specialty=Dermatology&state=New%20York',
-  'specialty=Anesthesiology&state=Florida',
-  'specialty=Pediatrics&region=Midwest&practice_setting=Academic',
-];
+/** A deterministic PRNG (mulberry32) for the query order. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function queryMix(): string[] {
+  const index = JSON.parse(readFileSync(join(data, 'current', 'private/keyed/index.json'), 'utf8')) as KeyedIndex;
+  const rand = rng(42);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const q = (o: Record<string, string>) => `/api/v1/benchmarks?${new URLSearchParams(o).toString()}`;
+  const out: string[] = [];
+  for (const s of index.specialties.filter((x) => x.publishable)) {
+    for (let k = 0; k < 4; k++) {
+      out.push(q({ specialty: s.name }));
+      out.push(q({ specialty: s.name, region: pick(REGIONS) }));
+      out.push(q({ specialty: s.name, state: pick(index.states).name }));
+      out.push(q({ specialty: s.name, state: pick(index.states).name, ...(rand() < 0.5 ? { practice_setting: pick(PRACTICE_SETTINGS) } : { employment_type: pick(EMPLOYMENT_TYPES) }) }));
+    }
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
 
 function createKeys(serviceDb: string, n: number): string[] {
   const keys: string[] = [];
@@ -45,76 +70,63 @@ function createKeys(serviceDb: string, n: number): string[] {
   return keys;
 }
 
-interface Result { p50: number; p99: number; max: number; achieved: number; errors: number; statuses: Record<number, number> }
-
-async function load(port: number, keys: string[], durationS: number, pathOf = (i: number) => `/api/v1/benchmarks?${QUERIES[i % QUERIES.length]}`): Promise<Result> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let errors = 0;
-  let sent = 0;
-  const total = Math.round(rate * durationS);
-  const start = performance.now();
-  await new Promise<void>((done) => {
-    let finished = 0;
-    const fire = (i: number) => {
-      const scheduled = start + (i * 1000) / rate;
-      const req = request({ host: '127.0.0.1', port, agent, path: pathOf(i), headers: { 'X-API-Key': keys[i % keys.length]! } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
-          latencies.push(performance.now() - scheduled);
-          if (++finished === total) done();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        if (++finished === total) done();
-      });
-      req.end();
-    };
-    const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
-      while (sent < due) fire(sent++);
-      if (sent < total) setImmediate(tick);
-    };
-    tick();
-  });
-  const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-  return { p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1]!, achieved: total / elapsed, errors, statuses };
+/** The generator's floor: a bare node:http server on CPU 0 answering a fixed JSON body of `bytes` bytes. */
+async function bareNode(bytes: number): Promise<OpenLoopResult[]> {
+  const code = `const b=Buffer.alloc(${bytes},32);const s=require('node:http').createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json','content-length':b.length});r.end(b)});s.listen(0,'127.0.0.1',()=>console.log(s.address().port))`;
+  const [cmd, args] = pinned(0, process.execPath, ['-e', code]);
+  const out: OpenLoopResult[] = [];
+  for (let r = 0; r < runs; r++) {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const port = await new Promise<number>((res) => child.stdout!.once('data', (d) => res(Number(String(d).trim()))));
+    openLoop(port, [{ path: '/' }], { rate, seconds: 2 });
+    out.push(openLoop(port, [{ path: '/' }], { rate, seconds }));
+    child.kill();
+  }
+  return out;
 }
 
-async function bench(label: string, serviceDb: string, reset: () => void): Promise<{ benchmarks: Result[]; reference: Result[] }> {
-  const results: Result[] = [];
-  const reference: Result[] = [];
+interface Series { benchmarks: OpenLoopResult[]; reference: OpenLoopResult[] }
+
+const queries = queryMix();
+
+async function bench(label: string, serviceDb: string, reset: () => void): Promise<Series> {
+  const results: OpenLoopResult[] = [];
+  const reference: OpenLoopResult[] = [];
   for (let r = 0; r < runs; r++) {
     reset();
     const keys = createKeys(serviceDb, Math.ceil((rate * (seconds + 2)) / 1800));
+    const requests = queries.map((path, i) => ({ path, key: keys[i % keys.length]! }));
     const srv = await startPhyspay(data, serviceDb);
-    await load(srv.port, keys, 2); // warm-up (JIT, caches, connections)
-    results.push(await load(srv.port, keys, seconds));
-    reference.push(await load(srv.port, keys, seconds, () => '/healthz'));
+    openLoop(srv.port, requests, { rate, seconds: 2 }); // warm-up (JIT, connections)
+    results.push(openLoop(srv.port, requests, { rate, seconds }));
+    reference.push(openLoop(srv.port, [{ path: '/healthz' }], { rate, seconds }));
     await srv.stop();
   }
   if (!json) {
-    const med = (f: (x: Result) => number) => median(results.map(f));
-    const rng = (f: (x: Result) => number) => `[${Math.min(...results.map(f)).toFixed(2)}-${Math.max(...results.map(f)).toFixed(2)}]`;
-    console.log(`${label.padEnd(11)} p50 ${med((x) => x.p50).toFixed(2)} ms ${rng((x) => x.p50)}   p99 ${med((x) => x.p99).toFixed(2)} ms ${rng((x) => x.p99)}   max ${med((x) => x.max).toFixed(1)} ms   achieved ${med((x) => x.achieved).toFixed(0)} req/s   statuses ${JSON.stringify(results[0]!.statuses)}   errors ${results.reduce((a, x) => a + x.errors, 0)}`);
-    const rmed = (f: (x: Result) => number) => median(reference.map(f));
-    console.log(`${'  /healthz'.padEnd(11)} p50 ${rmed((x) => x.p50).toFixed(2)} ms   p99 ${rmed((x) => x.p99).toFixed(2)} ms   (reference, same process and rate)`);
+    print(label, results);
+    print('  /healthz', reference, '(reference: same process and rate)');
   }
   return { benchmarks: results, reference };
 }
 
-if (!json) console.log(`keyed /benchmarks at a fixed ${rate} req/s for ${seconds} s (after 2 s warm-up), ${runs} run(s), median [min-max]; target p99 < 5 ms`);
+function print(label: string, xs: OpenLoopResult[], note = ''): void {
+  const med = (f: (x: OpenLoopResult) => number) => median(xs.map(f)).toFixed(2);
+  const rng = (f: (x: OpenLoopResult) => number) => `[${Math.min(...xs.map(f)).toFixed(2)}-${Math.max(...xs.map(f)).toFixed(2)}]`;
+  const statuses = xs.reduce<Record<string, number>>((a, x) => {
+    for (const [k, v] of Object.entries(x.statuses)) a[k] = (a[k] ?? 0) + v;
+    return a;
+  }, {});
+  console.log(`${label.padEnd(11)} p50 ${med((x) => x.p50)} ms ${rng((x) => x.p50)}   p99 ${med((x) => x.p99)} ms ${rng((x) => x.p99)}   max ${med((x) => x.max)} ms   achieved ${med((x) => x.achieved)} req/s   statuses ${JSON.stringify(statuses)}   errors ${xs.reduce((a, x) => a + x.errors, 0)}   generator lag p99 ${med((x) => x.send_lag_p99_ms)} ms ${note}`);
+}
+
+if (!json) console.log(`keyed /benchmarks at a fixed ${rate} req/s for ${seconds} s (after 2 s warm-up), ${runs} run(s), ${queries.length} distinct queries, median [min-max]; target p99 < 5 ms`);
 const sqlitePath = join(work, 'service.db');
-const out: Record<string, { benchmarks: Result[]; reference: Result[] }> = {};
+const out: Record<string, Series | { reference: OpenLoopResult[] }> = {};
+out.bare = { reference: await bareNode(6000) };
+if (!json) print('bare node', out.bare.reference, '(floor: node:http fixed 6 kB body, same generator)');
 out.sqlite = await bench('SQLite', sqlitePath, () => removeSqlite(sqlitePath));
-const pgOk = spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
+const pgOk = hasCommand('psql') && spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
 if (pgOk) {
   out.postgres = await bench('PostgreSQL', pgUrl, () => {}); // fresh keys every run; other data is left alone
 } else if (!json) console.log(`PostgreSQL  not measured: ${pgUrl} is not reachable`);
-if (json) console.log(JSON.stringify({ rate, seconds, runs, results: out }));
+if (json) console.log(JSON.stringify({ rate, seconds, runs, queries: queries.length, results: out }));

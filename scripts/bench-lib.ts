@@ -3,7 +3,7 @@
  * CPU, wrk runs, and medians. Nothing here installs anything.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createDemoDb } from '../build/demo/create.ts';
 import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
@@ -98,4 +98,48 @@ export function wrk(url: string, opts: { connections: number; seconds: number; h
   const bad = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout);
   if (bad) throw new Error(`wrk saw ${bad[1]} non-2xx/3xx responses from ${url}`);
   return Number(m[1]);
+}
+
+export interface OpenLoopResult {
+  sent: number;
+  completed: number;
+  errors: number;
+  /** completed responses per second */
+  achieved: number;
+  /** latency from each request's scheduled time, ms */
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  /** how late the generator itself wrote requests (p99, ms): its own health */
+  send_lag_p99_ms: number;
+  statuses: Record<string, number>;
+}
+
+/** scripts/loadgen/openloop.c compiled (gcc -O2) into bench/out/, rebuilt when the source is newer. */
+export function openLoopBinary(): string {
+  const src = resolve('scripts/loadgen/openloop.c');
+  const bin = resolve('bench/out/openloop');
+  if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
+    requireCommands('openloop', ['gcc']);
+    mkdirSync(resolve('bench/out'), { recursive: true });
+    const r = spawnSync('gcc', ['-O2', '-Wall', '-o', bin, src], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`compiling ${src} failed: ${r.stderr}`);
+  }
+  return bin;
+}
+
+/**
+ * One open-loop run (scripts/loadgen/openloop.c, on CPU 1): `rate` requests per second for `seconds`, cycling
+ * through `requests` (path, optional X-API-Key), latency measured from each request's scheduled time.
+ */
+export function openLoop(port: number, requests: { path: string; key?: string }[], opts: { rate: number; seconds: number; connections?: number }): OpenLoopResult {
+  const file = resolve('bench/out', `openloop-requests-${process.pid}.tsv`);
+  writeFileSync(file, requests.map((r) => `${r.path}\t${r.key ?? ''}\n`).join(''));
+  const [cmd, args] = pinned(1, openLoopBinary(), [String(port), String(opts.rate), String(opts.seconds), String(opts.connections ?? 64), file]);
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  rmSync(file, { force: true });
+  if (r.status !== 0) throw new Error(`openloop failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as OpenLoopResult;
 }
