@@ -1,15 +1,16 @@
 /**
  * The keyed API's request pipeline: request id -> key -> subscription -> build -> quota (check-and-count).
+ * Only this file and the store decide who is served and counted.
  * Every response to an identified key carries the rate-limit headers (set in `rateHeaders`).
  */
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { BuildRegistry } from '../builds/registry.ts';
 import type { Clock } from '../http/clock.ts';
-import type { ServiceStore } from '../store/types.ts';
+import type { ApiKeyRecord, QuotaLimits, ServiceStore } from '../store/types.ts';
 import { KeyedError } from './errors.ts';
 import { hashKey, KEY_PATTERN } from './keys.ts';
-import { planOf } from './plans.ts';
+import { PLANS, planOf } from './plans.ts';
 import { locals } from './context.ts';
 import { nextDailyReset, nextMonthlyReset, quotaWindows } from './quota-time.ts';
 
@@ -56,66 +57,88 @@ export function rateHeaders(res: Response): void {
   res.setHeader('RateLimit', `"day";r=${rd};t=${dailyReset - nowS}, "month";r=${rm};t=${monthlyReset - nowS}`);
 }
 
+/** The key's hash from X-API-Key; 401 when it is missing or malformed. Never echoes or logs the key. */
+function keyHashOf(req: Request): string {
+  const raw = req.headers['x-api-key'];
+  if (raw === undefined || raw === '') throw new KeyedError('unauthorized', 'missing API key: send your key in the X-API-Key header');
+  const key = Array.isArray(raw) ? undefined : raw.trim();
+  if (!key || !KEY_PATTERN.test(key)) throw new KeyedError('unauthorized', 'invalid API key');
+  return hashKey(key);
+}
+
+/** The request's time and quota windows (read once, before the store is asked). */
+function stamp(deps: KeyedDeps, res: Response): void {
+  const l = locals(res);
+  l.now = deps.clock();
+  l.windows = quotaWindows(l.now);
+}
+
+/** Attach the key found by hash (401 when there is none or it was revoked). */
+function identify(res: Response, record: ApiKeyRecord | null | undefined): void {
+  if (!record || record.revoked_at) throw new KeyedError('unauthorized', 'invalid API key');
+  const l = locals(res);
+  l.key = record;
+  l.plan = planOf(record.plan_tier);
+}
+
+/** An identified key's answer that counts nothing: its current counts go in the rate-limit headers. */
+async function withCurrentCounts(deps: KeyedDeps, res: Response): Promise<void> {
+  const l = locals(res);
+  l.used = await deps.store.readQuota(l.key!.id, l.windows!);
+  rateHeaders(res);
+}
+
+const inactive = (key: ApiKeyRecord) =>
+  new KeyedError('forbidden', `subscription is ${key.subscription_status}: only active subscriptions are served; renew or contact support`);
+
+/** Quota limits of every plan, by tier, for the store's one-step identify-and-count. */
+const PLAN_LIMITS: Record<string, QuotaLimits> = Object.fromEntries(Object.values(PLANS).map((p) => [p.tier, { daily: p.daily, monthly: p.monthly }]));
+
+/** Identify the key without counting (/me/usage, which is never counted). */
 export function authenticate(deps: KeyedDeps): Mw {
   return wrap(async (req, res, next) => {
-    const raw = req.headers['x-api-key'];
-    if (raw === undefined || raw === '') throw new KeyedError('unauthorized', 'missing API key: send your key in the X-API-Key header');
-    const key = Array.isArray(raw) ? undefined : raw.trim();
-    // Never echo or log the key: the message names only the problem.
-    if (!key || !KEY_PATTERN.test(key)) throw new KeyedError('unauthorized', 'invalid API key');
-    const record = await deps.store.findKeyByHash(hashKey(key));
-    if (!record || record.revoked_at) throw new KeyedError('unauthorized', 'invalid API key');
-    const l = locals(res);
-    l.key = record;
-    l.plan = planOf(record.plan_tier);
-    l.now = deps.clock();
-    l.windows = quotaWindows(l.now);
+    const hash = keyHashOf(req);
+    stamp(deps, res);
+    identify(res, await deps.store.findKeyByHash(hash));
     next();
   });
 }
 
-/** Read current counts (for responses that do not count: /me/usage, 403s). */
+/** Read current counts (for responses that do not count: /me/usage). */
 export function readUsage(deps: KeyedDeps): Mw {
   return wrap(async (_req, res, next) => {
-    const l = locals(res);
-    l.used = await deps.store.readQuota(l.key!.id, l.windows!);
-    rateHeaders(res);
+    await withCurrentCounts(deps, res);
     next();
   });
 }
 
-export function requireActive(deps: KeyedDeps): Mw {
-  return wrap(async (_req, res, next) => {
+/**
+ * The counted endpoints' pipeline: key (401) -> subscription (403) -> build (503) -> the atomic
+ * check-and-count (429). With a build loaded (always, after the first), the key lookup and the count are one
+ * step of the store (one round trip on PostgreSQL): it counts only keys that are neither revoked nor
+ * inactive, so a 401 or 403 is never counted. A refused request is not counted; a 5xx answer is refunded.
+ */
+export function authenticateAndCount(deps: KeyedDeps): Mw {
+  return wrap(async (req, res, next) => {
+    const hash = keyHashOf(req);
+    stamp(deps, res);
     const l = locals(res);
-    if (l.key!.subscription_status !== 'active') {
-      l.used = await deps.store.readQuota(l.key!.id, l.windows!);
-      rateHeaders(res);
-      throw new KeyedError('forbidden', `subscription is ${l.key!.subscription_status}: only active subscriptions are served; renew or contact support`);
-    }
-    next();
-  });
-}
-
-export function requireBuild(deps: KeyedDeps): Mw {
-  return wrap(async (_req, res, next) => {
     const build = deps.registry.current;
-    const l = locals(res);
     if (!build) {
-      // The key is identified: its (unchanged) counts go in the rate-limit headers like on every other answer.
-      l.used = await deps.store.readQuota(l.key!.id, l.windows!);
-      rateHeaders(res);
+      const record = await deps.store.findKeyByHash(hash);
+      identify(res, record);
+      await withCurrentCounts(deps, res);
+      if (record!.subscription_status !== 'active') throw inactive(record!);
       throw new KeyedError('unavailable', 'no benchmark data is loaded yet; retry after a brief delay', { 'Retry-After': 5 });
     }
+    const found = await deps.store.identifyAndCount(hash, l.windows!, PLAN_LIMITS);
+    identify(res, found?.key);
+    if (!found!.quota) {
+      await withCurrentCounts(deps, res);
+      throw inactive(found!.key);
+    }
     l.build = build;
-    next();
-  });
-}
-
-/** The atomic check-and-count. A refused request is not counted; a 5xx answer is refunded. */
-export function countRequest(deps: KeyedDeps): Mw {
-  return wrap(async (_req, res, next) => {
-    const l = locals(res);
-    const d = await deps.store.hitQuota(l.key!.id, l.windows!, { daily: l.plan!.daily, monthly: l.plan!.monthly });
+    const d = found!.quota;
     l.used = { dayCount: d.dayCount, monthCount: d.monthCount };
     rateHeaders(res);
     if (!d.allowed) {

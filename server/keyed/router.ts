@@ -7,7 +7,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { KeyedError } from './errors.ts';
 import { locals } from './context.ts';
-import { authenticate, countRequest, readUsage, requestId, requireActive, requireBuild, wrap, type KeyedDeps } from './middleware.ts';
+import { authenticate, authenticateAndCount, readUsage, requestId, wrap, type KeyedDeps } from './middleware.ts';
 import { specialtiesRoute } from './routes/specialties.ts';
 import { availableDataRoute } from './routes/available-data.ts';
 import { benchmarksRoute } from './routes/benchmarks.ts';
@@ -26,12 +26,11 @@ export function createKeyedRouter(deps: KeyedDeps): express.Router {
   r.get('/openapi.json', (_req, res) => {
     res.set({ 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' }).type('application/json').send(openapi);
   });
-  const auth = authenticate(deps);
-  const counted = [auth, requireActive(deps), requireBuild(deps), countRequest(deps)];
-  r.get('/specialties', ...counted, wrap(specialtiesRoute));
-  r.get('/available-data', ...counted, wrap(availableDataRoute));
-  r.get('/benchmarks', ...counted, wrap(benchmarksRoute));
-  r.get('/me/usage', auth, readUsage(deps), wrap(usageRoute));
+  const counted = authenticateAndCount(deps);
+  r.get('/specialties', counted, wrap(specialtiesRoute));
+  r.get('/available-data', counted, wrap(availableDataRoute));
+  r.get('/benchmarks', counted, wrap(benchmarksRoute));
+  r.get('/me/usage', authenticate(deps), readUsage(deps), wrap(usageRoute));
   // Fallback for every other path. A plain `use` (no path parameter): a `/{*rest}` route would make the
   // router percent-decode the path first, and a bad escape (`/api/v1/%zz`) would then fail as a 500.
   r.use((req, _res, next) => {

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { quotaRefusal, refusal } from './sqlite.ts';
 import {
   KeyNotFoundError, StoreUnavailableError,
-  type ApiKeyRecord, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -42,6 +42,20 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     )`,
   },
 ];
+
+/**
+ * The check-and-count rule of hitQuota and identifyAndCount: count into the newest period (periods only move
+ * forward), and only when both counts stay within their limits (SQL expressions, so they can come from the
+ * statement). Atomic under the row lock: ON CONFLICT DO UPDATE always sees the latest committed row.
+ */
+const QUOTA_ON_CONFLICT = (daily: string, monthly: string) => `ON CONFLICT (key_id) DO UPDATE SET
+         day_count = CASE WHEN excluded.day > q.day THEN 1 ELSE q.day_count + 1 END,
+         day = GREATEST(q.day, excluded.day),
+         month_count = CASE WHEN excluded.month > q.month THEN 1 ELSE q.month_count + 1 END,
+         month = GREATEST(q.month, excluded.month)
+       WHERE (CASE WHEN excluded.day > q.day THEN 0 ELSE q.day_count END) < ${daily}
+         AND (CASE WHEN excluded.month > q.month THEN 0 ELSE q.month_count END) < ${monthly}
+       RETURNING day_count, month_count`;
 
 const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
@@ -95,10 +109,13 @@ export class PostgresServiceStore implements ServiceStore {
     return store;
   }
 
-  /** Run a query, mapping connection failures to StoreUnavailableError. */
-  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
+  /**
+   * Run a query, mapping connection failures to StoreUnavailableError. A `name` makes it a prepared
+   * statement (parsed and planned once per connection): used for the statements on the request path.
+   */
+  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[], name?: string): Promise<pg.QueryResult<R>> {
     try {
-      return await this.pool.query<R>(sql, params);
+      return await this.pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params });
     } catch (err) {
       if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
       throw err;
@@ -117,6 +134,7 @@ export class PostgresServiceStore implements ServiceStore {
          AND (CASE WHEN c.day = excluded.day THEN c.day_count ELSE 0 END) < $5
        RETURNING minute_count, day_count`,
       [ip, w.minute, w.day, limits.perMinute, limits.perDay],
+      'physpay_hit_ip',
     );
     const row = res.rows[0];
     if (row) return { allowed: true, minuteCount: row.minute_count, dayCount: row.day_count };
@@ -138,7 +156,7 @@ export class PostgresServiceStore implements ServiceStore {
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const r = await this.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash]);
+    const r = await this.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`, [keyHash], 'physpay_find_key');
     return r.rows[0] ?? null;
   }
 
@@ -161,19 +179,43 @@ export class PostgresServiceStore implements ServiceStore {
   async hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): Promise<QuotaDecision> {
     const r = await this.query<{ day_count: number; month_count: number }>(
       `INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count) VALUES ($1, $2, 1, $3, 1)
-       ON CONFLICT (key_id) DO UPDATE SET
-         day_count = CASE WHEN excluded.day > q.day THEN 1 ELSE q.day_count + 1 END,
-         day = GREATEST(q.day, excluded.day),
-         month_count = CASE WHEN excluded.month > q.month THEN 1 ELSE q.month_count + 1 END,
-         month = GREATEST(q.month, excluded.month)
-       WHERE (CASE WHEN excluded.day > q.day THEN 0 ELSE q.day_count END) < $4
-         AND (CASE WHEN excluded.month > q.month THEN 0 ELSE q.month_count END) < $5
-       RETURNING day_count, month_count`,
+       ${QUOTA_ON_CONFLICT('$4', '$5')}`,
       [keyId, w.day, w.month, limits.daily, limits.monthly],
+      'physpay_hit_quota',
     );
     const row = r.rows[0];
     if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };
     return quotaRefusal(await this.readQuota(keyId, w), limits);
+  }
+
+  /**
+   * One round trip: the key's row, and (when it is neither revoked nor inactive) the same check-and-count
+   * as hitQuota with its plan's limits, taken from `limits` inside the statement. A refused count costs a
+   * second round trip (the current counts for the 429's headers), as in hitQuota.
+   */
+  async identifyAndCount(keyHash: string, w: QuotaWindows, limits: Record<string, QuotaLimits>): Promise<Identified | null> {
+    const tiers = JSON.stringify(Object.fromEntries(Object.entries(limits).map(([t, l]) => [t, [l.daily, l.monthly]])));
+    const r = await this.query<ApiKeyRecord & { daily: number | null; monthly: number | null; counted: boolean; day_count: number | null; month_count: number | null }>(
+      `WITH k AS (
+         SELECT ${KEY_COLUMNS}, (($4::jsonb -> plan_tier) ->> 0)::int AS daily, (($4::jsonb -> plan_tier) ->> 1)::int AS monthly
+         FROM api_keys WHERE key_hash = $1
+       ), hit AS (
+         INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count)
+         SELECT id, $2, 1, $3, 1 FROM k WHERE revoked_at IS NULL AND subscription_status = 'active' AND daily >= 1 AND monthly >= 1
+         ${QUOTA_ON_CONFLICT('(SELECT daily FROM k)', '(SELECT monthly FROM k)')}
+       )
+       SELECT k.*, (k.revoked_at IS NULL AND k.subscription_status = 'active' AND k.daily IS NOT NULL) AS counted,
+         hit.day_count, hit.month_count
+       FROM k LEFT JOIN hit ON true`,
+      [keyHash, w.day, w.month, tiers],
+      'physpay_identify_count',
+    );
+    const row = r.rows[0];
+    if (!row) return null;
+    const { daily, monthly, counted, day_count, month_count, ...key } = row;
+    if (!counted) return { key, quota: null };
+    if (day_count !== null && month_count !== null) return { key, quota: { allowed: true, dayCount: day_count, monthCount: month_count } };
+    return { key, quota: quotaRefusal(await this.readQuota(key.id, w), { daily: daily!, monthly: monthly! }) };
   }
 
   async refundQuota(keyId: number, w: QuotaWindows): Promise<void> {
@@ -190,6 +232,7 @@ export class PostgresServiceStore implements ServiceStore {
     const r = await this.query<{ day: string; day_count: number; month: string; month_count: number }>(
       'SELECT day, day_count, month, month_count FROM quota_usage WHERE key_id = $1',
       [keyId],
+      'physpay_read_quota',
     );
     const x = r.rows[0];
     // a newer stored period (another instance's clock is ahead) is the current one, as in hitQuota

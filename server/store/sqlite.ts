@@ -3,7 +3,7 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
-import { KeyNotFoundError, type ApiKeyRecord, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -165,6 +165,16 @@ export class SqliteServiceStore implements ServiceStore {
       | undefined;
     if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };
     return quotaRefusal(this.readQuota(keyId, w), limits);
+  }
+
+  identifyAndCount(keyHash: string, w: QuotaWindows, limits: Record<string, QuotaLimits>): Identified | null {
+    // Synchronous: nothing else runs in this process between the lookup and the count, and the count is
+    // itself one atomic statement across processes.
+    const key = this.findKeyByHash(keyHash);
+    if (!key) return null;
+    const lim = limits[key.plan_tier];
+    if (key.revoked_at || key.subscription_status !== 'active' || !lim) return { key, quota: null };
+    return { key, quota: this.hitQuota(key.id, w, lim) };
   }
 
   refundQuota(keyId: number, w: QuotaWindows): void {

@@ -65,6 +65,13 @@ export interface QuotaDecision {
   limitedBy?: 'daily' | 'monthly';
 }
 
+/** What `identifyAndCount` found: the key, and the check-and-count decision when the key could be counted. */
+export interface Identified {
+  key: ApiKeyRecord;
+  /** null: not counted, because the key is revoked or its subscription is not active */
+  quota: QuotaDecision | null;
+}
+
 export class KeyNotFoundError extends Error {}
 
 export interface ServiceStore {
@@ -76,6 +83,12 @@ export interface ServiceStore {
   updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): MaybePromise<ApiKeyRecord>;
   /** Count one request against both quotas if it fits both (one atomic step); refuse it uncounted otherwise. */
   hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): MaybePromise<QuotaDecision>;
+  /**
+   * The keyed API's hot path in one step (one round trip on PostgreSQL): find the key by hash (null when
+   * there is none) and, when it is neither revoked nor inactive, check-and-count it against its plan's
+   * limits (`limits` by plan tier) exactly as `hitQuota` does.
+   */
+  identifyAndCount(keyHash: string, w: QuotaWindows, limits: Record<string, QuotaLimits>): MaybePromise<Identified | null>;
   /** Give back one counted request (a 5xx answer). */
   refundQuota(keyId: number, w: QuotaWindows): MaybePromise<void>;
   readQuota(keyId: number, w: QuotaWindows): MaybePromise<{ dayCount: number; monthCount: number }>;

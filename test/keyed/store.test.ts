@@ -1,8 +1,8 @@
 /**
  * The quota half of the service store, on SQLite and PostgreSQL alike (PostgreSQL skipped only when
  * unreachable and CI is not set): keys by hash, check-and-count (refused requests uncounted), day and month
- * windows, refunds only within their window, exactness under concurrent calls, and windows that never move
- * backwards when instances' clocks disagree around midnight.
+ * windows, refunds only within their window, the one-step identify-and-count of the request path, exactness
+ * under concurrent calls, and windows that never move backwards when instances' clocks disagree around midnight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,6 +113,47 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
     const allowed = results.filter((r) => r.allowed);
     expect(allowed).toHaveLength(50);
     expect(allowed.map((r) => r.dayCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(await store.readQuota(rec.id, w)).toEqual({ dayCount: 50, monthCount: 50 });
+  });
+
+  it('identifyAndCount: finds the key by hash and counts it against its own plan in one step', async () => {
+    const { key, rec } = await newKey('starter');
+    const w = { day: '2026-12-16', month: '2026-12' };
+    const limits = { starter: { daily: 2, monthly: 10 }, professional: { daily: 5, monthly: 50 }, enterprise: { daily: 9, monthly: 90 } };
+    expect(await store.identifyAndCount(hashKey(`${key}x`), w, limits)).toBeNull();
+    expect(await store.identifyAndCount(key, w, limits)).toBeNull(); // the clear key is not a hash
+    expect(await store.identifyAndCount(hashKey(key), w, limits)).toEqual({ key: rec, quota: { allowed: true, dayCount: 1, monthCount: 1 } });
+    expect(await store.identifyAndCount(hashKey(key), w, limits)).toEqual({ key: rec, quota: { allowed: true, dayCount: 2, monthCount: 2 } });
+    // the starter limit (2 a day) applies, not another plan's; the refusal is not counted
+    expect(await store.identifyAndCount(hashKey(key), w, limits)).toEqual({ key: rec, quota: { allowed: false, dayCount: 2, monthCount: 2, limitedBy: 'daily' } });
+    expect(await store.readQuota(rec.id, w)).toEqual({ dayCount: 2, monthCount: 2 });
+    // a plan change takes effect on the next request
+    const upgraded = await store.updateKey(String(rec.id), { plan: 'professional' });
+    expect(await store.identifyAndCount(hashKey(key), w, limits)).toEqual({ key: upgraded, quota: { allowed: true, dayCount: 3, monthCount: 3 } });
+  });
+
+  it('identifyAndCount never counts a revoked or inactive key', async () => {
+    const w = { day: '2026-12-17', month: '2026-12' };
+    const limits = { starter: { daily: 100, monthly: 3000 } };
+    const a = await newKey();
+    const pastDue = await store.updateKey(String(a.rec.id), { status: 'past_due' });
+    expect(await store.identifyAndCount(hashKey(a.key), w, limits)).toEqual({ key: pastDue, quota: null });
+    const b = await newKey();
+    const revoked = await store.updateKey(String(b.rec.id), { revokedAt: '2026-12-17T00:00:00Z' });
+    expect(await store.identifyAndCount(hashKey(b.key), w, limits)).toEqual({ key: revoked, quota: null });
+    expect(await store.readQuota(a.rec.id, w)).toEqual({ dayCount: 0, monthCount: 0 });
+    expect(await store.readQuota(b.rec.id, w)).toEqual({ dayCount: 0, monthCount: 0 });
+  });
+
+  it('identifyAndCount is exact under concurrency: 200 concurrent calls against 50 remaining serve exactly 50', async () => {
+    const { key, rec } = await newKey();
+    const w = { day: '2026-12-18', month: '2026-12' };
+    const limits = { starter: { daily: 50, monthly: 1000 } };
+    const results = await Promise.all(Array.from({ length: 200 }, () => Promise.resolve().then(() => store.identifyAndCount(hashKey(key), w, limits))));
+    const allowed = results.filter((r) => r?.quota?.allowed);
+    expect(allowed).toHaveLength(50);
+    expect(allowed.map((r) => r!.quota!.dayCount).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(results.filter((r) => r?.quota?.allowed === false && r.quota.limitedBy === 'daily')).toHaveLength(150);
     expect(await store.readQuota(rec.id, w)).toEqual({ dayCount: 50, monthCount: 50 });
   });
 
