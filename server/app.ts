@@ -2,8 +2,9 @@
  * createApp(deps): the whole HTTP surface as one request listener. Nothing listens here (see main.ts).
  *
  *   /data/api/v1/*   open data feeds: bare node:http hot path (open-data/handler.ts)
+ *   /api/v1/*        keyed API: bare node:http too (keyed/handler.ts)
  *   /healthz /readyz process and build health
- *   everything else  the Express app (keyed API, tool server, pages are added by later modules)
+ *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
@@ -14,7 +15,7 @@ import { sendJson, setRequestId } from './http/send.ts';
 import { IpLimiter } from './limits/ip-limiter.ts';
 import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
-import { createKeyedRouter } from './keyed/router.ts';
+import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { createPagesHandler } from './pages/handler.ts';
@@ -53,7 +54,6 @@ export function createApp(deps: AppDeps): App {
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
-  web.use('/api/v1', createKeyedRouter({ registry: deps.registry, store: deps.store, clock }));
   web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     onRefused: () => deps.metrics?.quotaRefused('mcp') }));
   web.get('/.well-known/mcp.json', async (req, res, next) => {
@@ -94,6 +94,7 @@ export function createApp(deps: AppDeps): App {
   });
 
   const pages = createPagesHandler({ registry: deps.registry, clock });
+  const keyed = createKeyedHandler({ registry: deps.registry, store: deps.store, clock });
   const { metrics, logger } = deps;
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
@@ -119,6 +120,10 @@ export function createApp(deps: AppDeps): App {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
         process.emitWarning(`open data: ${(err as Error).stack}`);
       }
+      return;
+    }
+    if (isKeyedTarget(url)) {
+      keyed(req, res);
       return;
     }
     if (!url.startsWith('/api/') && !url.startsWith('/mcp') && pages(req, res)) return;

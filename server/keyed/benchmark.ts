@@ -3,18 +3,19 @@
  * precomputed cells, or cells computed now by the same core for an Enterprise year range.
  */
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../../build/contract/vocab.ts';
-import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
 import type { BenchmarkData, BenchmarkScope, BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
+import type { PackedSpecialty } from './packed-cells.ts';
 
 export type CellSource = (geo: string, setting: string | null, employment: string | null) => KeyedCell;
 
 export const EMPTY_CELL: KeyedCell = { n: 0, years: [], data_date_range: null, figures: null, bls_variance_pct: null, sections: null };
 
-export function precomputedSource(a: KeyedSpecialtyArtifact): CellSource {
-  return (g, s, e) => a.cells[cellKey(g, s, e)] ?? EMPTY_CELL;
+export function precomputedSource(a: PackedSpecialty): CellSource {
+  return (g, s, e) => a.cell(cellKey(g, s, e)) ?? EMPTY_CELL;
 }
 
 /** Cells computed on demand over per-report columns, restricted to [yearStart, yearEnd]. Memoised. */

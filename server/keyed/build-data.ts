@@ -1,16 +1,17 @@
 /**
- * The keyed API's view of one loaded build: specialty artifacts (cells) and per-report columns read on
+ * The keyed API's view of one loaded build: specialty artifacts (cells, packed) and per-report columns read on
  * first use (verified against the manifest) and kept for the life of the build, plus a cache of computed
  * Enterprise responses. A new build gets a new view, so nothing stale survives a swap.
  */
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import { keyedPaths, KeyedReportsArtifact, type KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
+import { PackedSpecialty } from './packed-cells.ts';
 import { keyedColumnsFromArtifact, type KeyedColumns } from '../../build/compute/keyed.ts';
 
 const views = new WeakMap<LoadedBuild, KeyedBuildData>();
 
 export class KeyedBuildData {
-  private specialties = new Map<string, Promise<KeyedSpecialtyArtifact>>();
+  private specialties = new Map<string, Promise<PackedSpecialty>>();
   private columns = new Map<string, Promise<KeyedColumns>>();
   /** computed responses by normalised query (Enterprise year ranges), bounded */
   readonly computed = new Map<string, unknown>();
@@ -23,10 +24,11 @@ export class KeyedBuildData {
     return v;
   }
 
-  specialty(slug: string): Promise<KeyedSpecialtyArtifact> {
+  /** The specialty's cells, packed (packed-cells.ts) so they stay off the JS heap. */
+  specialty(slug: string): Promise<PackedSpecialty> {
     let p = this.specialties.get(slug);
     if (!p) {
-      p = this.build.readPrivate(keyedPaths.specialty(slug)).then((b) => JSON.parse(b.toString('utf8')) as KeyedSpecialtyArtifact);
+      p = this.build.readPrivate(keyedPaths.specialty(slug)).then((b) => PackedSpecialty.from(JSON.parse(b.toString('utf8')) as KeyedSpecialtyArtifact));
       p.catch(() => this.specialties.delete(slug));
       this.specialties.set(slug, p);
     }

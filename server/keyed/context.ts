@@ -1,5 +1,4 @@
-/** What the keyed API's middleware attaches to a request (res.locals), typed in one place. */
-import type { Response } from 'express';
+/** What the keyed API's pipeline learns about a request, and what a route answers, typed in one place. */
 import type { ApiKeyRecord, QuotaWindows } from '../store/types.ts';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import type { Plan } from './plans.ts';
@@ -10,12 +9,14 @@ export interface KeyedLocals {
   plan?: Plan;
   now?: Date;
   windows?: QuotaWindows;
-  /** counts after this request (set by the quota step or read for uncounted endpoints) */
+  /** counts after this request (set by the quota step or read for uncounted answers) */
   used?: { dayCount: number; monthCount: number };
   counted?: boolean;
   build?: LoadedBuild;
 }
 
-export function locals(res: Response): KeyedLocals {
-  return res.locals as KeyedLocals;
+/** A route's successful answer: the JSON body and its Cache-Control (status 200). */
+export interface Answer {
+  body: unknown;
+  cacheControl: string;
 }

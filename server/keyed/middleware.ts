@@ -1,20 +1,17 @@
 /**
  * The keyed API's request pipeline: request id -> key -> subscription -> build -> quota (check-and-count).
  * Only this file and the store decide who is served and counted.
- * Every response to an identified key carries the rate-limit headers (set in `rateHeaders`).
+ * Every response to an identified key carries the rate-limit headers (`rateHeaders`, added by handler.ts).
  */
-import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { BuildRegistry } from '../builds/registry.ts';
 import type { Clock } from '../http/clock.ts';
 import type { ApiKeyRecord, QuotaLimits, ServiceStore } from '../store/types.ts';
 import { KeyedError } from './errors.ts';
 import { hashKey, KEY_PATTERN } from './keys.ts';
 import { PLANS, planOf } from './plans.ts';
-import { locals } from './context.ts';
+import type { KeyedLocals } from './context.ts';
 import { nextDailyReset, nextMonthlyReset, quotaWindows } from './quota-time.ts';
-
-type Mw = (req: Request, res: Response, next: NextFunction) => void | Promise<void>;
 
 export interface KeyedDeps {
   registry: BuildRegistry;
@@ -22,43 +19,28 @@ export interface KeyedDeps {
   clock: Clock;
 }
 
-/** Wrap an async middleware so rejections reach the error handler. */
-export const wrap = (fn: Mw): Mw => (req, res, next) => {
-  Promise.resolve(fn(req, res, next)).catch(next);
-};
-
-/** The request id the app set (X-Request-Id), or a new one when the router runs on its own. */
-export const requestId: Mw = (_req, res, next) => {
-  let id = res.getHeader('X-Request-Id');
-  if (typeof id !== 'string') {
-    id = randomUUID();
-    res.setHeader('X-Request-Id', id);
-  }
-  locals(res).requestId = id;
-  next();
-};
-
-/** Set the spec's X-RateLimit-* and the IETF RateLimit fields from the request's counts. */
-export function rateHeaders(res: Response): void {
-  const l = locals(res);
-  if (!l.plan || !l.now || !l.used) return;
+/** The spec's X-RateLimit-* and the IETF RateLimit fields from the request's counts ({} before they are known). */
+export function rateHeaders(l: KeyedLocals): Record<string, string | number> {
+  if (!l.plan || !l.now || !l.used) return {};
   const dailyReset = nextDailyReset(l.now);
   const monthlyReset = nextMonthlyReset(l.now);
   const nowS = Math.floor(l.now.getTime() / 1000);
   const rd = Math.max(0, l.plan.daily - l.used.dayCount);
   const rm = Math.max(0, l.plan.monthly - l.used.monthCount);
-  res.setHeader('X-RateLimit-Limit-Daily', l.plan.daily);
-  res.setHeader('X-RateLimit-Remaining-Daily', rd);
-  res.setHeader('X-RateLimit-Limit-Monthly', l.plan.monthly);
-  res.setHeader('X-RateLimit-Remaining-Monthly', rm);
-  res.setHeader('X-RateLimit-Reset', dailyReset);
   const monthSeconds = monthlyReset - Date.UTC(l.now.getUTCFullYear(), l.now.getUTCMonth(), 1) / 1000;
-  res.setHeader('RateLimit-Policy', `"day";q=${l.plan.daily};w=86400, "month";q=${l.plan.monthly};w=${monthSeconds}`);
-  res.setHeader('RateLimit', `"day";r=${rd};t=${dailyReset - nowS}, "month";r=${rm};t=${monthlyReset - nowS}`);
+  return {
+    'X-RateLimit-Limit-Daily': l.plan.daily,
+    'X-RateLimit-Remaining-Daily': rd,
+    'X-RateLimit-Limit-Monthly': l.plan.monthly,
+    'X-RateLimit-Remaining-Monthly': rm,
+    'X-RateLimit-Reset': dailyReset,
+    'RateLimit-Policy': `"day";q=${l.plan.daily};w=86400, "month";q=${l.plan.monthly};w=${monthSeconds}`,
+    RateLimit: `"day";r=${rd};t=${dailyReset - nowS}, "month";r=${rm};t=${monthlyReset - nowS}`,
+  };
 }
 
 /** The key's hash from X-API-Key; 401 when it is missing or malformed. Never echoes or logs the key. */
-function keyHashOf(req: Request): string {
+function keyHashOf(req: IncomingMessage): string {
   const raw = req.headers['x-api-key'];
   if (raw === undefined || raw === '') throw new KeyedError('unauthorized', 'missing API key: send your key in the X-API-Key header');
   const key = Array.isArray(raw) ? undefined : raw.trim();
@@ -67,25 +49,21 @@ function keyHashOf(req: Request): string {
 }
 
 /** The request's time and quota windows (read once, before the store is asked). */
-function stamp(deps: KeyedDeps, res: Response): void {
-  const l = locals(res);
+function stamp(deps: KeyedDeps, l: KeyedLocals): void {
   l.now = deps.clock();
   l.windows = quotaWindows(l.now);
 }
 
 /** Attach the key found by hash (401 when there is none or it was revoked). */
-function identify(res: Response, record: ApiKeyRecord | null | undefined): void {
+function identify(l: KeyedLocals, record: ApiKeyRecord | null | undefined): void {
   if (!record || record.revoked_at) throw new KeyedError('unauthorized', 'invalid API key');
-  const l = locals(res);
   l.key = record;
   l.plan = planOf(record.plan_tier);
 }
 
-/** An identified key's answer that counts nothing: its current counts go in the rate-limit headers. */
-async function withCurrentCounts(deps: KeyedDeps, res: Response): Promise<void> {
-  const l = locals(res);
+/** Current counts of an identified key, for answers that count nothing (they go in the rate-limit headers). */
+export async function readUsage(deps: KeyedDeps, l: KeyedLocals): Promise<void> {
   l.used = await deps.store.readQuota(l.key!.id, l.windows!);
-  rateHeaders(res);
 }
 
 const inactive = (key: ApiKeyRecord) =>
@@ -95,21 +73,10 @@ const inactive = (key: ApiKeyRecord) =>
 const PLAN_LIMITS: Record<string, QuotaLimits> = Object.fromEntries(Object.values(PLANS).map((p) => [p.tier, { daily: p.daily, monthly: p.monthly }]));
 
 /** Identify the key without counting (/me/usage, which is never counted). */
-export function authenticate(deps: KeyedDeps): Mw {
-  return wrap(async (req, res, next) => {
-    const hash = keyHashOf(req);
-    stamp(deps, res);
-    identify(res, await deps.store.findKeyByHash(hash));
-    next();
-  });
-}
-
-/** Read current counts (for responses that do not count: /me/usage). */
-export function readUsage(deps: KeyedDeps): Mw {
-  return wrap(async (_req, res, next) => {
-    await withCurrentCounts(deps, res);
-    next();
-  });
+export async function authenticate(deps: KeyedDeps, req: IncomingMessage, l: KeyedLocals): Promise<void> {
+  const hash = keyHashOf(req);
+  stamp(deps, l);
+  identify(l, await deps.store.findKeyByHash(hash));
 }
 
 /**
@@ -118,42 +85,34 @@ export function readUsage(deps: KeyedDeps): Mw {
  * step of the store (one round trip on PostgreSQL): it counts only keys that are neither revoked nor
  * inactive, so a 401 or 403 is never counted. A refused request is not counted; a 5xx answer is refunded.
  */
-export function authenticateAndCount(deps: KeyedDeps): Mw {
-  return wrap(async (req, res, next) => {
-    const hash = keyHashOf(req);
-    stamp(deps, res);
-    const l = locals(res);
-    const build = deps.registry.current;
-    if (!build) {
-      const record = await deps.store.findKeyByHash(hash);
-      identify(res, record);
-      await withCurrentCounts(deps, res);
-      if (record!.subscription_status !== 'active') throw inactive(record!);
-      throw new KeyedError('unavailable', 'no benchmark data is loaded yet; retry after a brief delay', { 'Retry-After': 5 });
-    }
-    const found = await deps.store.identifyAndCount(hash, l.windows!, PLAN_LIMITS);
-    identify(res, found?.key);
-    if (!found!.quota) {
-      await withCurrentCounts(deps, res);
-      throw inactive(found!.key);
-    }
-    l.build = build;
-    const d = found!.quota;
-    l.used = { dayCount: d.dayCount, monthCount: d.monthCount };
-    rateHeaders(res);
-    if (!d.allowed) {
-      const reset = d.limitedBy === 'monthly' ? nextMonthlyReset(l.now!) : nextDailyReset(l.now!);
-      const retry = Math.max(1, reset - Math.floor(l.now!.getTime() / 1000));
-      throw new KeyedError(
-        'quota_exceeded',
-        `${d.limitedBy} quota of ${d.limitedBy === 'monthly' ? l.plan!.monthly : l.plan!.daily} requests exceeded (${l.plan!.label} plan); wait until the time in X-RateLimit-Reset${d.limitedBy === 'monthly' ? ' and the monthly reset on the 1st' : ''} or upgrade`,
-        { 'Retry-After': retry },
-      );
-    }
-    l.counted = true;
-    res.on('finish', () => {
-      if (res.statusCode >= 500) void Promise.resolve(deps.store.refundQuota(l.key!.id, l.windows!)).catch(() => {});
-    });
-    next();
-  });
+export async function authenticateAndCount(deps: KeyedDeps, req: IncomingMessage, l: KeyedLocals): Promise<void> {
+  const hash = keyHashOf(req);
+  stamp(deps, l);
+  const build = deps.registry.current;
+  if (!build) {
+    const record = await deps.store.findKeyByHash(hash);
+    identify(l, record);
+    await readUsage(deps, l);
+    if (record!.subscription_status !== 'active') throw inactive(record!);
+    throw new KeyedError('unavailable', 'no benchmark data is loaded yet; retry after a brief delay', { 'Retry-After': 5 });
+  }
+  const found = await deps.store.identifyAndCount(hash, l.windows!, PLAN_LIMITS);
+  identify(l, found?.key);
+  if (!found!.quota) {
+    await readUsage(deps, l);
+    throw inactive(found!.key);
+  }
+  l.build = build;
+  const d = found!.quota;
+  l.used = { dayCount: d.dayCount, monthCount: d.monthCount };
+  if (!d.allowed) {
+    const reset = d.limitedBy === 'monthly' ? nextMonthlyReset(l.now!) : nextDailyReset(l.now!);
+    const retry = Math.max(1, reset - Math.floor(l.now!.getTime() / 1000));
+    throw new KeyedError(
+      'quota_exceeded',
+      `${d.limitedBy} quota of ${d.limitedBy === 'monthly' ? l.plan!.monthly : l.plan!.daily} requests exceeded (${l.plan!.label} plan); wait until the time in X-RateLimit-Reset${d.limitedBy === 'monthly' ? ' and the monthly reset on the 1st' : ''} or upgrade`,
+      { 'Retry-After': retry },
+    );
+  }
+  l.counted = true; // a 5xx answer from here on is refunded (handler.ts)
 }

@@ -1,11 +1,10 @@
 /** GET /api/v1/benchmarks: percentiles, mean, SD, CI at three scopes, BLS comparison, tier-gated sections. */
-import type { Request, Response } from 'express';
 import type { BenchmarkResponse } from '../../../build/contract/keyed-api.ts';
-import { locals } from '../context.ts';
+import type { Answer, KeyedLocals } from '../context.ts';
 import { KeyedBuildData } from '../build-data.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import {
-  allowOnly, parseEmploymentType, parsePracticeSetting, parseRegion, parseSpecialty, parseState, parseYear,
+  allowOnly, parseEmploymentType, parsePracticeSetting, parseRegion, parseSpecialty, parseState, parseYear, type Query,
 } from '../params.ts';
 import { benchmarkData, computedSource, precomputedSource, type BenchmarkQuery } from '../benchmark.ts';
 import { nextDailyReset } from '../quota-time.ts';
@@ -13,18 +12,17 @@ import type { BenchmarkData } from '../../../build/contract/keyed-api.ts';
 
 const PARAMS = ['specialty', 'state', 'region', 'year_start', 'year_end', 'practice_setting', 'employment_type'];
 
-export async function benchmarksRoute(req: Request, res: Response): Promise<void> {
-  const l = locals(res);
+export async function benchmarksRoute(query: Query, l: KeyedLocals): Promise<Answer> {
   const build = l.build!;
-  allowOnly(req.query, PARAMS);
+  allowOnly(query, PARAMS);
   const q: BenchmarkQuery = {
-    specialty: parseSpecialty(req.query, build.keyedIndex, build.resolver),
-    state: parseState(req.query, build.keyedIndex, build.resolver),
-    region: parseRegion(req.query),
-    practiceSetting: parsePracticeSetting(req.query),
-    employmentType: parseEmploymentType(req.query),
-    yearStart: parseYear(req.query, 'year_start'),
-    yearEnd: parseYear(req.query, 'year_end'),
+    specialty: parseSpecialty(query, build.keyedIndex, build.resolver),
+    state: parseState(query, build.keyedIndex, build.resolver),
+    region: parseRegion(query),
+    practiceSetting: parsePracticeSetting(query),
+    employmentType: parseEmploymentType(query),
+    yearStart: parseYear(query, 'year_start'),
+    yearEnd: parseYear(query, 'year_end'),
   };
   if (q.state && q.region && q.state.region !== q.region) throw badRequest(`${q.state.name} is in the ${q.state.region} region, not ${q.region}`);
   const custom = q.yearStart !== null || q.yearEnd !== null;
@@ -65,6 +63,5 @@ export async function benchmarksRoute(req: Request, res: Response): Promise<void
       },
     },
   };
-  res.setHeader('Cache-Control', 'private, max-age=3600');
-  res.json(body);
+  return { body, cacheControl: 'private, max-age=3600' };
 }

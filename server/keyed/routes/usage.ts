@@ -1,14 +1,12 @@
 /** GET /api/v1/me/usage: the caller's plan, counts and features. Never counted. */
-import type { Request, Response } from 'express';
 import type { UsageResponse } from '../../../build/contract/keyed-api.ts';
 import type { PlanTier, SubscriptionStatus } from '../../../build/contract/vocab.ts';
-import { locals } from '../context.ts';
-import { allowOnly } from '../params.ts';
+import type { Answer, KeyedLocals } from '../context.ts';
+import { allowOnly, type Query } from '../params.ts';
 import { nextDailyReset, nextMonthlyReset } from '../quota-time.ts';
 
-export function usageRoute(req: Request, res: Response): void {
-  allowOnly(req.query, []);
-  const l = locals(res);
+export function usageRoute(query: Query, l: KeyedLocals): Answer {
+  allowOnly(query, []);
   const { key, plan, used, now } = { key: l.key!, plan: l.plan!, used: l.used!, now: l.now! };
   const body: UsageResponse = {
     plan_tier: key.plan_tier as PlanTier,
@@ -33,6 +31,5 @@ export function usageRoute(req: Request, res: Response): void {
       custom_date_ranges: plan.customDateRanges,
     },
   };
-  res.setHeader('Cache-Control', 'no-store');
-  res.json(body);
+  return { body, cacheControl: 'no-store' };
 }

@@ -1,0 +1,92 @@
+/**
+ * The keyed benchmark API (A) at /api/v1, on bare node:http like the open feeds. Per request:
+ *   key (401) -> [subscription (403) -> build (503) -> quota check-and-count (429)] -> route
+ * /me/usage skips the bracket (never counted). `fail` below is the one place that turns errors into
+ * `{"error": "..."}` answers with their status; every answer to an identified key carries its rate-limit
+ * headers, every answer `Vary: X-API-Key` and the request id.
+ *
+ * Not Express: at 1,000 requests/s a minimal Express 5 route allocated about 40 kB per request, of which
+ * about 8 kB outlived a young-generation collection, and its GC pauses alone took the p99 past 5 ms on this
+ * machine (bench/ANALYSIS.md). Routing here keeps Express's rules: paths match case-insensitively with an
+ * optional trailing slash, HEAD is GET without the body, and the query string is parsed by node:querystring
+ * (Express 5's "simple" parser).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { keyedOpenApi } from '../../build/contract/openapi.ts';
+import { requestIdHeader, sendJson } from '../http/send.ts';
+import { StoreUnavailableError } from '../store/types.ts';
+import type { Answer, KeyedLocals } from './context.ts';
+import { KeyedError } from './errors.ts';
+import { authenticate, authenticateAndCount, rateHeaders, readUsage, type KeyedDeps } from './middleware.ts';
+import type { Query } from './params.ts';
+import { availableDataRoute } from './routes/available-data.ts';
+import { benchmarksRoute } from './routes/benchmarks.ts';
+import { specialtiesRoute } from './routes/specialties.ts';
+import { usageRoute } from './routes/usage.ts';
+
+type Route = (query: Query, l: KeyedLocals) => Answer | Promise<Answer>;
+
+const ROUTES: Record<string, { counted: boolean; route: Route }> = {
+  '/specialties': { counted: true, route: specialtiesRoute },
+  '/available-data': { counted: true, route: availableDataRoute },
+  '/benchmarks': { counted: true, route: benchmarksRoute },
+  '/me/usage': { counted: false, route: usageRoute },
+};
+
+/** Does this request target belong to the keyed API? (`/api/v1`, `/api/v1/...`, any letter case) */
+export const isKeyedTarget = (url: string): boolean => /^\/api\/v1(?:[/?]|$)/i.test(url);
+
+export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const openapi = keyedOpenApi();
+
+  function send(res: ServerResponse, l: KeyedLocals, head: boolean, status: number, body: unknown, headers: Record<string, string | number>): void {
+    sendJson(res, status, body, { 'x-request-id': l.requestId, vary: 'X-API-Key', ...rateHeaders(l), ...headers }, head);
+  }
+
+  function fail(res: ServerResponse, l: KeyedLocals, head: boolean, err: unknown): void {
+    let e: KeyedError;
+    if (err instanceof KeyedError) e = err;
+    else if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') e = new KeyedError('unavailable', 'service temporarily unavailable; retry after a brief delay', { 'Retry-After': 2 });
+    else {
+      e = new KeyedError('internal', 'internal error');
+      process.emitWarning(`keyed API (request ${l.requestId}): ${(err as Error).stack ?? String(err)}`);
+    }
+    // A counted request that ends in a 5xx is given back.
+    if (e.status >= 500 && l.counted) void Promise.resolve(deps.store.refundQuota(l.key!.id, l.windows!)).catch(() => {});
+    if (res.headersSent) return;
+    send(res, l, head, e.status, { error: e.message }, { ...e.headers, 'cache-control': 'no-store' });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, l: KeyedLocals): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rest = (q >= 0 ? url.slice(0, q) : url).slice('/api/v1'.length) || '/';
+    let path = rest.toLowerCase();
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const readOnly = req.method === 'GET' || req.method === 'HEAD';
+    const head = req.method === 'HEAD';
+    if (!readOnly) throw new KeyedError('bad_request', `method ${req.method} not allowed: the keyed API is read-only (GET)`);
+    if (path === '/openapi.json') {
+      send(res, l, head, 200, openapi, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
+      return;
+    }
+    const r = Object.hasOwn(ROUTES, path) ? ROUTES[path]! : undefined;
+    if (!r) throw new KeyedError('not_found', `no such endpoint: ${rest.slice(0, 100)}`);
+    if (r.counted) await authenticateAndCount(deps, req, l);
+    else {
+      await authenticate(deps, req, l);
+      await readUsage(deps, l);
+    }
+    const query = parseQuery(q >= 0 ? url.slice(q + 1) : '') as Query;
+    const answer = await r.route(query, l);
+    send(res, l, head, 200, answer.body, { 'cache-control': answer.cacheControl });
+  }
+
+  return (req, res) => {
+    const l: KeyedLocals = { requestId: requestIdHeader(res)['x-request-id'] ?? randomUUID() };
+    const head = req.method === 'HEAD';
+    handle(req, res, l).catch((err: unknown) => fail(res, l, head, err));
+  };
+}
