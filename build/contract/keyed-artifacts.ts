@@ -10,6 +10,7 @@ const count = z.number().int().nonnegative();
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+export type Percentiles = z.infer<typeof Percentiles>;
 
 /** Figures of one scope: null when n < 5 (not publishable). */
 export const KeyedFigures = z

@@ -20,10 +20,10 @@ export function requestIdHeader(res: ServerResponse): Record<string, string> {
 
 /** Send a JSON body with the given status and headers (HEAD gets the headers only). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}, head = false): void {
-  const text = Buffer.from(`${JSON.stringify(body)}\n`);
+  const text = `${JSON.stringify(body)}\n`; // written as a string: no copy into a Buffer first
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': text.length,
+    'content-length': Buffer.byteLength(text),
     'x-content-type-options': 'nosniff',
     ...requestIdHeader(res),
     ...headers,

@@ -1,31 +1,51 @@
 /**
- * Shaping a /benchmarks response from cells (pure). Cells come from a CellSource: the build's
- * precomputed cells, or cells computed now by the same core for an Enterprise year range.
+ * Shaping a /benchmarks response from cells (pure). Cells come from a CellSource (below).
  */
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../../build/contract/vocab.ts';
-import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
 import type { BenchmarkData, BenchmarkScope, BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
 import type { PackedSpecialty } from './packed-cells.ts';
 
-export type CellSource = (geo: string, setting: string | null, employment: string | null) => KeyedCell;
+/** What an answer needs of a cell that is not its headline (scopes, breakdown rows): size and main figures. */
+export interface CellSummary {
+  n: number;
+  percentiles: Percentiles | null;
+  mean: number | null;
+}
+
+/**
+ * Where cells come from: the build's precomputed cells (packed), or cells computed now by the same core for
+ * an Enterprise year range. `cell` gives the whole cell (the headline); `summary` only what scopes and
+ * breakdown rows show, which the packed form answers without parsing.
+ */
+export interface CellSource {
+  cell(geo: string, setting: string | null, employment: string | null): KeyedCell;
+  summary(geo: string, setting: string | null, employment: string | null): CellSummary;
+}
 
 export const EMPTY_CELL: KeyedCell = { n: 0, years: [], data_date_range: null, figures: null, bls_variance_pct: null, sections: null };
+const EMPTY_SUMMARY: CellSummary = { n: 0, percentiles: null, mean: null };
+
+export const summaryOf = (c: KeyedCell): CellSummary => ({ n: c.n, percentiles: c.figures?.percentiles ?? null, mean: c.figures?.mean ?? null });
 
 export function precomputedSource(a: PackedSpecialty): CellSource {
-  return (g, s, e) => a.cell(cellKey(g, s, e)) ?? EMPTY_CELL;
+  return {
+    cell: (g, s, e) => a.cell(cellKey(g, s, e)) ?? EMPTY_CELL,
+    summary: (g, s, e) => a.summary(cellKey(g, s, e)) ?? EMPTY_SUMMARY,
+  };
 }
 
 /** Cells computed on demand over per-report columns, restricted to [yearStart, yearEnd]. Memoised. */
 export function computedSource(c: KeyedColumns, index: KeyedIndex, bls: BlsInfo, yearStart: number | null, yearEnd: number | null): CellSource {
   const memo = new Map<string, KeyedCell>();
   const regionOf = (st: number) => index.states[st]!.region;
-  return (g, s, e) => {
+  const cell = (g: string, s: string | null, e: string | null): KeyedCell => {
     const key = cellKey(g, s, e);
-    let cell = memo.get(key);
-    if (!cell) {
+    let found = memo.get(key);
+    if (!found) {
       const state = g.startsWith('S:') ? index.states.findIndex((x) => x.code === g.slice(2)) : null;
       const region = g.startsWith('R:') ? g.slice(2) : null;
       const idx = selectReports(c, {
@@ -34,11 +54,12 @@ export function computedSource(c: KeyedColumns, index: KeyedIndex, bls: BlsInfo,
         employment: e === null ? null : EMPLOYMENT_TYPES.indexOf(e as (typeof EMPLOYMENT_TYPES)[number]),
         yearStart, yearEnd,
       }, regionOf);
-      cell = keyedCell(c, idx, bls);
-      memo.set(key, cell);
+      found = keyedCell(c, idx, bls);
+      memo.set(key, found);
     }
-    return cell;
+    return found;
   };
+  return { cell, summary: (g, s, e) => summaryOf(cell(g, s, e)) };
 }
 
 export interface BenchmarkQuery {
@@ -51,27 +72,26 @@ export interface BenchmarkQuery {
   yearEnd: number | null;
 }
 
-function scopeOf(label: string, cell: KeyedCell): BenchmarkScope {
+function scopeOf(label: string, c: CellSummary): BenchmarkScope {
   return {
     label,
-    n: cell.n,
-    publishable: cell.n >= MIN_SAMPLE,
-    sufficient: cell.n >= SUFFICIENT_SAMPLE,
-    percentiles: cell.figures?.percentiles ?? null,
-    mean: cell.figures?.mean ?? null,
+    n: c.n,
+    publishable: c.n >= MIN_SAMPLE,
+    sufficient: c.n >= SUFFICIENT_SAMPLE,
+    percentiles: c.percentiles,
+    mean: c.mean,
   };
 }
 
-function breakdownRow(label: string, cell: KeyedCell): BreakdownElement {
-  const f = cell.figures;
+function breakdownRow(label: string, c: CellSummary): BreakdownElement {
   return {
     label,
-    n: cell.n,
-    p25: f?.percentiles.p25 ?? null,
-    p50: f?.percentiles.p50 ?? null,
-    p75: f?.percentiles.p75 ?? null,
-    mean: f?.mean ?? null,
-    publishable: cell.n >= MIN_SAMPLE,
+    n: c.n,
+    p25: c.percentiles?.p25 ?? null,
+    p50: c.percentiles?.p50 ?? null,
+    p75: c.percentiles?.p75 ?? null,
+    mean: c.mean,
+    publishable: c.n >= MIN_SAMPLE,
   };
 }
 
@@ -101,23 +121,18 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
   const s = q.practiceSetting;
   const e = q.employmentType;
   const region = q.state?.region ?? q.region;
-  const national = cells(GEO_NATIONAL, s, e);
-  if (national.n < MIN_SAMPLE || !national.figures) {
+  const national = cells.summary(GEO_NATIONAL, s, e);
+  if (national.n < MIN_SAMPLE || !national.percentiles) {
     throw notFound(`insufficient data: ${national.n} report(s) match this query nationally (at least ${MIN_SAMPLE} are needed); check /api/v1/available-data first`);
   }
-  const stateCell = q.state ? cells(geoState(q.state.code), s, e) : null;
-  const regionCell = region ? cells(geoRegion(region), s, e) : null;
+  const stateCell = q.state ? cells.summary(geoState(q.state.code), s, e) : null;
+  const regionCell = region ? cells.summary(geoRegion(region), s, e) : null;
   let scopeUsed: 'state' | 'regional' | 'national' = 'national';
-  let headline = national;
-  if (stateCell && stateCell.n >= MIN_SAMPLE) {
-    scopeUsed = 'state';
-    headline = stateCell;
-  } else if (regionCell && regionCell.n >= MIN_SAMPLE) {
-    scopeUsed = 'regional';
-    headline = regionCell;
-  }
-  const f = headline.figures!;
+  if (stateCell && stateCell.n >= MIN_SAMPLE) scopeUsed = 'state';
+  else if (regionCell && regionCell.n >= MIN_SAMPLE) scopeUsed = 'regional';
   const geoOfHeadline = scopeUsed === 'state' ? geoState(q.state!.code) : scopeUsed === 'regional' ? geoRegion(region!) : GEO_NATIONAL;
+  const headline = cells.cell(geoOfHeadline, s, e);
+  const f = headline.figures!;
   const m = ctx.index.methodology;
   const data: BenchmarkData = {
     specialty: q.specialty.name,
@@ -165,8 +180,8 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
     data.trending = sec.trending;
     data.breakdowns = {
       by_experience: sec.by_experience,
-      by_practice_setting: (s ? [s] : PRACTICE_SETTINGS).map((ps) => breakdownRow(ps, cells(geoOfHeadline, ps, e))),
-      by_employment_type: (e ? [e] : EMPLOYMENT_TYPES).map((et) => breakdownRow(et, cells(geoOfHeadline, s, et))),
+      by_practice_setting: (s ? [s] : PRACTICE_SETTINGS).map((ps) => breakdownRow(ps, cells.summary(geoOfHeadline, ps, e))),
+      by_employment_type: (e ? [e] : EMPLOYMENT_TYPES).map((et) => breakdownRow(et, cells.summary(geoOfHeadline, s, et))),
     };
   }
   return data;

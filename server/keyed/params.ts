@@ -50,6 +50,15 @@ export interface ResolvedState {
   region: Region;
 }
 
+/** States by normalised name, built once per build's index (not 51 normalisations per request). */
+const statesByName = new WeakMap<KeyedIndex, Map<string, KeyedIndex['states'][number]>>();
+
+function stateByName(index: KeyedIndex, raw: string): KeyedIndex['states'][number] | undefined {
+  let byName = statesByName.get(index);
+  if (!byName) statesByName.set(index, (byName = new Map(index.states.map((s) => [normalizeName(s.name), s]))));
+  return byName.get(normalizeName(raw));
+}
+
 export function parseState(query: Query, index: KeyedIndex, resolver: Resolver): ResolvedState | null {
   const raw = single(query, 'state');
   if (raw === undefined) return null;
@@ -57,7 +66,7 @@ export function parseState(query: Query, index: KeyedIndex, resolver: Resolver):
     const st = index.states.find((s) => s.code === raw.toUpperCase());
     throw badRequest(`state must be a full US state name${st ? ` such as "${st.name}"` : ''}, not a two-letter code`);
   }
-  const st = index.states.find((s) => normalizeName(s.name) === normalizeName(raw));
+  const st = stateByName(index, raw);
   if (!st) {
     const r = resolver.resolve('state', raw);
     const hint = !r.found && r.suggestions.length ? `; did you mean: ${r.suggestions.map((s) => s.name).join(', ')}` : '';

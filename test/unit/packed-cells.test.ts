@@ -1,6 +1,7 @@
 /**
  * PackedSpecialty (server/keyed/packed-cells.ts): every cell of a real build's specialty artifacts comes
- * back exactly as the artifact holds it, as a fresh copy, and unknown cells are undefined.
+ * back exactly as the artifact holds it, as a fresh copy, its summary equals the parsed cell's, and unknown
+ * cells are undefined.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
 import { PackedSpecialty } from '../../server/keyed/packed-cells.ts';
+import { summaryOf } from '../../server/keyed/benchmark.ts';
 
 let work: string;
 let artifacts: KeyedSpecialtyArtifact[];
@@ -35,6 +37,7 @@ describe('PackedSpecialty', () => {
       expect(p.size).toBe(Object.keys(a.cells).length);
       for (const [k, c] of Object.entries(a.cells)) {
         expect(p.cell(k)).toEqual(c);
+        expect(p.summary(k)).toEqual(summaryOf(c));
         cells++;
       }
     }
@@ -45,6 +48,7 @@ describe('PackedSpecialty', () => {
     const p = PackedSpecialty.from(artifacts[0]!);
     expect(p.cell('S:ZZ|*|*')).toBeUndefined();
     expect(p.cell('__proto__')).toBeUndefined();
+    expect(p.summary('S:ZZ|*|*')).toBeUndefined();
     const k = Object.keys(artifacts[0]!.cells)[0]!;
     const one = p.cell(k)!;
     one.n = -1;

@@ -6,7 +6,7 @@ import type { Answer, KeyedLocals } from '../context.ts';
 import { KeyedBuildData } from '../build-data.ts';
 import { allowOnly, parseRegion, parseSpecialty, parseState, type Query } from '../params.ts';
 import { badRequest } from '../errors.ts';
-import { EMPTY_CELL, precomputedSource } from '../benchmark.ts';
+import { precomputedSource } from '../benchmark.ts';
 
 const scope = (label: string, c: KeyedCell) => ({ label, n: c.n, years: c.years, sufficient: c.n >= SUFFICIENT_SAMPLE, publishable: c.n >= MIN_SAMPLE });
 
@@ -18,13 +18,13 @@ export async function availableDataRoute(query: Query, l: KeyedLocals): Promise<
   const region = parseRegion(query);
   if (state && region && state.region !== region) throw badRequest(`${state.name} is in the ${state.region} region, not ${region}`);
   const artifact = await KeyedBuildData.of(build).specialty(specialty.slug);
-  const cells = precomputedSource(artifact);
+  const cells = precomputedSource(artifact).cell;
   const entry = build.keyedIndex.specialties.find((s) => s.slug === specialty.slug)!;
   const r = state?.region ?? region;
   const body: AvailabilityResponse = {
     specialty: specialty.name,
     availability: {
-      ...(state ? { state: scope(state.name, cells(geoState(state.code), null, null) ?? EMPTY_CELL) } : {}),
+      ...(state ? { state: scope(state.name, cells(geoState(state.code), null, null)) } : {}),
       ...(r ? { regional: scope(r, cells(geoRegion(r), null, null)) } : {}),
       national: scope('National', cells(GEO_NATIONAL, null, null)),
     },
