@@ -122,7 +122,7 @@ export function openLoopBinary(): string {
   const src = resolve('scripts/loadgen/openloop.c');
   const bin = resolve('bench/out/openloop');
   if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
-    requireCommands('openloop', ['gcc']);
+    if (!hasCommand('gcc')) throw new Error('openloop: gcc is not installed (apt-get install gcc); nothing was measured');
     mkdirSync(resolve('bench/out'), { recursive: true });
     const r = spawnSync('gcc', ['-O2', '-Wall', '-o', bin, src], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`compiling ${src} failed: ${r.stderr}`);

@@ -3,7 +3,7 @@
  *
  *   /data/api/v1/*   open data feeds: bare node:http hot path (open-data/handler.ts)
  *   /api/v1/*        keyed API: bare node:http too (keyed/handler.ts)
- *   /healthz /readyz process and build health
+ *   /healthz /readyz process and build health, bare too (cheap for probes; the benchmarks' reference)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -44,6 +44,13 @@ export interface App {
   limiter: IpLimiter;
 }
 
+/** GET or HEAD of /healthz or /readyz (any letter case, optional trailing slash, any query), else null. */
+function healthTarget(req: IncomingMessage): 'healthz' | 'readyz' | null {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+  const m = /^\/(healthz|readyz)\/?(?:\?|$)/i.exec(req.url ?? '');
+  return m ? (m[1]!.toLowerCase() as 'healthz' | 'readyz') : null;
+}
+
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? systemClock;
   const clientIp = clientIpResolver(deps.trustProxy ?? false);
@@ -75,15 +82,6 @@ export function createApp(deps: AppDeps): App {
     } catch (err) {
       next(err);
     }
-  });
-  web.get('/healthz', (_req, res) => {
-    res.set('cache-control', 'no-store').json({ status: 'ok' });
-  });
-  web.get('/readyz', (_req, res) => {
-    const b = deps.registry.current;
-    res.set('cache-control', 'no-store');
-    if (!b) res.status(503).set('retry-after', '5').json({ status: 'not ready', error: 'no valid build loaded yet' });
-    else res.json({ status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of });
   });
   web.use((req, res) => {
     res.status(404).set('cache-control', 'no-store').json({ error: `no such endpoint: ${req.method} ${req.path.slice(0, 200)}` });
@@ -120,6 +118,15 @@ export function createApp(deps: AppDeps): App {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
         process.emitWarning(`open data: ${(err as Error).stack}`);
       }
+      return;
+    }
+    const health = healthTarget(req);
+    if (health) {
+      const b = deps.registry.current;
+      const head = req.method === 'HEAD';
+      if (health === 'healthz') sendJson(res, 200, { status: 'ok' }, { 'cache-control': 'no-store' }, head);
+      else if (!b) sendJson(res, 503, { status: 'not ready', error: 'no valid build loaded yet' }, { 'cache-control': 'no-store', 'retry-after': 5 }, head);
+      else sendJson(res, 200, { status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of }, { 'cache-control': 'no-store' }, head);
       return;
     }
     if (isKeyedTarget(url)) {

@@ -9,6 +9,8 @@
  *
  *   openloop <port> <rate> <seconds> <connections> <requests-file>
  *
+ * OPENLOOP_TRACE=<file> also writes each request's due time and latency, one line each.
+ *
  * requests-file: one request per line, `path<TAB>api-key` (the key may be empty: no X-API-Key header);
  * request i uses line i mod N. Output: one JSON object on stdout with latency percentiles in ms, the
  * achieved rate, per-status counts, errors, and how late the generator itself sent (send_lag_p99_ms).
@@ -48,7 +50,7 @@ typedef struct {
 static char **reqs;
 static size_t *req_lens;
 static long nreqs;
-static double *due_at, *latency, *send_lag;
+static double *due_at, *latency, *send_lag, *by_req;
 static long *queue;
 static long q_head, q_tail;
 static int port;
@@ -220,6 +222,7 @@ int main(int argc, char **argv) {
   due_at = malloc((size_t)total * sizeof *due_at);
   latency = malloc((size_t)total * sizeof *latency);
   send_lag = calloc((size_t)total, sizeof *send_lag);
+  by_req = calloc((size_t)total, sizeof *by_req);
   queue = malloc((size_t)total * sizeof *queue);
   Conn *conns = calloc((size_t)nconn, sizeof *conns);
 
@@ -294,7 +297,7 @@ int main(int argc, char **argv) {
           continue; /* the next read sees the rest or EOF; the connection is redialled above */
         }
         if (done) {
-          latency[measured++] = now_s() - due_at[c->req];
+          latency[measured++] = by_req[c->req] = now_s() - due_at[c->req];
           if (c->status >= 0 && c->status < 600) statuses[c->status]++;
           completed++;
           c->req = -1;
@@ -306,6 +309,14 @@ int main(int argc, char **argv) {
   double elapsed = now_s() - start;
   errors += total - completed - errors;
 
+  /* OPENLOOP_TRACE=file: every request's due time (s from start) and latency (ms), to see stalls in time */
+  const char *trace = getenv("OPENLOOP_TRACE");
+  if (trace) {
+    FILE *t = fopen(trace, "w");
+    if (!t) die(trace);
+    for (long i = 0; i < total; i++) fprintf(t, "%.4f %.3f\n", due_at[i] - start, by_req[i] * 1000.0);
+    fclose(t);
+  }
   qsort(latency, (size_t)measured, sizeof *latency, cmp);
   qsort(send_lag, (size_t)next, sizeof *send_lag, cmp);
   printf("{\"sent\":%ld,\"completed\":%ld,\"errors\":%ld,\"achieved\":%.1f,", next, completed, errors, (double)completed / elapsed);
