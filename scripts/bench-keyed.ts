@@ -60,10 +60,13 @@ function queryMix(): string[] {
   return out;
 }
 
+/** The label of this run's keys, so the PostgreSQL run can remove exactly its own keys afterwards. */
+const BENCH_LABEL = `bench-keyed-${process.pid}`;
+
 function createKeys(serviceDb: string, n: number): string[] {
   const keys: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r = spawnSync(process.execPath, ['bin/physpay.js', 'keys', 'create', '--service-db', serviceDb, '--plan', 'enterprise', '--label', 'bench', '--json'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/physpay.js', 'keys', 'create', '--service-db', serviceDb, '--plan', 'enterprise', '--label', BENCH_LABEL, '--json'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`);
     keys.push((JSON.parse(r.stdout) as { key: string }).key);
   }
@@ -127,6 +130,11 @@ if (!json) print('bare node', out.bare.reference, '(floor: node:http fixed 6 kB 
 out.sqlite = await bench('SQLite', sqlitePath, () => removeSqlite(sqlitePath));
 const pgOk = hasCommand('psql') && spawnSync('psql', [pgUrl, '-c', 'select 1'], { stdio: 'ignore' }).status === 0;
 if (pgOk) {
-  out.postgres = await bench('PostgreSQL', pgUrl, () => {}); // fresh keys every run; other data is left alone
+  try {
+    out.postgres = await bench('PostgreSQL', pgUrl, () => {}); // fresh keys every run; other data is left alone
+  } finally {
+    const del = `DELETE FROM quota_usage WHERE key_id IN (SELECT id FROM api_keys WHERE label = '${BENCH_LABEL}'); DELETE FROM api_keys WHERE label = '${BENCH_LABEL}'`;
+    spawnSync('psql', [pgUrl, '-q', '-c', del], { stdio: 'ignore' });
+  }
 } else if (!json) console.log(`PostgreSQL  not measured: ${pgUrl} is not reachable`);
 if (json) console.log(JSON.stringify({ rate, seconds, runs, queries: queries.length, results: out }));

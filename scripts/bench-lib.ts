@@ -135,9 +135,10 @@ export function openLoopBinary(): string {
  * through `requests` (path, optional X-API-Key), latency measured from each request's scheduled time.
  */
 export function openLoop(port: number, requests: { path: string; key?: string }[], opts: { rate: number; seconds: number; connections?: number }): OpenLoopResult {
+  const bin = openLoopBinary(); // also makes bench/out/
   const file = resolve('bench/out', `openloop-requests-${process.pid}.tsv`);
   writeFileSync(file, requests.map((r) => `${r.path}\t${r.key ?? ''}\n`).join(''));
-  const [cmd, args] = pinned(1, openLoopBinary(), [String(port), String(opts.rate), String(opts.seconds), String(opts.connections ?? 64), file]);
+  const [cmd, args] = pinned(1, bin, [String(port), String(opts.rate), String(opts.seconds), String(opts.connections ?? 64), file]);
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
   rmSync(file, { force: true });
   if (r.status !== 0) throw new Error(`openloop failed (${r.status}): ${r.stderr}`);

@@ -1,6 +1,6 @@
 /**
  * The keyed API's errors: one class, one body shape `{"error": "..."}`, and one table from kind to status.
- * Handlers throw; the router's error handler (router.ts) is the only place that turns errors into responses.
+ * Handlers throw; `fail` in handler.ts is the only place that turns errors into responses.
  */
 export const ERROR_STATUS = {
   bad_request: 400,

@@ -1,5 +1,5 @@
 /**
- * The keyed API's request pipeline: request id -> key -> subscription -> build -> quota (check-and-count).
+ * The keyed API's request pipeline: key -> subscription -> build -> quota (check-and-count).
  * Only this file and the store decide who is served and counted.
  * Every response to an identified key carries the rate-limit headers (`rateHeaders`, added by handler.ts).
  */

@@ -6,7 +6,8 @@
  */
 import express, { type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
@@ -116,6 +117,17 @@ function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
   return null;
 }
 
+/**
+ * Would the SDK transport refuse this POST before running anything? It answers 415 to a Content-Type that
+ * is not JSON and 400 to an unsupported MCP-Protocol-Version (Accept is normalised above, so never 406).
+ * Those calls run no tool and are not counted. The checks are the transport's own (same helpers).
+ */
+function transportRefuses(req: Request): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return true;
+  return !isJsonContentType(req.headers['content-type'] ?? null);
+}
+
 function toolCallCount(body: unknown): number {
   const msgs = Array.isArray(body) ? body : [body];
   return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call').length;
@@ -155,7 +167,7 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
         return;
       }
       let limited: string | null = null;
-      const calls = toolCallCount(body);
+      const calls = transportRefuses(req) ? 0 : toolCallCount(body);
       for (let i = 0; i < calls && !limited; i++) {
         let v: IpVerdict;
         try {

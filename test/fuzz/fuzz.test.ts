@@ -244,7 +244,8 @@ describe('the checker itself', () => {
 /**
  * Cases the fuzzer found, kept as plain tests. A bad percent-escape in a path under /api/v1 that no route
  * matches (`/api/v1/%zz`) was a 500 "internal error": the keyed router's catch-all route `/{*rest}` made
- * Express decode the path as a parameter first (fixed in server/keyed/router.ts: a plain `use`).
+ * Express decode the path as a parameter first (fixed then with a plain `use`; the keyed API has since left
+ * Express, and server/keyed/handler.ts never decodes the path).
  */
 describe('regressions found by the fuzzer', () => {
   const call = (method: string, path: string, headers: Record<string, string> = {}) => send(server.url, { target: 'keyed', method, path, headers });

@@ -2,7 +2,7 @@
  * Tool calls count against the caller IP's open-data limits (one counter with /data/api/v1), on a
  * dedicated server with low limits and an injected clock: beyond the limit a call gets a tool error that
  * says when to retry (and Retry-After on the HTTP answer); refused calls are not counted; the minute and
- * the day windows both apply; initialize and tools/list are free.
+ * the day windows both apply; initialize and tools/list are free, and so are calls the transport refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
@@ -65,6 +65,10 @@ describe('one per-IP counter for feeds and tool calls', () => {
     // Requests refused before any tool runs (malformed JSON, a tools/call without a tool name) are not counted.
     expect((await rawPost(url, '{"jsonrpc":"2.0","id":3,"method":"tools/call",', JSON_ONLY)).status).toBe(400);
     expect((await rawPost(url, rpc(4, 'tools/call', { arguments: {} }), JSON_ONLY)).status).toBe(400);
+    // So are well-formed tool calls the transport refuses: a wrong Content-Type, an unsupported protocol version.
+    const call = toolCallBody(5, 'get_wrvu_rate', { specialty: 'cardiology' });
+    expect((await rawPost(url, call, { ...JSON_ONLY, 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await rawPost(url, call, { ...JSON_ONLY, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
 
     const first = await get(url, FEED); // 1
     expect(first.status).toBe(200);
