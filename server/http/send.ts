@@ -20,15 +20,20 @@ export function requestIdHeader(res: ServerResponse): Record<string, string> {
 
 /** Send a JSON body with the given status and headers (HEAD gets the headers only). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}, head = false): void {
-  const text = `${JSON.stringify(body)}\n`; // written as a string: no copy into a Buffer first
+  // One copy of the text into one Buffer, newline included (concatenating first would copy the text twice).
+  const json = JSON.stringify(body);
+  const length = Buffer.byteLength(json);
+  const bytes = Buffer.allocUnsafe(length + 1);
+  bytes.write(json, 0, length, 'utf8');
+  bytes[length] = 0x0a;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes.length,
     'x-content-type-options': 'nosniff',
     ...requestIdHeader(res),
     ...headers,
   });
-  res.end(head ? undefined : text);
+  res.end(head ? undefined : bytes);
 }
 
 /** True when an If-None-Match header value matches `etag` (weak comparison, as RFC 9110 asks for GET). */

@@ -57,6 +57,14 @@ const QUOTA_ON_CONFLICT = (daily: string, monthly: string) => `ON CONFLICT (key_
          AND (CASE WHEN excluded.month > q.month THEN 0 ELSE q.month_count END) < ${monthly}
        RETURNING day_count, month_count`;
 
+/** The plan limits as the jsonb parameter of identifyAndCount, `{"tier": [daily, monthly]}`, made once per limits object. */
+const tiersJson = new WeakMap<Record<string, QuotaLimits>, string>();
+function tiersParam(limits: Record<string, QuotaLimits>): string {
+  let json = tiersJson.get(limits);
+  if (json === undefined) tiersJson.set(limits, (json = JSON.stringify(Object.fromEntries(Object.entries(limits).map(([t, l]) => [t, [l.daily, l.monthly]])))));
+  return json;
+}
+
 const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
 /** Errors that mean "the database is not reachable right now" (answer 503, retry later). */
@@ -194,7 +202,7 @@ export class PostgresServiceStore implements ServiceStore {
    * second round trip (the current counts for the 429's headers), as in hitQuota.
    */
   async identifyAndCount(keyHash: string, w: QuotaWindows, limits: Record<string, QuotaLimits>): Promise<Identified | null> {
-    const tiers = JSON.stringify(Object.fromEntries(Object.entries(limits).map(([t, l]) => [t, [l.daily, l.monthly]])));
+    const tiers = tiersParam(limits);
     const r = await this.query<ApiKeyRecord & { daily: number | null; monthly: number | null; counted: boolean; day_count: number | null; month_count: number | null }>(
       `WITH k AS (
          SELECT ${KEY_COLUMNS}, (($4::jsonb -> plan_tier) ->> 0)::int AS daily, (($4::jsonb -> plan_tier) ->> 1)::int AS monthly
