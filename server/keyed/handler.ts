@@ -59,15 +59,13 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     send(res, l, head, e.status, { error: e.message }, { ...e.headers, 'cache-control': 'no-store' });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, l: KeyedLocals): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, l: KeyedLocals, head: boolean): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rest = (q >= 0 ? url.slice(0, q) : url).slice('/api/v1'.length) || '/';
     let path = rest.toLowerCase();
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    const readOnly = req.method === 'GET' || req.method === 'HEAD';
-    const head = req.method === 'HEAD';
-    if (!readOnly) throw new KeyedError('bad_request', `method ${req.method} not allowed: the keyed API is read-only (GET)`);
+    if (req.method !== 'GET' && !head) throw new KeyedError('bad_request', `method ${req.method} not allowed: the keyed API is read-only (GET)`);
     if (path === '/openapi.json') {
       send(res, l, head, 200, openapi, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
       return;
@@ -87,6 +85,6 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
   return (req, res) => {
     const l: KeyedLocals = { requestId: requestIdHeader(res)['x-request-id'] ?? randomUUID() };
     const head = req.method === 'HEAD';
-    handle(req, res, l).catch((err: unknown) => fail(res, l, head, err));
+    handle(req, res, l, head).catch((err: unknown) => fail(res, l, head, err));
   };
 }
