@@ -60,13 +60,15 @@ export function pinned(cpu: number, cmd: string, args: string[]): [string, strin
 }
 
 /**
- * Start `physpay serve` on CPU 0 over `data`, with the per-IP limit on but set out of reach (every request
- * still runs the atomic check-and-count) and request log lines off (`--log-level warn`, like nginx's
- * `access_log off` in bench-serve), and wait for its `listening on` line.
+ * Start `physpay serve` over `data`, with the per-IP limit on but set out of reach (every request still runs
+ * the atomic check-and-count) and request log lines off (`--log-level warn`, like nginx's `access_log off` in
+ * bench-serve), and wait for its `listening on` line. The whole process (its JavaScript thread and V8's and
+ * libuv's helper threads) is confined to CPU 0 unless `cpu` is null.
  */
-export async function startPhyspay(data: string, serviceDb: string, extra: string[] = []): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
-  const [cmd, args] = pinned(0, process.execPath, ['bin/physpay.js', 'serve', '--data', data, '--service-db', serviceDb, '--port', '0', '--log-level', 'warn',
-    '--ip-per-minute', '1000000000', '--ip-per-day', '1000000000', ...extra]);
+export async function startPhyspay(data: string, serviceDb: string, extra: string[] = [], cpu: number | null = 0): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const serveArgs = ['bin/physpay.js', 'serve', '--data', data, '--service-db', serviceDb, '--port', '0', '--log-level', 'warn',
+    '--ip-per-minute', '1000000000', '--ip-per-day', '1000000000', ...extra];
+  const [cmd, args] = cpu === null ? [process.execPath, serveArgs] : pinned(cpu, process.execPath, serveArgs);
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   const port = await new Promise<number>((res, rej) => {
     let out = '';

@@ -5,6 +5,7 @@
  * gracefully: stop accepting, finish requests in flight, close the stores.
  */
 import cluster from 'node:cluster';
+import v8 from 'node:v8';
 import type { Command } from 'commander';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
@@ -30,6 +31,12 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('logLevel'))
     .addOption(option('shutdownGraceMs'))
     .action(async (opts) => {
+      // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
+      // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
+      // generation. Under steady load that filled the old generation at about 4 MB/s and, after the first full
+      // collection had shrunk the heap, forced a mark-compact every 2-3 s with 40-60 ms stalls
+      // (bench/ANALYSIS.md, "Pretenuring"). The serving process turns it off before loading anything.
+      v8.setFlagsFromString('--no-allocation-site-pretenuring');
       const s = readSettings(opts, SERVE_KEYS);
       const { parseTrustProxy } = await import('../../../server/http/client-ip.ts');
       let trustProxy;
