@@ -64,8 +64,12 @@ async function seen(n: number): Promise<{ path: string; key?: string }[]> {
 }
 
 describe('openloop load generator', () => {
+  const MIX = [{ path: '/sized', key: 'k1' }, { path: '/chunked' }, { path: '/missing', key: 'k2' }];
+
+  // One connection, so the order the server sees is the order the generator sent (across several
+  // connections the server may read two sockets that became ready together in either order).
   it('sends the scheduled requests in file order and reads both framings', async () => {
-    const r = openLoop(port, [{ path: '/sized', key: 'k1' }, { path: '/chunked' }, { path: '/missing', key: 'k2' }], { rate: 300, seconds: 1, connections: 4 });
+    const r = openLoop(port, MIX, { rate: 300, seconds: 1, connections: 1 });
     expect(r).toMatchObject({ sent: 300, completed: 300, errors: 0, statuses: { 200: 200, 404: 100 } });
     const got = await seen(300);
     expect(got).toHaveLength(300);
@@ -77,6 +81,14 @@ describe('openloop load generator', () => {
     expect(r.p50).toBeLessThanOrEqual(r.p99);
     expect(r.p99).toBeLessThanOrEqual(r.max);
     expect(r.achieved).toBeGreaterThan(200);
+  }, 30_000);
+
+  it('spreads the schedule over several connections and sends each request exactly once', async () => {
+    const r = openLoop(port, MIX, { rate: 300, seconds: 1, connections: 4 });
+    expect(r).toMatchObject({ sent: 300, completed: 300, errors: 0, statuses: { 200: 200, 404: 100 } });
+    const counts: Record<string, number> = {};
+    for (const g of await seen(300)) counts[`${g.path} ${g.key ?? '-'}`] = (counts[`${g.path} ${g.key ?? '-'}`] ?? 0) + 1;
+    expect(counts).toEqual({ '/sized k1': 100, '/chunked -': 100, '/missing k2': 100 });
   }, 30_000);
 
   it('counts a request whose connection the server closed as an error and carries on', async () => {
