@@ -31,8 +31,12 @@ afterAll(async () => {
 });
 
 describe('server events', () => {
-  it('the build load is logged with its id', () => {
-    const loaded = logLines(serve.stderr()).filter((l) => l.msg === 'build loaded');
+  it('the build load is logged with its id', async () => {
+    // the log is written asynchronously, so the line may follow the "listening on" line on stdout
+    const loaded = await waitFor('the "build loaded" log line', () => {
+      const l = logLines(serve.stderr()).filter((x) => x.msg === 'build loaded');
+      return l.length > 0 ? l : null;
+    }, 10_000);
     expect(loaded).toHaveLength(1);
     expect(loaded[0]).toMatchObject({ build_id: f.buildId, previous: null, pid: serve.child.pid, level: 30 });
   });

@@ -118,7 +118,12 @@ describe('one process', () => {
     expect(s1.filter((s) => s.name === 'physpay_build_info')).toHaveLength(1);
     expect(sum(s1, 'physpay_build_swaps_total')).toBe(swaps0 + 1);
     expect(Math.abs(sum(s1, 'physpay_build_age_seconds') - 3600)).toBeLessThan(60);
-    expect(logLines(serve.stderr()).filter((l) => l.msg === 'build swapped')).toEqual([expect.objectContaining({ build_id: next.id, previous: f.buildId })]);
+    // the log is written asynchronously: the line can reach stderr after the scrape that saw the swap
+    const swapped = await waitFor('the "build swapped" log line', () => {
+      const l = logLines(serve.stderr()).filter((x) => x.msg === 'build swapped');
+      return l.length > 0 ? l : null;
+    }, 10_000);
+    expect(swapped).toEqual([expect.objectContaining({ build_id: next.id, previous: f.buildId })]);
   }, 45_000);
 });
 
