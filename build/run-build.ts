@@ -9,6 +9,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openReportsDb } from './db/open.ts';
+import { MIGRATIONS, schemaVersion } from './db/migrations.ts';
+import { nationalFacts } from './compute/national.ts';
 import { readDataset } from './source/read.ts';
 import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
 import { keyedIndex, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedOptions } from './compute/keyed.ts';
@@ -81,6 +83,18 @@ function stampOf(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1Z');
 }
 
+/** A reports DB from an older physpay is migrated once (e.g. it gets its disclosure-control secret). */
+function migrateIfBehind(path: string): void {
+  const probe = openReportsDb(path, { readonly: true });
+  let behind: boolean;
+  try {
+    behind = schemaVersion(probe) < MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  } finally {
+    probe.close();
+  }
+  if (behind) openReportsDb(path).close();
+}
+
 export function runBuild(opts: BuildOptions): BuildResult {
   const started = performance.now();
   const { progress } = opts;
@@ -103,6 +117,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     mkdirSync(staging, { recursive: true });
 
     progress.stage('reading approved reports', opts.db);
+    migrateIfBehind(opts.db);
     const db = openReportsDb(opts.db, { readonly: true });
     let ds;
     try {
@@ -139,7 +154,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
 
     progress.stage('computing open feeds', `${ds.reports.count.toLocaleString('en-US')} approved reports`);
     const feedOptions: FeedOptions = { baseUrl, publisher: opts.publisher, accessDate: buildDate };
-    const feeds = buildOpenFeeds(ds, feedOptions);
+    const facts = nationalFacts(ds);
+    const feeds = buildOpenFeeds(ds, feedOptions, facts);
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
     for (const [path, text] of buildOpenCsv(feeds)) emit(`public/${path}`, text);
@@ -152,8 +168,9 @@ export function runBuild(opts: BuildOptions): BuildResult {
 
     progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);
     const summaries = [];
+    const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
     for (let si = 0; si < ds.specialties.length; si++) {
-      const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed);
+      const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed, facts, partialFrom);
       emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
       emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
       summaries.push(summarizeSpecialty(ds, artifact));

@@ -1,9 +1,11 @@
 /**
  * Cells: subsets of reports, as index lists in ascending order of total compensation (the Dataset's order),
- * and the open-data summary of a cell (Tukey exclusion, floors, rounding). Pure.
+ * and the open-data summary of a cell (floors, rounding, perturbed mean). Pure.
  */
 import type { Dataset } from './dataset.ts';
-import { FLOORS, ROUNDING_MAX_N, mean, quantile, roundMoney, roundRate, tukeyRange } from './stats.ts';
+import type { NationalFacts } from './national.ts';
+import { cellKeyOfRange, perturbedMean } from './disclosure.ts';
+import { FLOORS, ROUNDING_MAX_N, quantile, roundMoney, roundRate } from './stats.ts';
 import type { OpenSummary } from '../contract/open-feeds.ts';
 
 /** Report indexes grouped by key, each group keeping the input order. */
@@ -27,44 +29,50 @@ export function range(start: number, end: number): number[] {
 
 export interface OpenCellResult {
   summary: OpenSummary;
-  /** newest submission day among the reports used (after exclusion), or null when none */
+  /** newest submission day among the reports used, or null when none */
   newestDay: number | null;
-  /** unrounded figures, for derived values such as differences */
+  /** unrounded figures, for derived values such as differences (the mean as published, perturbed) */
   raw: { median: number; mean: number } | null;
 }
 
 const WITHHELD: OpenSummary = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
 
+/** The reports of an open cell: values ascending (outliers already left out), with their days and record keys. */
+export interface OpenValues {
+  values: ArrayLike<number>;
+  days: ArrayLike<number>;
+  keys: ArrayLike<number>;
+}
+
+export const NO_VALUES: OpenValues = { values: [], days: [], keys: [] };
+
 /**
- * Summary of a cell of values sorted ascending, with the day each value was submitted.
- * Excludes values outside the Tukey fences, then applies `floor` to the remaining n, the P10/P90 floor and
- * the rounding rule. `kind` picks dollar or $/wRVU rounding.
+ * Summary of an open cell (B, C). Outliers were decided per report beforehand (national.ts); this applies
+ * `floor` to n, the P10/P90 floor and the rounding rule, and perturbs the mean with the cell key method
+ * (disclosure.ts) around `reference`, the typical report of the cell's specialty. `kind` picks dollar or
+ * $/wRVU rounding.
  */
-export function openCell(values: ArrayLike<number>, days: ArrayLike<number>, floor: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
-  const { lo, hi } = tukeyRange(values);
-  const n = hi - lo;
+export function openCell(cell: OpenValues, floor: number, reference: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
+  const { values, days } = cell;
+  const n = values.length;
   let newestDay: number | null = null;
-  for (let i = lo; i < hi; i++) if (newestDay === null || days[i]! > newestDay) newestDay = days[i]!;
-  if (n < floor || n === 0) {
-    // Withheld: the newest day still dates the (unpublished) cell for as_of purposes.
-    let newestAny: number | null = null;
-    for (let i = 0; i < values.length; i++) if (newestAny === null || days[i]! > newestAny) newestAny = days[i]!;
-    return { summary: WITHHELD, newestDay: newestAny, raw: null };
-  }
-  const kept = Array.prototype.slice.call(values, lo, hi) as number[];
+  for (let i = 0; i < n; i++) if (newestDay === null || days[i]! > newestDay) newestDay = days[i]!;
+  if (n < floor || n === 0) return { summary: WITHHELD, newestDay, raw: null };
   const round = kind === 'money' ? roundMoney : roundRate;
   const tails = n >= FLOORS.tails;
-  const m = quantile(kept, 0.5);
-  const avg = mean(kept);
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += values[i]!;
+  const m = quantile(values, 0.5);
+  const avg = perturbedMean(sum, n, cellKeyOfRange(cell.keys, 0, n), reference);
   return {
     summary: {
       n,
       median: round(m, n),
       mean: round(avg, n),
-      p10: tails ? round(quantile(kept, 0.1), n) : null,
-      p25: round(quantile(kept, 0.25), n),
-      p75: round(quantile(kept, 0.75), n),
-      p90: tails ? round(quantile(kept, 0.9), n) : null,
+      p10: tails ? round(quantile(values, 0.1), n) : null,
+      p25: round(quantile(values, 0.25), n),
+      p75: round(quantile(values, 0.75), n),
+      p90: tails ? round(quantile(values, 0.9), n) : null,
       rounded: n <= ROUNDING_MAX_N,
       withheld: false,
     },
@@ -73,24 +81,25 @@ export function openCell(values: ArrayLike<number>, days: ArrayLike<number>, flo
   };
 }
 
-/** Values and days of a list of report indexes (already in ascending order of total). */
-export function totalsOf(ds: Dataset, idx: number[]): { values: Float64Array; days: Int32Array } {
-  const values = new Float64Array(idx.length);
-  const days = new Int32Array(idx.length);
-  idx.forEach((r, k) => {
-    values[k] = ds.reports.total[r]!;
-    days[k] = ds.reports.submittedDay[r]!;
-  });
-  return { values, days };
+/** Totals, days and record keys of the reports in `idx` (ascending by total) that the open data counts. */
+export function totalsOf(ds: Dataset, facts: NationalFacts, idx: number[]): OpenValues {
+  const kept = idx.filter((r) => facts.openTotal[r] === 1);
+  return {
+    values: Float64Array.from(kept, (r) => ds.reports.total[r]!),
+    days: Int32Array.from(kept, (r) => ds.reports.submittedDay[r]!),
+    keys: Uint32Array.from(kept, (r) => ds.reports.keyTotal[r]!),
+  };
 }
 
-/** Per-report compensation per wRVU of the given reports, sorted ascending (for the wRVU feeds). */
-export function ratesOf(ds: Dataset, idx: number[]): { values: Float64Array; days: Int32Array } {
-  const pairs: [number, number][] = [];
-  for (const r of idx) {
-    const w = ds.reports.wrvus[r]!;
-    if (w > 0) pairs.push([ds.reports.total[r]! / w, ds.reports.submittedDay[r]!]);
-  }
-  pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return { values: Float64Array.from(pairs, (p) => p[0]), days: Int32Array.from(pairs, (p) => p[1]) };
+/** Per-report compensation per wRVU of the given reports that the open data counts, sorted ascending. */
+export function ratesOf(ds: Dataset, facts: NationalFacts, idx: number[]): OpenValues {
+  const R = ds.reports;
+  const kept = idx.filter((r) => facts.openRate[r] === 1);
+  const rate = (r: number) => R.total[r]! / R.wrvus[r]!;
+  kept.sort((a, b) => rate(a) - rate(b) || R.submittedDay[a]! - R.submittedDay[b]! || a - b);
+  return {
+    values: Float64Array.from(kept, rate),
+    days: Int32Array.from(kept, (r) => R.submittedDay[r]!),
+    keys: Uint32Array.from(kept, (r) => R.keyRate[r]!),
+  };
 }

@@ -60,6 +60,10 @@ export interface ReportColumns {
   employment: Int8Array; // index into EMPLOYMENT_TYPES
   wrvus: Float64Array;
   submittedDay: Int32Array; // days since 1970-01-01 (UTC)
+  /** secret record keys of the disclosure control (disclosure.ts), one 32-bit key per stream */
+  keyTotal: Uint32Array;
+  keySquare: Uint32Array;
+  keyRate: Uint32Array;
 }
 
 export interface Dataset {
@@ -96,6 +100,9 @@ export function emptyReportColumns(count: number): ReportColumns {
     employment: new Int8Array(count),
     wrvus: new Float64Array(count),
     submittedDay: new Int32Array(count),
+    keyTotal: new Uint32Array(count),
+    keySquare: new Uint32Array(count),
+    keyRate: new Uint32Array(count),
   };
 }
 

@@ -13,7 +13,9 @@ import {
   type BlsInfo, type BreakdownRow, type KeyedCell, type KeyedIndex, type KeyedReportsArtifact, type KeyedSpecialtyArtifact, type Methodology, type TrendRow,
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
-import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, mean, medianCi95, quantile, sampleSd, variancePct, winsorize } from './stats.ts';
+import { cellKeyOf, perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N, SQUARE_SPAN } from './disclosure.ts';
+import type { NationalFacts } from './national.ts';
+import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, medianCi95, quantile, variancePct, winsorize } from './stats.ts';
 
 export interface KeyedOptions {
   winsorLower: number;
@@ -32,7 +34,8 @@ export function methodology(opts: KeyedOptions): Methodology {
     winsor_lower: opts.winsorLower,
     winsor_upper: opts.winsorUpper,
     outlier_handling: `Winsorized: totals below ${usd(opts.winsorLower)} count as ${usd(opts.winsorLower)} and totals above ${usd(opts.winsorUpper)} as ${usd(opts.winsorUpper)}; no report is dropped, so n is every approved report in scope.`,
-    fte_basis: '40 hours/week (2,080 hours/year): total x 40 / hours per week, for reports giving 10 to 100 hours per week.',
+    fte_basis: '40 hours/week (2,080 hours/year): a part-time report (10 to 39 hours per week) counts as total x 40 / hours; 40 to 100 hours per week is one FTE and counts unchanged; reports without hours, or outside 10-100, are left out (fte_normalized.n says how many were used).',
+    disclosure_control: `Means (and the standard deviation) are perturbed so that subtracting published figures cannot reveal a withheld cell or one report: each cell's sum moves by a fixed amount of at most +-${NOISE_SPAN / 2} x the specialty's national median, set by a secret key of exactly the reports in the cell (the same reports always give the same figure); the sum of squared deviations moves by at most +-${SQUARE_SPAN / 2} x that median squared, and the standard deviation is given from ${SD_MIN_N} reports. n, percentiles, medians and the confidence interval are exact.`,
     confidence_interval_method: 'Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)]; for n < 6 no 95% interval exists and [min, max] is given with its achieved coverage.',
   };
 }
@@ -40,6 +43,13 @@ export function methodology(opts: KeyedOptions): Methodology {
 /** Per-report columns of one specialty, ascending by winsorized total. NaN / -1 mean unknown. */
 export interface KeyedColumns {
   count: number;
+  /** the specialty's national median of every approved total: the size of the disclosure perturbation */
+  reference: number;
+  /** compensation years from this one on are still being reported (trending rows say `partial`) */
+  partialFrom: number;
+  /** secret record keys (disclosure.ts): pay sums, sums of squares */
+  key: Uint32Array;
+  keySquare: Uint32Array;
   total: Float64Array;
   fte: Float64Array;
   base: Float64Array;
@@ -52,12 +62,16 @@ export interface KeyedColumns {
   day: Int32Array;
 }
 
-export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOptions): KeyedColumns {
+export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOptions, facts: NationalFacts, partialFrom: number): KeyedColumns {
   const { start, end } = ds.specialtyRange[si]!;
   const n = end - start;
   const R = ds.reports;
   const cols: KeyedColumns = {
     count: n,
+    reference: Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!,
+    partialFrom,
+    key: R.keyTotal.slice(start, end),
+    keySquare: R.keySquare.slice(start, end),
     total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n),
     year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     state: new Int16Array(n), day: new Int32Array(n),
@@ -85,6 +99,10 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
   const f = (xs: (number | null)[]) => Float64Array.from(xs, (x) => (x === null ? NaN : x));
   return {
     count: a.count,
+    reference: a.reference,
+    partialFrom: a.partial_from,
+    key: Uint32Array.from(a.key),
+    keySquare: Uint32Array.from(a.key_square),
     total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
@@ -94,7 +112,8 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
 export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReportsArtifact {
   const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
   return {
-    slug, count: c.count, total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus),
+    slug, count: c.count, reference: c.reference, partial_from: c.partialFrom, key: Array.from(c.key), key_square: Array.from(c.keySquare),
+    total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
   };
@@ -117,13 +136,35 @@ function quartiles(sorted: Float64Array): { p25: number | null; p50: number | nu
   return { p25: whole(quantile(sorted, 0.25)), p50: whole(quantile(sorted, 0.5)), p75: whole(quantile(sorted, 0.75)) };
 }
 
+/** Sum and cell key of a column over `idx` (NaN values skipped), for a perturbed mean. */
+function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n: number; sum: number; key: number } {
+  let n = 0;
+  let sum = 0;
+  let key = 0;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
+    const v = src[i]!;
+    if (Number.isNaN(v)) continue;
+    n++;
+    sum += v;
+    key += c.key[i]!;
+  }
+  return { n, sum, key: key % 4294967296 };
+}
+
+/** The published (perturbed, whole-dollar) mean of a column over `idx`. */
+function publishedMean(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): number {
+  const s = sumOf(src, c, idx);
+  return whole(perturbedMean(s.sum, s.n, s.key, c.reference));
+}
+
 /** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row. */
 export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<BreakdownRow, 'label'> {
   const n = idx.length;
   if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const v = new Float64Array(n);
   for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
-  return { n, ...quartiles(v), mean: whole(mean(v)), publishable: true };
+  return { n, ...quartiles(v), mean: publishedMean(c.total, c, idx), publishable: true };
 }
 
 /** Everything the keyed API returns for one cell. `idx` lists report positions in ascending order. */
@@ -152,13 +193,17 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
   for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
   const ci = medianCi95(v)!;
   const p50 = whole(quantile(v, 0.5));
-  const sd = sampleSd(v);
+  const total = sumOf(c.total, c, idx);
+  const exactMean = total.sum / n;
+  let squares = 0;
+  for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
+  const sd = perturbedSd(squares, n, cellKeyOf(c.keySquare, idx), c.reference);
   base.figures = {
     percentiles: {
       p10: whole(quantile(v, 0.1)), p25: whole(quantile(v, 0.25)), p50,
       p75: whole(quantile(v, 0.75)), p90: whole(quantile(v, 0.9)),
     },
-    mean: whole(mean(v)),
+    mean: whole(perturbedMean(total.sum, n, total.key, c.reference)),
     standard_deviation: sd === null ? null : whole(sd),
     confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000 },
   };
@@ -182,13 +227,13 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
       percentiles: fte.length >= MIN_SAMPLE
         ? { p10: whole(quantile(fte, 0.1)), p25: whole(quantile(fte, 0.25)), p50: whole(quantile(fte, 0.5)), p75: whole(quantile(fte, 0.75)), p90: whole(quantile(fte, 0.9)) }
         : null,
-      mean: fte.length >= MIN_SAMPLE ? whole(mean(fte)) : null,
+      mean: fte.length >= MIN_SAMPLE ? publishedMean(c.fte, c, idx) : null,
     },
     components: {
       base_salary: { n: baseVals.length, ...quartiles(baseVals) },
       bonus: { n: bonusVals.length, ...quartiles(bonusVals) },
     },
-    trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!) })),
+    trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),
     by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
   };
   return base;
@@ -235,8 +280,8 @@ export function blsInfo(ds: Dataset, si: number): BlsInfo {
 }
 
 /** Every cell of one specialty: geography (US, 4 regions, 51 states) x practice setting (any + 6) x employment type (any + 4). */
-export function keyedSpecialty(ds: Dataset, si: number, opts: KeyedOptions): { artifact: KeyedSpecialtyArtifact; columns: KeyedColumns } {
-  const c = keyedColumnsFromDataset(ds, si, opts);
+export function keyedSpecialty(ds: Dataset, si: number, opts: KeyedOptions, facts: NationalFacts, partialFrom: number): { artifact: KeyedSpecialtyArtifact; columns: KeyedColumns } {
+  const c = keyedColumnsFromDataset(ds, si, opts, facts, partialFrom);
   const bls = blsInfo(ds, si);
   const lists = new Map<string, number[]>();
   const push = (key: string, i: number) => {

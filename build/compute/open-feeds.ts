@@ -4,12 +4,14 @@
  */
 import { PRACTICE_SETTINGS } from '../contract/vocab.ts';
 import {
-  LICENSE, LICENSE_URL, feedPaths, pagePaths,
+  LICENSE, LICENSE_URL, RANKING_MIN_N, feedPaths, pagePaths,
   type FeedKind, type InstitutionFeed, type InstitutionsFeed, type OpenSummary, type SpecialtiesFeed, type SpecialtyFeed,
   type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
-import { groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
+import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
+import { nationalFacts, type NationalFacts } from './national.ts';
+import { rankByMedian } from './ranking.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
 
 
@@ -39,7 +41,7 @@ function withheldNotice(floor: number, what: string): string {
 
 const stateRef = (s: StateRow) => ({ code: s.code, slug: s.slug, name: s.name, region: s.region });
 
-export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
+export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFacts = nationalFacts(ds)): FeedFile[] {
   const url = (p: string) => `${opts.baseUrl}${p.startsWith('/') ? p : `/${p}`}`;
   const suffix = ds.synthetic ? ' (synthetic demo data)' : '';
   const datasetAsOf = (() => {
@@ -65,6 +67,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
 
   const files: FeedFile[] = [];
   const R = ds.reports;
+  const ranking = { min_n: RANKING_MIN_N, order: 'median, highest first', ties: 'share a rank (1, 2, 2, 4)' } as const;
 
   // ---- per specialty: national cell, per-state cells, practice settings, wRVU
   const national: OpenCellResult[] = [];
@@ -72,12 +75,11 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
   ds.specialties.forEach((sp, si) => {
     const { start, end } = ds.specialtyRange[si]!;
     const all = range(start, end);
-    const t = totalsOf(ds, all);
-    national[si] = openCell(t.values, t.days, FLOORS.national);
+    const ref = facts.reference[si]!;
+    national[si] = openCell(totalsOf(ds, facts, all), FLOORS.national, ref);
     const states = new Map<number, OpenCellResult>();
     for (const [st, idx] of groupBy(all, (i) => R.state[i]!)) {
-      const c = totalsOf(ds, idx);
-      states.set(st, openCell(c.values, c.days, FLOORS.specialtyInState));
+      states.set(st, openCell(totalsOf(ds, facts, idx), FLOORS.specialtyInState, ref));
     }
     byState[si] = states;
   });
@@ -88,10 +90,14 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
     const nat = national[si]!;
     const spRef = { slug: sp.slug, name: sp.name };
     const published = [...byState[si]!.entries()].filter(([, c]) => !c.summary.withheld);
-    const topStates = published
-      .sort(([a, ca], [b, cb]) => cb.summary.median! - ca.summary.median! || ds.states[a]!.code.localeCompare(ds.states[b]!.code))
+    const topStates = rankByMedian(
+      published.filter(([, c]) => c.summary.n! >= RANKING_MIN_N),
+      ([, c]) => c.summary.median!,
+      ([a], [b]) => ds.states[a]!.code.localeCompare(ds.states[b]!.code),
+    )
       .slice(0, 10)
-      .map(([st, c]) => ({
+      .map(({ rank, item: [st, c] }) => ({
+        rank,
         state: stateRef(ds.states[st]!),
         n: c.summary.n!,
         median: c.summary.median!,
@@ -102,11 +108,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
     const settings = groupBy(all, (i) => R.setting[i]!);
     const practiceSettings = PRACTICE_SETTINGS.map((ps, k) => {
       const idx = settings.get(k) ?? [];
-      const c = totalsOf(ds, idx);
-      return { practice_setting: ps, ...openCell(c.values, c.days, FLOORS.national).summary };
+      return { practice_setting: ps, ...openCell(totalsOf(ds, facts, idx), FLOORS.national, facts.reference[si]!).summary };
     });
-    const rates = ratesOf(ds, all);
-    const wr = openCell(rates.values, rates.days, FLOORS.national, 'rate');
+    const wr = openCell(ratesOf(ds, facts, all), FLOORS.national, facts.rateReference[si]!, 'rate');
     const withheld = nat.summary.withheld;
     const specialtyDoc: SpecialtyFeed = {
       ...common(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, asOfOf(nat.newestDay),
@@ -116,8 +120,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
       scope: 'national',
       states_with_data: published.length,
       top_states: withheld ? [] : topStates,
-      practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell([], [], 1).summary })) : practiceSettings,
-      wrvu: { ...(withheld ? openCell([], [], 1).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
+      ranking,
+      practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1, 0).summary })) : practiceSettings,
+      wrvu: { ...(withheld ? openCell(NO_VALUES, 1, 0).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
     };
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 
@@ -132,7 +137,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
     files.push({ kind: 'wrvu', path: feedPaths.wrvu(sp.slug), doc: wrvuDoc });
 
     ds.states.forEach((st, sti) => {
-      const cell = byState[si]!.get(sti) ?? openCell([], [], FLOORS.specialtyInState);
+      const cell = byState[si]!.get(sti) ?? openCell(NO_VALUES, FLOORS.specialtyInState, 0);
       const natMedian = nat.summary.median;
       const doc: SpecialtyStateFeed = {
         ...common(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
@@ -175,16 +180,19 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
   const stateCells = groupBy(range(0, R.count), (i) => R.state[i]!);
   const stateResults = ds.states.map((st, sti) => {
     const idx = [...(stateCells.get(sti) ?? [])].sort((a, b) => R.total[a]! - R.total[b]! || a - b);
-    const c = totalsOf(ds, idx);
-    return openCell(c.values, c.days, FLOORS.state);
+    return openCell(totalsOf(ds, facts, idx), FLOORS.state, facts.referenceAll);
   });
   const colBasis = 'cost-of-living index, US average = 100';
   ds.states.forEach((st, sti) => {
     const cell = stateResults[sti]!;
-    const top = ds.specialties
+    const withData = ds.specialties
       .map((sp, si) => ({ sp, si, c: byState[si]!.get(sti) }))
-      .filter((x): x is { sp: typeof x.sp; si: number; c: OpenCellResult } => x.c !== undefined && !x.c.summary.withheld)
-      .sort((a, b) => b.c.summary.median! - a.c.summary.median! || a.sp.slug.localeCompare(b.sp.slug));
+      .filter((x): x is { sp: typeof x.sp; si: number; c: OpenCellResult } => x.c !== undefined && !x.c.summary.withheld);
+    const top = rankByMedian(
+      withData.filter((x) => x.c.summary.n! >= RANKING_MIN_N),
+      (x) => x.c.summary.median!,
+      (a, b) => a.sp.slug.localeCompare(b.sp.slug),
+    );
     const doc: StateFeed = {
       ...common(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell.newestDay),
         cell.summary.withheld ? withheldNotice(FLOORS.state, st.name) : undefined),
@@ -193,9 +201,11 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
       scope: 'state',
       cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
       col_adjusted_median: cell.raw && st.col_index ? roundMoney(cell.raw.median / (st.col_index / 100), cell.summary.n!) : null,
-      top_specialties: top.slice(0, 10).map(({ sp, si, c }) => {
+      ranking,
+      top_specialties: top.slice(0, 10).map(({ rank, item: { sp, si, c } }) => {
         const natMedian = national[si]!.summary.median;
         return {
+          rank,
           specialty: { slug: sp.slug, name: sp.name },
           n: c.summary.n!,
           median: c.summary.median!,
@@ -206,7 +216,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
           citation_url: url(pagePaths.specialtyState(sp.slug, st.slug)),
         };
       }),
-      specialties_with_data: top.length,
+      specialties_with_data: withData.length,
     };
     files.push({ kind: 'state', path: feedPaths.state(st.slug), doc });
   });
@@ -235,20 +245,31 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
     const st = stateByCode.get(inst.state)!;
     return st.col_index ? Math.round(inst.pay[0]! / (st.col_index / 100)) : null;
   });
-  const rankOrder = ds.institutions
-    .map((inst, k) => ({ k, adj: adjusted[k], slug: inst.slug }))
-    .filter((x): x is { k: number; adj: number; slug: string } => x.adj !== null)
-    .sort((a, b) => b.adj - a.adj || a.slug.localeCompare(b.slug));
-  const rankOf = new Map(rankOrder.map((x, pos) => [x.k, pos + 1]));
+  // Scales are ranked only against scales of the same academic year (a 2025-2026 scale is not compared
+  // with a 2026-2027 one); ties share a position.
+  const ranked = ds.institutions
+    .map((inst, k) => ({ k, adj: adjusted[k], slug: inst.slug, year: inst.academic_year, state: inst.state }))
+    .filter((x): x is { k: number; adj: number; slug: string; year: string; state: string } => x.adj !== null);
+  const rankWithin = (group: typeof ranked) => rankByMedian(group, (x) => x.adj, (a, b) => a.slug.localeCompare(b.slug));
+  const rankOf = new Map<number, { position: number; of: number }>();
+  const stateRankOf = new Map<number, { position: number; of: number }>();
+  for (const year of new Set(ranked.map((x) => x.year))) {
+    const sameYear = ranked.filter((x) => x.year === year);
+    for (const { rank, item } of rankWithin(sameYear)) rankOf.set(item.k, { position: rank, of: sameYear.length });
+    for (const code of new Set(sameYear.map((x) => x.state))) {
+      const sameState = sameYear.filter((x) => x.state === code);
+      for (const { rank, item } of rankWithin(sameState)) stateRankOf.set(item.k, { position: rank, of: sameState.length });
+    }
+  }
   const instRef = (k: number) => {
     const inst = ds.institutions[k]!;
     return { slug: inst.slug, name: inst.name, city: inst.city, state: stateRef(stateByCode.get(inst.state)!) };
   };
-  const rankBasis = 'PGY-1 salary divided by the state cost-of-living index / 100; 1 = highest';
+  const rankBasis = 'PGY-1 salary divided by the state cost-of-living index / 100, among scales of the same academic year; 1 = highest';
   ds.institutions.forEach((inst, k) => {
     const st = stateByCode.get(inst.state)!;
-    const sameState = rankOrder.filter((x) => ds.institutions[x.k]!.state === inst.state);
-    const statePos = sameState.findIndex((x) => x.k === k);
+    const r = rankOf.get(k);
+    const sr = stateRankOf.get(k);
     const doc: InstitutionFeed = {
       ...common(`${inst.name} Resident Salary Data`, feedPaths.institution(inst.slug), pagePaths.institution(inst.slug), null, inst.checked_at),
       institution: instRef(k),
@@ -258,8 +279,8 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
       pgy1_salary: inst.pay[0]!,
       cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
       pgy1_col_adjusted: adjusted[k]!,
-      rank: rankOf.has(k) ? { position: rankOf.get(k)!, of: rankOrder.length, basis: rankBasis } : null,
-      state_rank: statePos >= 0 ? { position: statePos + 1, of: sameState.length } : null,
+      rank: r ? { ...r, basis: rankBasis, academic_year: inst.academic_year } : null,
+      state_rank: sr ? { ...sr, academic_year: inst.academic_year } : null,
     };
     files.push({ kind: 'institution', path: feedPaths.institution(inst.slug), doc });
   });
@@ -273,7 +294,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions): FeedFile[] {
         academic_year: inst.academic_year,
         pgy1_salary: inst.pay[0]!,
         pgy1_col_adjusted: adjusted[k]!,
-        rank: rankOf.get(k) ?? null,
+        rank: rankOf.get(k)?.position ?? null,
         levels: inst.pay.length,
         feed_url: url(feedPaths.institution(inst.slug)),
         citation_url: url(pagePaths.institution(inst.slug)),

@@ -139,10 +139,14 @@ export const FTE_HOURS = 40;
 export const FTE_MIN_HOURS = 10;
 export const FTE_MAX_HOURS = 100;
 
-/** Total scaled to 40 hours/week, or null when hours are unknown or outside [10, 100]. */
+/**
+ * Full-time-equivalent pay (spec: "scales part-time compensation to a 40 hours/week basis"): a part-time
+ * report (10 <= hours < 40) counts as total x 40 / hours; 40 hours or more is one FTE and counts unchanged
+ * (a 60-hour week is not scaled down). Null when hours are unknown or outside [10, 100].
+ */
 export function fteNormalize(total: number, hoursPerWeek: number | null): number | null {
   if (hoursPerWeek === null || Number.isNaN(hoursPerWeek) || hoursPerWeek < FTE_MIN_HOURS || hoursPerWeek > FTE_MAX_HOURS) return null;
-  return (total * FTE_HOURS) / hoursPerWeek;
+  return hoursPerWeek >= FTE_HOURS ? total : (total * FTE_HOURS) / hoursPerWeek;
 }
 
 export const EXPERIENCE_BANDS = ['0-2 years', '3-5 years', '6-10 years', '11-20 years', '21+ years'] as const;

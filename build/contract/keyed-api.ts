@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { PLAN_TIERS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
 
+/** What `methodology.data_date_range` measures. */
+export const DATE_RANGE_BASIS = 'submission dates of the reports' as const;
+
 const int = z.number().int();
 const count = int.nonnegative();
 const num = z.number();
@@ -79,8 +82,12 @@ export const BenchmarkData = z
         sufficient_sample: int,
         outlier_handling: z.string(),
         fte_basis: z.string(),
+        disclosure_control: z.string().describe('how means and the SD are perturbed against differencing'),
         confidence_interval_method: z.string(),
-        data_date_range: z.object({ earliest: isoDay, latest: isoDay }).strict(),
+        data_date_range: z
+          .object({ earliest: isoDay, latest: isoDay, basis: z.literal(DATE_RANGE_BASIS) })
+          .strict()
+          .describe('submission dates of the reports in the headline scope (not compensation years; year_start/year_end and trending use compensation years)'),
         year_range: z.object({ start: int.nullable(), end: int.nullable() }).strict(),
       })
       .strict(),
@@ -88,7 +95,9 @@ export const BenchmarkData = z
     synthetic: z.boolean(),
     fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: count }).strict().optional(),
     components: z.object({ base_salary: Quartiles, bonus: Quartiles }).strict().optional(),
-    trending: z.array(BreakdownElement.omit({ label: true }).extend({ year: int }).strict()).optional(),
+    trending: z
+      .array(BreakdownElement.omit({ label: true }).extend({ year: int.describe('compensation year'), partial: z.boolean().describe('the current compensation year, still being reported') }).strict())
+      .optional(),
     breakdowns: z
       .object({ by_experience: z.array(BreakdownElement), by_practice_setting: z.array(BreakdownElement), by_employment_type: z.array(BreakdownElement) })
       .strict()

@@ -35,7 +35,12 @@ export const BreakdownRow = z
   .strict();
 export type BreakdownRow = z.infer<typeof BreakdownRow>;
 
-export const TrendRow = BreakdownRow.omit({ label: true }).extend({ year: z.number().int() }).strict();
+export const TrendRow = BreakdownRow.omit({ label: true })
+  .extend({
+    year: z.number().int().describe('compensation year'),
+    partial: z.boolean().describe('true for the current compensation year, still being reported'),
+  })
+  .strict();
 export type TrendRow = z.infer<typeof TrendRow>;
 
 const Component = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
@@ -91,6 +96,13 @@ export const KeyedReportsArtifact = z
   .object({
     slug: z.string(),
     count: count,
+    /** the specialty's national median of every approved total: the size of the disclosure perturbation */
+    reference: num,
+    /** compensation years from this one on are still being reported */
+    partial_from: z.number().int(),
+    /** secret record keys of the disclosure control (32-bit), pay sums and sums of squares; never public */
+    key: z.array(z.number().int().nonnegative()),
+    key_square: z.array(z.number().int().nonnegative()),
     /** ascending; winsorized total compensation */
     total: z.array(num),
     fte: z.array(num.nullable()),
@@ -104,7 +116,7 @@ export const KeyedReportsArtifact = z
     day: z.array(z.number().int()),
   })
   .strict()
-  .refine((r) => ['total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
+  .refine((r) => ['key', 'key_square', 'total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
     (k) => (r[k as keyof typeof r] as unknown[]).length === r.count,
   ), { message: 'every column must hold `count` values' });
 export type KeyedReportsArtifact = z.infer<typeof KeyedReportsArtifact>;
@@ -117,6 +129,7 @@ export const Methodology = z
     winsor_upper: num,
     outlier_handling: z.string(),
     fte_basis: z.string(),
+    disclosure_control: z.string(),
     confidence_interval_method: z.string(),
   })
   .strict();

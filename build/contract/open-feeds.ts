@@ -47,6 +47,17 @@ export const OpenSummary = z
 export type OpenSummary = z.infer<typeof OpenSummary>;
 
 const SpecialtyRef = z.object({ slug: z.string(), name: z.string() }).strict();
+
+/** Cells with fewer reports than this never take part in a ranking (the keyed API's "sufficient"). */
+export const RANKING_MIN_N = 15;
+const Rank = z.number().int().positive().describe('1 = highest median; ties share a rank (1, 2, 2, 4)');
+export const RankingRule = z
+  .object({
+    min_n: z.literal(RANKING_MIN_N).describe('only cells with at least this many reports are ranked'),
+    order: z.string(),
+    ties: z.string(),
+  })
+  .strict();
 const StateRef = z.object({ code: z.string().length(2), slug: z.string(), name: z.string(), region: z.enum(REGIONS) }).strict();
 
 export const WrvuSummary = z
@@ -96,8 +107,9 @@ export const SpecialtyFeed = z
     scope: z.literal('national'),
     states_with_data: count.describe('states where this specialty has published figures (n >= 3)'),
     top_states: z.array(
-      z.object({ state: StateRef, n: count, median: z.number(), rounded: z.boolean(), feed_url: url, citation_url: url }).strict(),
-    ),
+      z.object({ rank: Rank, state: StateRef, n: count, median: z.number(), rounded: z.boolean(), feed_url: url, citation_url: url }).strict(),
+    ).describe('up to 10 states by median, among states with at least 15 reports'),
+    ranking: RankingRule,
     practice_settings: z.array(z.object({ practice_setting: z.enum(PRACTICE_SETTINGS), ...OpenSummary.shape }).strict()),
     wrvu: WrvuSummary.extend({ feed_url: url }).strict(),
   })
@@ -149,9 +161,11 @@ export const StateFeed = z
     scope: z.literal('state'),
     cost_of_living: CostOfLiving,
     col_adjusted_median: money.describe('median divided by the cost-of-living index / 100'),
+    ranking: RankingRule,
     top_specialties: z.array(
       z
         .object({
+          rank: Rank,
           specialty: SpecialtyRef,
           n: count,
           median: z.number(),
@@ -195,8 +209,12 @@ export const InstitutionFeed = z
     pgy1_salary: z.number(),
     cost_of_living: CostOfLiving,
     pgy1_col_adjusted: z.number().nullable(),
-    rank: z.object({ position: z.number().int().positive(), of: z.number().int().positive(), basis: z.string() }).strict().nullable(),
-    state_rank: z.object({ position: z.number().int().positive(), of: z.number().int().positive() }).strict().nullable(),
+    rank: z
+      .object({ position: z.number().int().positive(), of: z.number().int().positive(), basis: z.string(), academic_year: z.string() })
+      .strict()
+      .nullable()
+      .describe('among the scales of the same academic year only; ties share a position'),
+    state_rank: z.object({ position: z.number().int().positive(), of: z.number().int().positive(), academic_year: z.string() }).strict().nullable(),
   })
   .strict();
 
@@ -212,7 +230,7 @@ export const InstitutionsFeed = z
           academic_year: z.string(),
           pgy1_salary: z.number(),
           pgy1_col_adjusted: z.number().nullable(),
-          rank: z.number().int().positive().nullable(),
+          rank: z.number().int().positive().nullable().describe('among the scales of the same academic_year only; ties share a rank'),
           levels: z.number().int().positive(),
           feed_url: url,
           citation_url: url,

@@ -3,6 +3,7 @@
  * next one. Each runs in its own transaction and records itself in `schema_migrations`.
  */
 import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { SPECIALTIES } from './reference/specialties.ts';
 import { DEFAULT_COL_SOURCE, DEFAULT_COL_YEAR, STATES } from './reference/states.ts';
 import { normalizeName, slugify } from '../contract/names.ts';
@@ -126,6 +127,19 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       db.exec(SCHEMA_V1);
       seedReferenceData(db);
+    },
+  },
+  {
+    version: 2,
+    name: 'disclosure-control secret',
+    up(db) {
+      // The per-DB secret of the record keys (build/source/record-keys.ts). It never leaves this DB: no
+      // build file, log line, error or CLI output holds it, and no command prints it.
+      db.exec(`CREATE TABLE record_key_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret BLOB NOT NULL CHECK (length(secret) = 32)
+      ) STRICT`);
+      db.prepare('INSERT INTO record_key_secret (id, secret) VALUES (1, ?)').run(randomBytes(32));
     },
   },
 ];

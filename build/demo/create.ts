@@ -3,6 +3,7 @@
  * place at the end, so an interrupted run never leaves a half-written DB at the target path.
  */
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { migrate } from '../db/migrations.ts';
 import { DEFAULT_TOP_CODE } from '../import/bls.ts';
@@ -22,6 +23,10 @@ function removeDbFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
+export function demoSecret(seed: number): Buffer {
+  return createHash('sha256').update(`physpay synthetic demo data, record keys of seed ${seed}`).digest();
+}
+
 export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean; now?: () => Date }): DemoSummary {
   const started = performance.now();
   if (existsSync(path) && !opts.force) {
@@ -35,6 +40,9 @@ export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean
     db.pragma('synchronous = OFF');
     db.pragma('foreign_keys = ON');
     migrate(db, opts.now);
+    // Synthetic data has nothing to protect, and its builds should be the same on every machine: the demo's
+    // disclosure-control secret is derived from the seed (a real DB gets a random one at `physpay init`).
+    db.prepare('UPDATE record_key_secret SET secret = ? WHERE id = 1').run(demoSecret(opts.seed));
     const specialtyId = new Map(
       (db.prepare('SELECT id, slug FROM specialties').all() as { id: number; slug: string }[]).map((r) => [r.slug, r.id]),
     );

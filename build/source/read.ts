@@ -4,6 +4,7 @@
  */
 import type { Db } from '../db/open.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../contract/vocab.ts';
+import { readSecret, recordKeyWriter } from './record-keys.ts';
 import {
   emptyReportColumns, specialtyRanges,
   type BlsRow, type Dataset, type InstitutionRow, type SpecialtyRow, type StateRow,
@@ -48,8 +49,9 @@ export function readDataset(db: Db): Dataset {
   const r = emptyReportColumns(count);
   const settingIndex = new Map<string, number>(PRACTICE_SETTINGS.map((s, i) => [s, i]));
   const employmentIndex = new Map<string, number>(EMPLOYMENT_TYPES.map((s, i) => [s, i]));
+  const writeKeys = recordKeyWriter(readSecret(db), { total: r.keyTotal, square: r.keySquare, rate: r.keyRate });
   const stmt = db
-    .prepare(`SELECT specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
+    .prepare(`SELECT id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
                      practice_setting, employment_type, wrvus,
                      CAST(floor(julianday(submitted_at) - 2440587.5) AS INTEGER) AS submitted_day
               FROM reports NOT INDEXED WHERE status = 'approved' ORDER BY id`)
@@ -58,8 +60,8 @@ export function readDataset(db: Db): Dataset {
   let i = 0;
   for (const row of stmt.iterate() as Iterable<unknown[]>) {
     if (i >= count) break;
-    const [sid, st, year, total, base, bonus, hours, exp, setting, employment, wrvus, submitted] = row as [
-      number, string, number, number, number | null, number | null, number | null, number | null,
+    const [id, sid, st, year, total, base, bonus, hours, exp, setting, employment, wrvus, submitted] = row as [
+      number, number, string, number, number, number | null, number | null, number | null, number | null,
       string | null, string | null, number | null, number,
     ];
     r.specialty[i] = specialtyIndex.get(sid)!;
@@ -74,6 +76,7 @@ export function readDataset(db: Db): Dataset {
     r.employment[i] = employment === null ? -1 : (employmentIndex.get(employment) ?? -1);
     r.wrvus[i] = wrvus ?? NaN;
     r.submittedDay[i] = submitted;
+    writeKeys(i, id);
     i++;
   }
   const reports = sortReports(r, i);
@@ -87,7 +90,8 @@ function sortReports(r: ReturnType<typeof emptyReportColumns>, count: number) {
   for (let i = 0; i < count; i++) order[i] = i;
   order.sort((a, b) => r.specialty[a]! - r.specialty[b]! || r.total[a]! - r.total[b]! || a - b);
   const out = emptyReportColumns(count);
-  const cols = ['specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'experience', 'setting', 'employment', 'wrvus', 'submittedDay'] as const;
+  const cols = ['specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'experience', 'setting', 'employment', 'wrvus', 'submittedDay',
+    'keyTotal', 'keySquare', 'keyRate'] as const;
   for (const c of cols) {
     const src = r[c] as unknown as { [k: number]: number };
     const dst = out[c] as unknown as { [k: number]: number };

@@ -3,7 +3,7 @@
  */
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../../build/contract/vocab.ts';
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
-import type { BenchmarkData, BenchmarkScope, BreakdownElement } from '../../build/contract/keyed-api.ts';
+import { DATE_RANGE_BASIS, type BenchmarkData, type BenchmarkScope, type BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
@@ -166,8 +166,9 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
       sufficient_sample: m.sufficient_sample,
       outlier_handling: m.outlier_handling,
       fte_basis: m.fte_basis,
+      disclosure_control: m.disclosure_control,
       confidence_interval_method: m.confidence_interval_method,
-      data_date_range: headline.data_date_range!,
+      data_date_range: { ...headline.data_date_range!, basis: DATE_RANGE_BASIS },
       year_range: { start: q.yearStart, end: q.yearEnd },
     },
     data_as_of: ctx.index.data_as_of,

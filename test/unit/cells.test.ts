@@ -1,9 +1,13 @@
 /**
- * openCell: Tukey exclusion, publication floors, P10/P90 floor and rounding of one open-data cell.
- * Type-7 quantile: h = (n - 1) p over the values kept after exclusion.
+ * openCell: publication floors, P10/P90 floor and rounding of one open-data cell (outliers are decided per
+ * report beforehand: national.test.ts; the mean's perturbation: disclosure.test.ts).
+ * Type-7 quantile: h = (n - 1) p.
  */
 import { describe, expect, it } from 'vitest';
 import { openCell } from '../../build/compute/cells.ts';
+
+/** An open cell of these values; all record keys 0 and reference 0: no perturbation (tested in disclosure.test.ts). */
+const cell = (values: ArrayLike<number>, days: ArrayLike<number>) => ({ values, days, keys: new Uint32Array(values.length) });
 
 const WITHHELD = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
 
@@ -13,26 +17,26 @@ const daysFor = (n: number) => Array.from({ length: n }, (_, i) => 19_000 + i);
 
 describe('openCell floors', () => {
   it('n = 0 (empty cell) is withheld with no day', () => {
-    const r = openCell([], [], 5);
+    const r = openCell(cell([], []), 5, 0);
     expect(r.summary).toEqual(WITHHELD);
     expect(r.newestDay).toBeNull();
     expect(r.raw).toBeNull();
   });
 
   it('n = 0 is withheld even with a floor of 0', () => {
-    expect(openCell([], [], 0).summary).toEqual(WITHHELD);
+    expect(openCell(cell([], []), 0, 0).summary).toEqual(WITHHELD);
   });
 
   it.each([
     [1, 3], [2, 3], [1, 5], [2, 5], [3, 5], [4, 5],
   ])('n = %i below floor %i: every figure null, n null, withheld', (n, floor) => {
-    const r = openCell(ladder(n, 200_000, 10_000), daysFor(n), floor);
+    const r = openCell(cell(ladder(n, 200_000, 10_000), daysFor(n)), floor, 0);
     expect(r.summary).toEqual(WITHHELD);
     expect(r.raw).toBeNull();
   });
 
   it('n = 3 exactly at the specialty-in-state floor 3 is published, rounded to $1,000', () => {
-    const r = openCell([101_400, 203_600, 305_900], [1, 2, 3], 3);
+    const r = openCell(cell([101_400, 203_600, 305_900], [1, 2, 3]), 3, 0);
     expect(r.summary).toEqual({
       n: 3,
       median: 204_000, // h = 1 -> 203,600 -> 204k
@@ -50,7 +54,7 @@ describe('openCell floors', () => {
 
   it('n = 5 exactly at the national floor 5 is published', () => {
     // [200k..240k step 10k]: Q1 210k, Q3 230k, IQR 20k, fences [180k, 260k]: nothing dropped
-    const r = openCell(ladder(5, 200_000, 10_000), daysFor(5), 5);
+    const r = openCell(cell(ladder(5, 200_000, 10_000), daysFor(5)), 5, 0);
     expect(r.summary).toEqual({
       n: 5, median: 220_000, mean: 220_000, p10: null, p25: 210_000, p75: 230_000, p90: null, rounded: true, withheld: false,
     });
@@ -58,47 +62,19 @@ describe('openCell floors', () => {
 
   it('n = 6 above the floor is published', () => {
     // 200k..250k: h = 5p; median h 2.5 -> 225k; p25 h 1.25 -> 212.5k -> 213k; p75 h 3.75 -> 237.5k -> 238k
-    const r = openCell(ladder(6, 200_000, 10_000), daysFor(6), 5);
+    const r = openCell(cell(ladder(6, 200_000, 10_000), daysFor(6)), 5, 0);
     expect(r.summary).toMatchObject({ n: 6, median: 225_000, mean: 225_000, p25: 213_000, p75: 238_000, p10: null, p90: null });
   });
 
-  it('the outlier is excluded before the floor: 5 values with one outlier and floor 5 -> withheld', () => {
-    // Q1 = 210k, Q3 = 230k, IQR 20k, fences [180k, 260k]: 900k is dropped -> n = 4 < 5
-    const values = [200_000, 210_000, 220_000, 230_000, 900_000];
-    expect(openCell(values, daysFor(5), 5).summary).toEqual(WITHHELD);
-  });
-
-  it('the same cell with floor 3 is published from the 4 values kept', () => {
-    const values = [200_000, 210_000, 220_000, 230_000, 900_000];
-    const r = openCell(values, daysFor(5), 3);
-    expect(r.summary).toEqual({
-      n: 4, // the outlier is not counted
-      median: 215_000, // h = 1.5 over [200,210,220,230]k -> 215k
-      mean: 215_000, // 860k / 4
-      p10: null,
-      p25: 208_000, // h = 0.75 -> 207.5k -> 208k
-      p75: 223_000, // h = 2.25 -> 222.5k -> 223k
-      p90: null,
-      rounded: true,
-      withheld: false,
-    });
-  });
-
   it('all-equal values keep everything', () => {
-    const r = openCell(new Array(5).fill(250_000), daysFor(5), 5);
+    const r = openCell(cell(new Array(5).fill(250_000), daysFor(5)), 5, 0);
     expect(r.summary).toEqual({
       n: 5, median: 250_000, mean: 250_000, p10: null, p25: 250_000, p75: 250_000, p90: null, rounded: true, withheld: false,
     });
   });
 
-  it('ties: four equal values and one other -> IQR 0 drops the odd one (withheld at floor 5)', () => {
-    // Q1 = Q3 = 100k, fences [100k, 100k]: 200k is excluded, n = 4
-    expect(openCell([100_000, 100_000, 100_000, 100_000, 200_000], daysFor(5), 5).summary).toEqual(WITHHELD);
-    expect(openCell([100_000, 100_000, 100_000, 100_000, 200_000], daysFor(5), 3).summary).toMatchObject({ n: 4, median: 100_000, mean: 100_000 });
-  });
-
   it('accepts typed arrays', () => {
-    const r = openCell(Float64Array.from(ladder(5, 200_000, 10_000)), Int32Array.from(daysFor(5)), 5);
+    const r = openCell(cell(Float64Array.from(ladder(5, 200_000, 10_000)), Int32Array.from(daysFor(5))), 5, 0);
     expect(r.summary.median).toBe(220_000);
   });
 });
@@ -106,7 +82,7 @@ describe('openCell floors', () => {
 describe('openCell P10/P90 floor (15)', () => {
   it('n = 14: p10 and p90 null', () => {
     // 100,123 + 10,000 i, i = 0..13: Q1 h 3.25 -> 132,623, Q3 h 9.75 -> 197,623, IQR 65k: nothing dropped
-    const r = openCell(ladder(14, 100_123, 10_000), daysFor(14), 5);
+    const r = openCell(cell(ladder(14, 100_123, 10_000), daysFor(14)), 5, 0);
     expect(r.summary).toEqual({
       n: 14,
       median: 165_000, // h = 6.5 -> 165,123 -> 165k
@@ -121,7 +97,7 @@ describe('openCell P10/P90 floor (15)', () => {
   });
 
   it('n = 15: p10 and p90 published', () => {
-    const r = openCell(ladder(15, 100_123, 10_000), daysFor(15), 5);
+    const r = openCell(cell(ladder(15, 100_123, 10_000), daysFor(15)), 5, 0);
     expect(r.summary).toEqual({
       n: 15,
       median: 170_000, // h = 7 -> 170,123 -> 170k
@@ -139,7 +115,7 @@ describe('openCell P10/P90 floor (15)', () => {
 describe('openCell rounding at n = 24 / 25', () => {
   it('money, n = 24: nearest $1,000', () => {
     // 100,123 + 10,000 i, i = 0..23: Q1 h 5.75 -> 157,623, Q3 h 17.25 -> 272,623, IQR 115k: nothing dropped
-    const r = openCell(ladder(24, 100_123, 10_000), daysFor(24), 5);
+    const r = openCell(cell(ladder(24, 100_123, 10_000), daysFor(24)), 5, 0);
     expect(r.summary).toEqual({
       n: 24,
       median: 215_000, // h = 11.5 -> 215,123 -> 215k
@@ -155,7 +131,7 @@ describe('openCell rounding at n = 24 / 25', () => {
 
   it('money, n = 25: whole dollars', () => {
     // 100,123.6 + 10,000 i, i = 0..24
-    const r = openCell(ladder(25, 100_123.6, 10_000), daysFor(25), 5);
+    const r = openCell(cell(ladder(25, 100_123.6, 10_000), daysFor(25)), 5, 0);
     expect(r.summary).toEqual({
       n: 25,
       median: 220_124, // h = 12 -> 220,123.6 -> 220,124
@@ -171,7 +147,7 @@ describe('openCell rounding at n = 24 / 25', () => {
 
   it('rate, n = 24: nearest $1', () => {
     // 40.37 + i, i = 0..23 ($/wRVU)
-    const r = openCell(ladder(24, 40.37, 1), daysFor(24), 5, 'rate');
+    const r = openCell(cell(ladder(24, 40.37, 1), daysFor(24)), 5, 0, 'rate');
     expect(r.summary).toEqual({
       n: 24,
       median: 52, // h = 11.5 -> 51.37 + 0.5 = 51.87 -> 52
@@ -186,7 +162,7 @@ describe('openCell rounding at n = 24 / 25', () => {
   });
 
   it('rate, n = 25: cents', () => {
-    const r = openCell(ladder(25, 40.37, 1), daysFor(25), 5, 'rate');
+    const r = openCell(cell(ladder(25, 40.37, 1), daysFor(25)), 5, 0, 'rate');
     expect(r.summary).toEqual({
       n: 25,
       median: 52.37, // h = 12 -> 40.37 + 12
@@ -202,27 +178,21 @@ describe('openCell rounding at n = 24 / 25', () => {
 
   it('rate, n = 5: nearest $1 (not $1,000)', () => {
     // [50.2, 51.4, 52.6, 53.8, 55]: median 52.6 -> 53, p25 51.4 -> 51, p75 53.8 -> 54, mean 52.6 -> 53
-    const r = openCell([50.2, 51.4, 52.6, 53.8, 55], daysFor(5), 5, 'rate');
+    const r = openCell(cell([50.2, 51.4, 52.6, 53.8, 55], daysFor(5)), 5, 0, 'rate');
     expect(r.summary).toMatchObject({ n: 5, median: 53, mean: 53, p25: 51, p75: 54, rounded: true });
   });
 });
 
 describe('openCell newestDay', () => {
-  it('is the newest day among the values kept (an excluded outlier does not date the cell)', () => {
-    // 900k is outside [180k, 260k]; its day 99 is newer than any kept day (max kept 50)
-    const r = openCell([200_000, 210_000, 220_000, 230_000, 900_000], [10, 50, 20, 30, 99], 3);
-    expect(r.summary.n).toBe(4);
+  it('withheld cells are still dated by their reports, so the document gets an as_of', () => {
+    const r = openCell(cell([200_000, 210_000, 220_000, 230_000], [10, 50, 20, 30]), 5, 0);
+    expect(r.summary.withheld).toBe(true);
     expect(r.newestDay).toBe(50);
   });
 
   it('is not tied to position: the newest kept day may sit anywhere in the cell', () => {
-    const r = openCell(ladder(6, 200_000, 10_000), [5, 1, 77, 3, 2, 4], 5);
+    const r = openCell(cell(ladder(6, 200_000, 10_000), [5, 1, 77, 3, 2, 4]), 5, 0);
     expect(r.newestDay).toBe(77);
   });
 
-  it('withheld cells are still dated (by every value in the cell) so the document gets an as_of', () => {
-    const r = openCell([200_000, 210_000, 220_000, 230_000, 900_000], [10, 50, 20, 30, 99], 5);
-    expect(r.summary.withheld).toBe(true);
-    expect(r.newestDay).toBe(99);
-  });
 });

@@ -33,6 +33,10 @@ function artifact(overrides: Partial<KeyedReportsArtifact> = {}): KeyedReportsAr
   return {
     slug: 'family-medicine',
     count: 12,
+    reference: 0, // no perturbation here: disclosure.test.ts and the attack test cover it
+    partial_from: 2025,
+    key: new Array(12).fill(0),
+    key_square: new Array(12).fill(0),
     total: TOTALS,
     fte: FTE,
     base: BASE,
@@ -99,8 +103,7 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
         p90: 280_000, // h = 3.6 -> 250 + 0.6 x 50 = 280
       },
       mean: 224_000, // 1,120k / 5
-      // deviations -74,-24,-4,26,76 ($k); squares 5476+576+16+676+5776 = 12,520; /4 = 3,130; sqrt = 55.9464 -> 55,946
-      standard_deviation: 55_946,
+      standard_deviation: null, // n < 15
       // n = 5 < 6: [min, max] with coverage 1 - 2^-4 = 0.9375
       confidence_interval_95: { lower: 150_000, upper: 300_000, coverage: 0.9375 },
     });
@@ -111,7 +114,7 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
 
   it('sections', () => {
     const s = c.sections!;
-    expect(s.trending).toEqual([{ year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true }]);
+    expect(s.trending).toEqual([{ year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true, partial: false }]);
     // bands of 0,2,4,6,9: 1, 1, 3, -1, -1
     expect(s.by_experience.map((r) => [r.label, r.n, r.publishable])).toEqual([
       ['0-2 years', 0, false], ['3-5 years', 2, false], ['6-10 years', 0, false], ['11-20 years', 1, false], ['21+ years', 0, false],
@@ -123,6 +126,22 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
       base_salary: { n: 2, p25: null, p50: null, p75: null },
       bonus: { n: 3, p25: null, p50: null, p75: null },
     });
+  });
+});
+
+describe('keyedCell standard deviation (n >= 15)', () => {
+  it('is the sample SD (n - 1) when the perturbation is zero', () => {
+    const totals = Array.from({ length: 16 }, (_, i) => (200 + 10 * i) * K); // 200k..350k
+    const a: KeyedReportsArtifact = {
+      slug: 'x', count: 16, reference: 0, partial_from: 2030, key: new Array(16).fill(0), key_square: new Array(16).fill(0), total: totals,
+      fte: new Array(16).fill(null), base: new Array(16).fill(null), bonus: new Array(16).fill(null), year: new Array(16).fill(2024),
+      experience_band: new Array(16).fill(-1), setting: new Array(16).fill(-1), employment: new Array(16).fill(-1), state: new Array(16).fill(0),
+      day: new Array(16).fill(isoToDay('2024-05-05')),
+    };
+    const f = keyedCell(keyedColumnsFromArtifact(a), Array.from({ length: 16 }, (_, i) => i), BLS).figures!;
+    // deviations (i - 7.5) x 10k; sum of squares = 100M x 340 = 34,000M; / 15 = 2,266.67M; sqrt = 47,609.5 -> 47,610
+    expect(f.standard_deviation).toBe(47_610);
+    expect(f.mean).toBe(275_000);
   });
 });
 
@@ -146,8 +165,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
         p90: 336_000, // h = 9.9 -> 300 + 0.9 x 40 = 336
       },
       mean: 252_500, // 3,030k / 12 = 252.5k
-      // sum x^2 = 819,100 ($k^2); n mean^2 = 12 x 252.5^2 = 765,075; SS = 54,025; /11 = 4,911.36; sqrt = 70.0811 -> 70,081
-      standard_deviation: 70_081,
+      standard_deviation: null, // n < 15
       // n = 12: cum P(B<=j) x 4096 = 1, 13, 79, 299; 79/4096 = 0.0193 <= 0.025 < 0.073 -> k = 3, ranks (3, 10)
       // coverage 1 - 158/4096 = 0.961426 -> 0.9614
       confidence_interval_95: { lower: 200_000, upper: 300_000, coverage: 0.9614 },
@@ -170,11 +188,11 @@ describe('keyedCell with n = 12 (all reports)', () => {
   it('trending: one row per year, publishable only with n >= 5', () => {
     expect(c.sections!.trending).toEqual([
       // 2023 at 0,2,4,6,9: 150,200,220,250,300 -> p25 h1 = 200, p50 220, p75 250, mean 1120/5 = 224
-      { year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true },
+      { year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true, partial: false },
       // 2024 at 1,5,8,10 -> 4 reports
-      { year: 2024, n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false },
-      // 2025 at 3,7,11 -> 3 reports
-      { year: 2025, n: 3, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { year: 2024, n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: false },
+      // 2025 at 3,7,11 -> 3 reports; 2025 is the year still being reported (partial_from)
+      { year: 2025, n: 3, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: true },
     ]);
   });
 
@@ -229,7 +247,8 @@ describe('keyedCell with n = 12 (all reports)', () => {
 describe('keyedCell with n = 6', () => {
   // totals 200,210,230,260,300,350 ($k), no optional columns
   const a: KeyedReportsArtifact = {
-    slug: 'x', count: 6, total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
+    slug: 'x', count: 6, reference: 0, partial_from: 2030, key: new Array(6).fill(0), key_square: new Array(6).fill(0),
+    total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
     fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null),
     year: new Array(6).fill(2024), experience_band: new Array(6).fill(-1), setting: new Array(6).fill(-1),
     employment: new Array(6).fill(-1), state: new Array(6).fill(0), day: new Array(6).fill(isoToDay('2024-05-05')),
@@ -246,8 +265,8 @@ describe('keyedCell with n = 6', () => {
         p90: 325_000, // h = 4.5 -> 300 + 0.5 x 50
       },
       mean: 258_333, // 1,550k / 6 = 258,333.33
-      // SS = 417,100 - 1550^2/6 = 16,683.33 ($k^2); /5 = 3,336.67; sqrt = 57.7639 -> 57,764
-      standard_deviation: 57_764,
+      // n = 6 < 15: no SD (its disclosure perturbation would dominate it; disclosure.test.ts checks the formula)
+      standard_deviation: null,
       // n = 6: k = 1, coverage 1 - 2/64 = 0.96875 -> 0.9688 (4 decimals)
       confidence_interval_95: { lower: 200_000, upper: 350_000, coverage: 0.9688 },
     });
@@ -257,7 +276,7 @@ describe('keyedCell with n = 6', () => {
   it('sections with no optional data', () => {
     expect(c.sections!.fte_normalized).toEqual({ n: 0, percentiles: null, mean: null });
     expect(c.sections!.components.base_salary).toEqual({ n: 0, p25: null, p50: null, p75: null });
-    expect(c.sections!.trending).toEqual([{ year: 2024, n: 6, p25: 215_000, p50: 245_000, p75: 290_000, mean: 258_333, publishable: true }]);
+    expect(c.sections!.trending).toEqual([{ year: 2024, n: 6, p25: 215_000, p50: 245_000, p75: 290_000, mean: 258_333, publishable: true, partial: false }]);
     expect(c.sections!.by_experience).toHaveLength(5);
     expect(c.sections!.by_experience.every((r) => r.n === 0 && !r.publishable)).toBe(true);
   });
@@ -267,7 +286,7 @@ describe('keyedCell with n = 6', () => {
     const f = keyedCell(eq, [0, 1, 2, 3, 4, 5], BLS).figures!;
     expect(f.percentiles).toEqual({ p10: 275_000, p25: 275_000, p50: 275_000, p75: 275_000, p90: 275_000 });
     expect(f.mean).toBe(275_000);
-    expect(f.standard_deviation).toBe(0);
+    expect(f.standard_deviation).toBeNull(); // n < 15
     expect(f.confidence_interval_95).toEqual({ lower: 275_000, upper: 275_000, coverage: 0.9688 });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Property tests (fast-check) for the statistics core, openCell and keyedCell.
+ * Property tests (fast-check) for the statistics core, openCell and keyedCell (means within their disclosure bound).
  * References used here are written independently of the code under test where that is possible
  * (type-7 quantile from its definition, exact binomial tails with BigInt).
  */
@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { quantileSorted as ssQuantileSorted } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { openCell } from '../../build/compute/cells.ts';
+import { meanNoiseBound } from '../../build/compute/disclosure.ts';
 import { keyedCell, keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
 import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate, tukeyKeep, tukeyRange } from '../../build/compute/stats.ts';
 import { KeyedCell, type BlsInfo, type KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
@@ -60,33 +61,33 @@ const amounts = fc.array(amount, { minLength: 0, maxLength: 60 }).map(asc);
 const WITHHELD = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
 
 describe('openCell properties', () => {
-  it('published percentiles are ordered; withheld exactly when fewer than floor values survive exclusion', () => {
+  it('published percentiles are ordered and exact; the mean is within its perturbation bound; withheld exactly below the floor', () => {
     fc.assert(
-      fc.property(amounts, fc.constantFrom(3, 5), fc.constantFrom<'money' | 'rate'>('money', 'rate'), (values, floor, kind) => {
-        const days = values.map((_, i) => (i * 7919) % 1000);
-        const { summary: s, newestDay } = openCell(values, days, floor, kind);
-        const kept = refTukeyKept(values);
-        if (kept.length < floor || kept.length === 0) {
-          // never estimated: every figure null, n null
-          expect(s).toEqual(WITHHELD);
-          return;
-        }
-        expect(s.withheld).toBe(false);
-        expect(s.n).toBe(kept.length);
-        const n = kept.length;
-        expect(s.rounded).toBe(n <= 24);
-        expect(s.p10 === null).toBe(n < 15);
-        expect(s.p90 === null).toBe(n < 15);
-        const ordered = [s.p10, s.p25, s.median, s.p75, s.p90].filter((v): v is number => v !== null);
-        for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!).toBeLessThanOrEqual(ordered[i]!);
-        const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
-        expect(s.median).toBe(round(refQuantile(kept, 0.5)));
-        expect(s.mean!).toBeGreaterThanOrEqual(round(kept[0]!));
-        expect(s.mean!).toBeLessThanOrEqual(round(kept[n - 1]!));
-        // newest day among the values kept: kept values form the index range of tukeyRange
-        const { lo, hi } = tukeyRange(values);
-        expect(newestDay).toBe(Math.max(...days.slice(lo, hi)));
-      }),
+      fc.property(amounts, fc.constantFrom(3, 5), fc.constantFrom<'money' | 'rate'>('money', 'rate'), fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 2_000_000 }),
+        (values, floor, kind, key0, reference) => {
+          const days = values.map((_, i) => (i * 7919) % 1000);
+          const keys = values.map((_, i) => (key0 + i * 2654435761) % 4294967296);
+          const { summary: s, newestDay } = openCell({ values, days, keys }, floor, reference, kind);
+          const n = values.length;
+          expect(newestDay).toBe(n ? Math.max(...days) : null);
+          if (n < floor || n === 0) {
+            // never estimated: every figure null, n null
+            expect(s).toEqual(WITHHELD);
+            return;
+          }
+          expect(s.withheld).toBe(false);
+          expect(s.n).toBe(n);
+          expect(s.rounded).toBe(n <= 24);
+          expect(s.p10 === null).toBe(n < 15);
+          expect(s.p90 === null).toBe(n < 15);
+          const ordered = [s.p10, s.p25, s.median, s.p75, s.p90].filter((v): v is number => v !== null);
+          for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!).toBeLessThanOrEqual(ordered[i]!);
+          const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
+          expect(s.median).toBe(round(refQuantile(values, 0.5)));
+          const exact = values.reduce((a, v) => a + v, 0) / n;
+          const roundingSlack = kind === 'money' ? (n <= 24 ? 500 : 0.5) : n <= 24 ? 0.5 : 0.005;
+          expect(Math.abs(s.mean! - exact)).toBeLessThanOrEqual(meanNoiseBound(n, reference) + roundingSlack + 1e-6 * exact);
+        }),
       RUNS,
     );
   });
@@ -218,7 +219,8 @@ describe('keyedCell properties', () => {
       fc.property(fc.array(report, { maxLength: 40 }), (rows) => {
         rows.sort((a, b) => a.total - b.total);
         const a: KeyedReportsArtifact = {
-          slug: 'p', count: rows.length, total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
+          slug: 'p', count: rows.length, reference: 300_000, partial_from: 2026, key: rows.map((r) => (r.day * 2654435761) % 4294967296),
+          key_square: rows.map((r) => (r.total * 40503) % 4294967296), total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
           bonus: rows.map((r) => r.bonus), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
           setting: rows.map(() => -1), employment: rows.map(() => -1), state: rows.map(() => 0), day: rows.map((r) => r.day),
         };
@@ -238,8 +240,9 @@ describe('keyedCell properties', () => {
         expect(p50).toBeLessThanOrEqual(p75);
         expect(p75).toBeLessThanOrEqual(p90);
         const totals = idx.map((i) => rows[i]!.total);
-        expect(f.mean).toBeGreaterThanOrEqual(totals[0]!);
-        expect(f.mean).toBeLessThanOrEqual(totals[totals.length - 1]!);
+        const exact = totals.reduce((t, v) => t + v, 0) / totals.length;
+        expect(Math.abs(f.mean - exact)).toBeLessThanOrEqual(meanNoiseBound(totals.length, 300_000) + 0.5);
+        expect(f.standard_deviation === null).toBe(totals.length < 15);
         expect(f.confidence_interval_95.lower).toBeLessThanOrEqual(p50);
         expect(p50).toBeLessThanOrEqual(f.confidence_interval_95.upper);
         if (idx.length >= 6) expect(f.confidence_interval_95.coverage).toBeGreaterThanOrEqual(0.95);

@@ -341,12 +341,13 @@ describe('confidence interval of the median', () => {
 });
 
 describe('report-level derivations', () => {
-  it('fteNormalize: total x 40 / hours for 10 <= hours <= 100', () => {
+  it('fteNormalize: part-time (10 <= hours < 40) scaled to 40 hours; 40 hours or more counts unchanged', () => {
     expect(fteNormalize(200_000, 20)).toBe(400_000); // 200k x 40/20 = doubled
-    expect(fteNormalize(200_000, 40)).toBe(200_000); // unchanged at 40 hours
     expect(fteNormalize(200_000, 10)).toBe(800_000); // lower bound accepted: x 4
-    expect(fteNormalize(200_000, 100)).toBe(80_000); // upper bound accepted: x 0.4
-    expect(fteNormalize(300_000, 50)).toBe(240_000); // 300k x 40/50
+    expect(fteNormalize(150_000, 39)).toBeCloseTo(153_846.15, 2); // just part-time
+    expect(fteNormalize(200_000, 40)).toBe(200_000); // one FTE
+    expect(fteNormalize(300_000, 55)).toBe(300_000); // a 55-hour cardiologist is not cut by 27%
+    expect(fteNormalize(200_000, 100)).toBe(200_000); // upper bound accepted, unchanged
   });
 
   it('fteNormalize: null outside [10, 100] or when hours are unknown', () => {

@@ -1,0 +1,71 @@
+/**
+ * Disclosure control for additive figures (DESIGN 3a), pure: the cell key method.
+ *
+ * A mean times its n is a sum, and sums subtract: publishing the mean of a scope and of all but one of its
+ * parts publishes the last part. So every published sum gets a small, secret, fixed perturbation:
+ *
+ * - every report has permanent record keys: 32-bit integers derived from its id under a secret that lives
+ *   only in the reports DB (build/source/record-keys.ts); one key per "stream" (pay sums, sums of squares,
+ *   pay per wRVU), so that two figures never share a perturbation;
+ * - a cell's key is the sum of its reports' record keys modulo 2^32: it depends only on which reports are
+ *   in the cell, so the same reports give the same figure whatever query, interface or year range reaches
+ *   them, and asking again changes nothing;
+ * - the cell key is mixed into a noise value u in [-1/2, 1/2), and the cell's sum moves by u x span, where
+ *   span is NOISE_SPAN x a reference value of the specialty (its national median: "one typical report").
+ *
+ * Differencing two published sums then gives the withheld part plus the difference of two independent
+ * noises: an error of about a typical report, whatever n. Counts, medians and percentiles are never
+ * perturbed. Sums of squared deviations (standard deviations) get their own noise, SQUARE_SPAN x median^2.
+ */
+
+/** A sum moves by at most +-NOISE_SPAN/2 x the reference (so +-0.75 of a typical report). */
+export const NOISE_SPAN = 1.5;
+/** A sum of squared deviations moves by at most +-SQUARE_SPAN/2 x reference^2. */
+export const SQUARE_SPAN = 0.5;
+/** Standard deviations are published from this many reports (below, the perturbation would dominate them). */
+export const SD_MIN_N = 15;
+
+const TWO32 = 4294967296;
+
+/** Record keys of one stream, one 32-bit key per report, and the reports of a cell (positions). */
+export function cellKeyOf(keys: ArrayLike<number>, idx: ArrayLike<number>): number {
+  let s = 0; // exact: up to 2^21 reports x 2^32 stays below 2^53
+  for (let k = 0; k < idx.length; k++) s += keys[idx[k]!]!;
+  return s % TWO32;
+}
+
+/** Cell key of a contiguous range [lo, hi) of positions. */
+export function cellKeyOfRange(keys: ArrayLike<number>, lo: number, hi: number): number {
+  let s = 0;
+  for (let i = lo; i < hi; i++) s += keys[i]!;
+  return s % TWO32;
+}
+
+/** The noise value of a cell key: a fixed bijective mix (murmur3's finaliser) mapped to [-1/2, 1/2). */
+export function noiseOf(cellKey: number): number {
+  let h = cellKey >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h / TWO32 - 0.5;
+}
+
+/** Published mean of a cell: (sum + noise x NOISE_SPAN x reference) / n. */
+export function perturbedMean(sum: number, n: number, cellKey: number, reference: number): number {
+  return (sum + noiseOf(cellKey) * NOISE_SPAN * reference) / n;
+}
+
+/**
+ * Published sample standard deviation: the sum of squared deviations from the (true) mean plus its own
+ * noise (SQUARE_SPAN x reference^2), floored at 0. Null below SD_MIN_N reports.
+ */
+export function perturbedSd(squaredDeviations: number, n: number, cellKey: number, reference: number): number | null {
+  if (n < SD_MIN_N) return null;
+  const v = squaredDeviations + noiseOf(cellKey) * SQUARE_SPAN * reference * reference;
+  return Math.sqrt(Math.max(0, v) / (n - 1));
+}
+
+/** How far a published mean of n reports can be from the exact one, at most. */
+export function meanNoiseBound(n: number, reference: number): number {
+  return (NOISE_SPAN * reference) / 2 / n;
+}
