@@ -16,7 +16,8 @@ import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
 import { keyedIndex, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedOptions } from './compute/keyed.ts';
 import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './compute/diff.ts';
 import { dayToIso } from './compute/dataset.ts';
-import { keyedPaths } from './contract/keyed-artifacts.ts';
+import { GEO_NATIONAL, cellKey, keyedPaths } from './contract/keyed-artifacts.ts';
+import { keyedVsOpen, type NationalFigures } from './compute/compare.ts';
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
 import { canonicalJson, compactJson } from './emit/json.ts';
@@ -159,23 +160,29 @@ export function runBuild(opts: BuildOptions): BuildResult {
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
     for (const [path, text] of buildOpenCsv(feeds)) emit(`public/${path}`, text);
-    if (opts.pages !== false) {
-      const pages = renderSite(feeds, { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE });
-      progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
-      for (const [path, text] of pages) emit(`public/${path}`, text);
-    }
-    if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
-
     progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);
     const summaries = [];
     const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
+    const keyedNational = new Map<string, NationalFigures>();
     for (let si = 0; si < ds.specialties.length; si++) {
       const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed, facts, partialFrom);
       emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
       emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
       summaries.push(summarizeSpecialty(ds, artifact));
+      const nat = artifact.cells[cellKey(GEO_NATIONAL, null, null)];
+      keyedNational.set(artifact.slug, { n: nat?.n ?? 0, median: nat?.figures?.percentiles.p50 ?? null, mean: nat?.figures?.mean ?? null });
     }
     emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));
+
+    if (opts.pages !== false) {
+      const pages = renderSite(feeds, {
+        baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE,
+        keyedVsOpen: keyedVsOpen(feeds, keyedNational),
+      });
+      progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
+      for (const [path, text] of pages) emit(`public/${path}`, text);
+    }
+    if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
 
     progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
     if (problems.length) {

@@ -12,6 +12,7 @@ import {
   type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import type { FeedFile } from '../compute/open-feeds.ts';
+import type { KeyedOpenRow } from '../compute/compare.ts';
 import type { SiteContext } from './layout.ts';
 import { renderHomePage } from './home.ts';
 import { renderInstitutionsIndex, renderSpecialtiesIndex, renderStatesIndex } from './indexes.ts';
@@ -28,6 +29,8 @@ export interface SiteOptions {
   winsorLower: number;
   winsorUpper: number;
   blsTopCode: number;
+  /** keyed API vs open data, national figures per specialty (methodology page); empty when not computed */
+  keyedVsOpen?: KeyedOpenRow[];
 }
 
 /** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x.html", "/" -> "index.html"). */
@@ -80,7 +83,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
   out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states));
   out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
-  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site));
+  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? []));
   out.set(pageFile(pagePaths.license()), renderLicensePage(site, specialties));
   for (const [slug, feed] of bySpecialty) {
     const w = wrvu.get(slug);

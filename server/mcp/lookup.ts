@@ -46,12 +46,15 @@ export function institutionDoc(build: LoadedBuild, day: string, institution: str
   return feedDocument(build, feedPaths.institution(resolveEntity(build, 'institution', institution).slug), day);
 }
 
-/** The institutions index, restricted to one state, ranked by cost-of-living-adjusted PGY-1 pay. */
+/**
+ * The institutions index, restricted to one state: newest academic year first, and within a year ranked by
+ * cost-of-living-adjusted PGY-1 pay (scales of different academic years are not compared).
+ */
 export function institutionsOfState(build: LoadedBuild, day: string, state: string): InstitutionsFeed {
   const st = resolveEntity(build, 'state', state);
   const all = feedDocument<InstitutionsFeed>(build, feedPaths.institutions(), day);
   const list = all.institutions
     .filter((i) => i.institution.state.slug === st.slug)
-    .sort((a, b) => (b.pgy1_col_adjusted ?? 0) - (a.pgy1_col_adjusted ?? 0) || a.institution.slug.localeCompare(b.institution.slug));
+    .sort((a, b) => b.academic_year.localeCompare(a.academic_year) || (b.pgy1_col_adjusted ?? 0) - (a.pgy1_col_adjusted ?? 0) || a.institution.slug.localeCompare(b.institution.slug));
   return { ...all, institutions: list, count: list.length };
 }

@@ -25,11 +25,11 @@ export function specialtiesText(d: SpecialtiesFeed): string {
 
 export function institutionText(d: InstitutionFeed): string {
   const scale = d.pgy_scale.map((p) => `PGY-${p.pgy} ${usd(p.salary)}`).join(', ');
-  const rank = d.rank ? ` Ranked ${d.rank.position} of ${d.rank.of} by cost-of-living-adjusted PGY-1 pay (${usd(d.pgy1_col_adjusted)}).` : '';
+  const rank = d.rank ? ` Ranked ${d.rank.position} of ${d.rank.of} ${d.rank.academic_year} scales by cost-of-living-adjusted PGY-1 pay (${usd(d.pgy1_col_adjusted)}).` : '';
   return `${d.institution.name}, ${d.institution.city}, ${d.institution.state.name}: resident pay ${d.academic_year}: ${scale}. Published by the hospital (${d.source_url}), checked ${d.as_of}.${rank}${synthetic(d)} ${cite(d)}`;
 }
 
 export function institutionsText(d: InstitutionsFeed, stateName: string): string {
-  const list = d.institutions.slice(0, 20).map((i, k) => `${k + 1}. ${i.institution.name}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)})`).join('; ');
-  return `${d.count} teaching hospital(s) in ${stateName}, ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}.${synthetic(d)} ${cite(d)}`;
+  const list = d.institutions.slice(0, 20).map((i, k) => `${k + 1}. ${i.institution.name}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)}, ${i.academic_year})`).join('; ');
+  return `${d.count} teaching hospital(s) in ${stateName}, newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}.${synthetic(d)} ${cite(d)}`;
 }

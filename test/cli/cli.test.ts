@@ -98,7 +98,7 @@ describe('physpay init and stats', () => {
     const created = await run('init', '--db', dbPath);
     expect(created.code).toBe(0);
     expect(created.out).toHaveLength(1);
-    expect(created.out[0]).toMatch(/^created .*reports\.db \(schema v1; 44 specialties/);
+    expect(created.out[0]).toMatch(/^created .*reports\.db \(schema v2; 44 specialties/);
     expect(created.out[0]).toMatch(/51 states incl\. DC\)$/); // 51 rows already include DC
     expect(existsSync(dbPath)).toBe(true);
 

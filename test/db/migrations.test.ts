@@ -45,7 +45,7 @@ describe('migrations on an empty in-memory DB', () => {
     expect(tableNames(db)).toEqual(expect.arrayContaining(EXPECTED_TABLES));
   });
 
-  it('records schema version 1 in schema_migrations', () => {
+  it('records every schema version in schema_migrations (1: schema, 2: disclosure secret)', () => {
     const rows = db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all() as {
       version: number;
       name: string;
@@ -55,7 +55,7 @@ describe('migrations on an empty in-memory DB', () => {
     expect(rows[0]!.version).toBe(1);
     expect(rows[0]!.name.length).toBeGreaterThan(0);
     expect(Number.isNaN(Date.parse(rows[0]!.applied_at))).toBe(false);
-    expect(schemaVersion(db)).toBe(1);
+    expect(schemaVersion(db)).toBe(2);
   });
 
   it('loads the specialty catalog: about 44 specialties, each with slug, name and a NN-NNNN SOC code', () => {
@@ -162,17 +162,19 @@ describe('migrations on an empty in-memory DB', () => {
 });
 
 describe('migrate() on a bare connection', () => {
-  it('applies version 1 once and stamps it with the given clock', () => {
+  it('applies each version once and stamps it with the given clock', () => {
     const db = new Database(':memory:');
     try {
       const at = new Date('2026-02-03T04:05:06.000Z');
-      expect(migrate(db, () => at)).toEqual([1]);
+      expect(migrate(db, () => at)).toEqual([1, 2]);
       expect(db.prepare('SELECT version, applied_at FROM schema_migrations').all()).toEqual([
         { version: 1, applied_at: at.toISOString() },
+        { version: 2, applied_at: at.toISOString() },
       ]);
       expect(migrate(db, () => new Date('2027-01-01T00:00:00Z'))).toEqual([]);
       expect(db.prepare('SELECT version, applied_at FROM schema_migrations').all()).toEqual([
         { version: 1, applied_at: at.toISOString() },
+        { version: 2, applied_at: at.toISOString() },
       ]);
     } finally {
       db.close();
@@ -209,10 +211,46 @@ describe('migrations on a DB file', () => {
       expect(second.prepare('SELECT * FROM specialties ORDER BY id').all()).toEqual(specialties);
       expect(second.prepare('SELECT * FROM states ORDER BY code').all()).toEqual(states);
       expect(second.prepare('SELECT * FROM schema_migrations').all()).toEqual(migrations);
-      expect(migrations).toHaveLength(1);
+      expect(migrations).toHaveLength(2);
       expect(migrate(second)).toEqual([]);
     } finally {
       second.close();
+    }
+  });
+});
+
+describe('the disclosure-control secret (migration 2)', () => {
+  it('is 32 random bytes, one row, different for every DB, and kept when the DB is reopened', () => {
+    const a = new Database(':memory:');
+    const b = new Database(':memory:');
+    try {
+      migrate(a);
+      migrate(b);
+      const sa = (a.prepare('SELECT secret FROM record_key_secret').all() as { secret: Buffer }[]);
+      const sb = (b.prepare('SELECT secret FROM record_key_secret').all() as { secret: Buffer }[]);
+      expect(sa).toHaveLength(1);
+      expect(sa[0]!.secret.length).toBe(32);
+      expect(sa[0]!.secret.equals(sb[0]!.secret)).toBe(false);
+      expect(migrate(a)).toEqual([]);
+      expect((a.prepare('SELECT secret FROM record_key_secret').get() as { secret: Buffer }).secret.equals(sa[0]!.secret)).toBe(true);
+      expect(() => a.prepare('INSERT INTO record_key_secret (id, secret) VALUES (2, ?)').run(Buffer.alloc(32))).toThrow();
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('an existing v1 DB gets its secret when migrated', () => {
+    const db = new Database(':memory:');
+    try {
+      db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+      MIGRATIONS[0]!.up(db);
+      db.prepare("INSERT INTO schema_migrations VALUES (1, 'schema and reference data', '2026-01-01T00:00:00Z')").run();
+      expect(schemaVersion(db)).toBe(1);
+      expect(migrate(db)).toEqual([2]);
+      expect((db.prepare('SELECT length(secret) AS n FROM record_key_secret').get() as { n: number }).n).toBe(32);
+    } finally {
+      db.close();
     }
   });
 });

@@ -4,6 +4,11 @@
  * server never sees) and computes every figure with its own code (no import from build/compute):
  * winsorize, type-7 quantiles, sample SD, the order-statistic CI of the median from exact binomial sums
  * (BigInt), FTE normalisation, experience bands, scope_used, variance_pct.
+ *
+ * Means and standard deviations are published with a secret disclosure perturbation (methodology page):
+ * the reference computes them exactly, and `meanWithin` / `sdWithin` / `alignMeans` check the published
+ * ones against the documented bound (a sum moves by at most 0.75 x the specialty's national median of every
+ * approved total; a sum of squared deviations by at most 0.25 x that median squared; no SD below 15).
  */
 import Database from 'better-sqlite3';
 
@@ -53,6 +58,46 @@ export function loadReference(dbPath: string): RefData {
   } finally {
     db.close();
   }
+}
+
+// ------------------------------------------------------------------ disclosure bounds (documented rule)
+
+export const MEAN_HALF_SPAN = 0.75;
+export const SQUARE_HALF_SPAN = 0.25;
+export const SD_MIN_N = 15;
+
+/** The specialty's national median of every approved (raw) total: the size of its perturbation. */
+export function nationalMedian(ref: RefData, slug: string): number {
+  return q7(sortNum(ref.reports.filter((r) => r.specialty === slug).map((r) => r.total)), 0.5);
+}
+
+/** A published whole-dollar mean of n reports is within the bound of the exact (rounded) one. */
+export function meanWithin(published: number | null, exact: number | null, n: number, refMedian: number): boolean {
+  if (published === null || exact === null) return published === exact;
+  return Math.abs(published - exact) <= (MEAN_HALF_SPAN * refMedian) / n + 1;
+}
+
+/** A published SD: null below 15 reports, else its sum of squares within the bound of the exact one. */
+export function sdWithin(published: number | null, exact: number | null, n: number, refMedian: number): boolean {
+  if (n < SD_MIN_N || exact === null) return published === null;
+  if (published === null) return false;
+  const rounding = (n - 1) * (2 * Math.max(published, exact) + 1); // both are rounded to whole dollars
+  return Math.abs((n - 1) * (published * published - exact * exact)) <= SQUARE_HALF_SPAN * refMedian * refMedian + rounding;
+}
+
+/**
+ * A copy of `expected` in which every `mean` (of an object that also has `n`) that is within its bound of
+ * the published one is replaced by the published value, so that the rest can be compared exactly.
+ */
+export function alignMeans<T>(published: unknown, expected: T, refMedian: number): T {
+  if (Array.isArray(expected)) return expected.map((e, i) => alignMeans((published as unknown[] | undefined)?.[i], e, refMedian)) as T;
+  if (expected === null || typeof expected !== 'object' || published === null || typeof published !== 'object') return expected;
+  const p = published as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(expected as Record<string, unknown>)) out[k] = alignMeans(p[k], v, refMedian);
+  const e = expected as Record<string, unknown>;
+  if ('mean' in e && typeof e.n === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, e.n, refMedian)) out.mean = p.mean;
+  return out as T;
 }
 
 // ------------------------------------------------------------------ statistics, written out by hand
@@ -194,7 +239,9 @@ function quart(xs: number[]) {
 
 /** The professional sections of one headline scope (headline reports `rs`, geo filter for breakdown rows). */
 export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { state?: string; region?: string }, b: Bounds) {
-  const fte = sortNum(rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp((r.total * 40) / r.hours!, b.lower, b.upper)));
+  // FTE: part-time (10 <= hours < 40) scaled to 40 hours; 40 to 100 hours counts unchanged
+  const fte = sortNum(rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper)));
+  const currentYear = Number(ref.reports.map((r) => r.day).sort().at(-1)!.slice(0, 4)); // still being reported
   const years = [...new Set(rs.map((r) => r.year))].sort((a, c) => a - c);
   return {
     fte_normalized: {
@@ -206,7 +253,7 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
       base_salary: quart(rs.filter((r) => r.base !== null).map((r) => r.base!)),
       bonus: quart(rs.filter((r) => r.bonus !== null).map((r) => r.bonus!)),
     },
-    trending: years.map((year) => ({ year, ...row(rs.filter((r) => r.year === year), b) })),
+    trending: years.map((year) => ({ year, ...row(rs.filter((r) => r.year === year), b), partial: year >= currentYear })),
     breakdowns: {
       by_experience: BANDS.map((label) => ({ label, ...row(rs.filter((r) => expBand(r.experience) === label), b) })),
       by_practice_setting: (q.setting ? [q.setting] : SETTINGS).map((label) => ({ label, ...row(select(ref, { ...q, setting: label }, geo), b) })),

@@ -230,10 +230,16 @@ describe('happy paths: structuredContent is the open feed of the same server and
       expect(count).toBe(ofState.length);
       expect([...list].sort((x, y) => x.institution.slug.localeCompare(y.institution.slug)))
         .toEqual([...ofState].sort((x, y) => x.institution.slug.localeCompare(y.institution.slug)));
-      const adjusted = list.map((i) => i.pgy1_col_adjusted ?? 0);
-      expect(adjusted).toEqual([...adjusted].sort((x, y) => y - x));
-      const ranks = list.map((i) => i.rank ?? Infinity);
-      expect(ranks, 'the order of the published national rank').toEqual([...ranks].sort((x, y) => x - y));
+      // newest academic year first; within a year, by adjusted pay, in the order of the published rank
+      const years = list.map((i) => i.academic_year);
+      expect(years).toEqual([...years].sort((x, y) => y.localeCompare(x)));
+      for (const year of new Set(years)) {
+        const ofYear = list.filter((i) => i.academic_year === year);
+        const adjusted = ofYear.map((i) => i.pgy1_col_adjusted ?? 0);
+        expect(adjusted).toEqual([...adjusted].sort((x, y) => y - x));
+        const ranks = ofYear.map((i) => i.rank ?? Infinity);
+        expect(ranks, `the order of the published ${year} rank`).toEqual([...ranks].sort((x, y) => x - y));
+      }
       expect(text).toContain(`${ofState.length} teaching hospital(s) in California`);
       expect(text).toContain(`1. ${list[0]!.institution.name}: PGY-1 ${usd(list[0]!.pgy1_salary)}`);
       expect(text).toContain(doc.attribution);
@@ -327,10 +333,10 @@ describe('withheld figures: null with the notice, never estimated', () => {
   });
 
   it('tails below 15 reports stay null while the median is published', async () => {
-    const d = await feed<SpecialtyStateFeed>(url, '/specialties/cardiology/states/texas.json');
+    const d = await feed<SpecialtyStateFeed>(url, '/specialties/cardiology/states/california.json');
     expect(d.withheld).toBe(false);
     expect(d.n!).toBeLessThan(15);
-    const { text, doc } = okResult<SpecialtyStateFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'cardiology', state: 'TX' }));
+    const { text, doc } = okResult<SpecialtyStateFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'cardiology', state: 'CA' }));
     expect(doc).toEqual(d);
     expect(doc.p10).toBeNull();
     expect(doc.p90).toBeNull();

@@ -56,14 +56,14 @@ describe('plain JSON clients', () => {
     const list = rpcResult<{ tools: { name: string }[] }>(await rawPost(url, rpc(2, 'tools/list'), JSON_ONLY), 2);
     expect(list.tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
 
-    const r = await rawPost(url, toolCallBody('call-3', 'get_specialty_pay', { specialty: 'Cardiology', state: 'TX' }), JSON_ONLY);
+    const r = await rawPost(url, toolCallBody('call-3', 'get_specialty_pay', { specialty: 'Cardiology', state: 'CA' }), JSON_ONLY);
     expect(r.headers['mcp-session-id']).toBeUndefined(); // stateless
     expect(r.headers['access-control-allow-origin']).toBe('*'); // usable from a browser, like the feeds
     const call = rpcResult<{ content: { type: string; text: string }[]; structuredContent: unknown; isError?: boolean }>(r, 'call-3');
     expect(call.isError ?? false).toBe(false);
-    expect(call.structuredContent).toEqual(await feed(url, '/specialties/cardiology/states/texas.json'));
+    expect(call.structuredContent).toEqual(await feed(url, '/specialties/cardiology/states/california.json'));
     expect(call.content[0]!.type).toBe('text');
-    expect(call.content[0]!.text).toMatch(/^Cardiology in Texas: median total compensation \$/);
+    expect(call.content[0]!.text).toMatch(/^Cardiology in California: median total compensation \$/);
   });
 
   it('Accept with both types, with */*, or without Accept: the same JSON answer', async () => {
