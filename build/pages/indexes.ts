@@ -6,6 +6,8 @@
 import type { InstitutionsFeed, SpecialtiesFeed, StatesFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
+import { rankByMedian } from '../compute/ranking.ts';
+import { RANKING_MIN_N } from '../contract/open-feeds.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
 import { noticeBlock } from './blocks.ts';
@@ -15,10 +17,14 @@ const csvOf = (feedUrl: string) => feedUrl.replace(/\.json$/, '.csv');
 
 export function renderSpecialtiesIndex(site: SiteContext, f: SpecialtiesFeed): string {
   const floor = FLOORS.national;
-  const ranked = f.specialties.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null).sort((a, b) => b.e.median! - a.e.median! || a.e.slug.localeCompare(b.e.slug));
+  const ranked = rankByMedian(
+    f.specialties.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
+    (x) => x.e.median!,
+    (a, b) => a.e.slug.localeCompare(b.e.slug),
+  );
   const chart = rankedBarsSvg(
-    { id: 'ranked', title: 'Specialties ranked by national median total compensation', desc: ranked.map((x, k) => `${k + 1}. ${x.e.name}`).join(', ') },
-    ranked.map(({ e, i }) => ({ label: e.name, value: e.median!, field: `specialties[${i}].median` })),
+    { id: 'ranked', title: 'Specialties ranked by national median total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.name} (n=${x.e.n})`).join(', ') },
+    ranked.map(({ item: { e, i } }) => ({ label: `${e.name} (n=${e.n})`, value: e.median!, field: `specialties[${i}].median` })),
   );
   const rows = f.specialties.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.name)}</th>`
     + (['n', 'p25', 'median', 'p75'] as const).map((k) => fig(`specialties[${i}].${k}`, e[k], k === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor })).join('')
@@ -30,7 +36,7 @@ ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
 ${selfReportedCaveat(site)}
 <h2>Ranked by median</h2>
-${figure(chart, `Specialties with published national figures (at least ${floor} reports), by median total compensation.`)}
+${figure(chart, `Specialties with at least ${RANKING_MIN_N} reports nationally, by median total compensation (equal medians share a rank).`)}
 <h2>Every specialty</h2>
 ${table('National total compensation by specialty', ['Specialty', 'Reports (n)', 'P25', 'Median', 'P75'], rows)}
 ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
@@ -40,10 +46,14 @@ ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
 
 export function renderStatesIndex(site: SiteContext, f: StatesFeed): string {
   const floor = FLOORS.state;
-  const ranked = f.states.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null).sort((a, b) => b.e.median! - a.e.median! || a.e.state.code.localeCompare(b.e.state.code));
+  const ranked = rankByMedian(
+    f.states.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
+    (x) => x.e.median!,
+    (a, b) => a.e.state.code.localeCompare(b.e.state.code),
+  );
   const chart = rankedBarsSvg(
-    { id: 'ranked', title: 'States ranked by median physician total compensation', desc: ranked.map((x, k) => `${k + 1}. ${x.e.state.name}`).join(', ') },
-    ranked.map(({ e, i }) => ({ label: e.state.name, value: e.median!, field: `states[${i}].median` })),
+    { id: 'ranked', title: 'States ranked by median physician total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.state.name} (n=${x.e.n})`).join(', ') },
+    ranked.map(({ item: { e, i } }) => ({ label: `${e.state.name} (n=${e.n})`, value: e.median!, field: `states[${i}].median` })),
   );
   const rows = f.states.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.state.name)}</th><td>${esc(e.state.region)}</td>`
     + fig(`states[${i}].n`, e.n, 'count', { tag: 'td', className: 'num', floor })
@@ -57,7 +67,7 @@ ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
 ${selfReportedCaveat(site)}
 <h2>States ranked by median</h2>
-${figure(chart, `States with published figures (at least ${floor} reports), by median total compensation, all specialties.`)}
+${figure(chart, `States with at least ${RANKING_MIN_N} reports, by median total compensation, all specialties (equal medians share a rank).`)}
 <h2>Every state</h2>
 ${table('Median physician total compensation by state', ['State', 'Region', 'Reports (n)', 'Median', 'Cost-of-living index'], rows, { numericFrom: 2 })}
 ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
@@ -68,10 +78,13 @@ ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
 export const TOP_INSTITUTIONS = 15;
 
 export function renderInstitutionsIndex(site: SiteContext, f: InstitutionsFeed): string {
-  const order = f.institutions.map((e, i) => ({ e, i })).sort((a, b) => (a.e.rank ?? Infinity) - (b.e.rank ?? Infinity) || a.e.institution.slug.localeCompare(b.e.institution.slug));
-  const top = order.filter((x) => x.e.pgy1_col_adjusted !== null).slice(0, TOP_INSTITUTIONS);
+  // Ranks compare scales of one academic year: newest year first, then by rank within the year.
+  const order = f.institutions.map((e, i) => ({ e, i }))
+    .sort((a, b) => b.e.academic_year.localeCompare(a.e.academic_year) || (a.e.rank ?? Infinity) - (b.e.rank ?? Infinity) || a.e.institution.slug.localeCompare(b.e.institution.slug));
+  const newestYear = order[0]?.e.academic_year ?? '';
+  const top = order.filter((x) => x.e.pgy1_col_adjusted !== null && x.e.academic_year === newestYear).slice(0, TOP_INSTITUTIONS);
   const chart = rankedBarsSvg(
-    { id: 'ranked', title: `Top ${top.length} teaching hospitals by cost-of-living-adjusted PGY-1 salary`, desc: top.map((x, k) => `${k + 1}. ${x.e.institution.name}`).join(', ') },
+    { id: 'ranked', title: `Top ${top.length} teaching hospitals by cost-of-living-adjusted PGY-1 salary, ${newestYear} scales`, desc: top.map((x) => `${x.e.rank}. ${x.e.institution.name}`).join(', ') },
     top.map(({ e, i }) => ({ label: e.institution.name, value: e.pgy1_col_adjusted!, field: `institutions[${i}].pgy1_col_adjusted` })),
   );
   const rows = order.map(({ e, i }) => `<tr>${fig(`institutions[${i}].rank`, e.rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(`${e.institution.city}, ${e.institution.state.code}`)}</td><td>${esc(e.academic_year)}</td>`
@@ -80,11 +93,11 @@ export function renderInstitutionsIndex(site: SiteContext, f: InstitutionsFeed):
     + '</tr>');
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>Resident salaries by teaching hospital</h1>
-<p class="lead">Published resident pay scales of ${esc(f.count)} teaching hospitals, ranked by PGY-1 salary adjusted for the state's cost of living.</p>
+<p class="lead">Published resident pay scales of ${esc(f.count)} teaching hospitals, ranked by PGY-1 salary adjusted for the state's cost of living. Scales are ranked only against scales of the same academic year.</p>
 ${metaLine(f, null)}
 ${residencyCaveat(site)}
-<h2>Highest adjusted PGY-1 pay</h2>
-${figure(chart, 'PGY-1 salary divided by the state cost-of-living index / 100.')}
+<h2>Highest adjusted PGY-1 pay, ${esc(newestYear)}</h2>
+${figure(chart, `PGY-1 salary divided by the state cost-of-living index / 100, among ${newestYear} scales.`)}
 <h2>Every teaching hospital</h2>
 ${table('Teaching hospitals by cost-of-living-adjusted PGY-1 salary', ['Rank', 'Teaching hospital', 'City', 'Academic year', 'PGY-1 salary', 'PGY-1 adjusted'], rows, { numericFrom: 4 })}
 ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}

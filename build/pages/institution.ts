@@ -22,8 +22,8 @@ export function renderInstitutionPage(site: SiteContext, f: InstitutionFeed): st
     `<tr><th scope="row">PGY-1 salary</th>${fig('pgy1_salary', f.pgy1_salary, 'usd', { tag: 'td', className: 'num' })}</tr>`,
     `<tr><th scope="row">Cost-of-living index of ${esc(inst.state.name)} (US = 100)</th>${fig('cost_of_living.index', col.index, 'index', { tag: 'td', className: 'num' })}</tr>`,
     `<tr><th scope="row">PGY-1 salary adjusted for cost of living</th>${fig('pgy1_col_adjusted', f.pgy1_col_adjusted, 'usd', { tag: 'td', className: 'num' })}</tr>`,
-    `<tr><th scope="row">National rank (adjusted PGY-1)</th><td class="num">${f.rank ? `${fig('rank.position', f.rank.position, 'rank')} of ${fig('rank.of', f.rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
-    `<tr><th scope="row">Rank in ${esc(inst.state.name)}</th><td class="num">${f.state_rank ? `${fig('state_rank.position', f.state_rank.position, 'rank')} of ${fig('state_rank.of', f.state_rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
+    `<tr><th scope="row">National rank among ${esc(f.academic_year)} scales (adjusted PGY-1)</th><td class="num">${f.rank ? `${fig('rank.position', f.rank.position, 'rank')} of ${fig('rank.of', f.rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
+    `<tr><th scope="row">Rank in ${esc(inst.state.name)} among ${esc(f.academic_year)} scales</th><td class="num">${f.state_rank ? `${fig('state_rank.position', f.state_rank.position, 'rank')} of ${fig('state_rank.of', f.state_rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
   ];
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>${esc(inst.name)} resident salaries</h1>

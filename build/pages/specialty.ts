@@ -34,13 +34,13 @@ export function renderSpecialtyPage(site: SiteContext, input: SpecialtyPageInput
   const floor = FLOORS.national;
   const top = f.top_states;
   const topChart = rankedBarsSvg(
-    { id: 'top-states', title: `Top paying states for ${name}`, desc: top.map((t, k) => `${k + 1}. ${t.state.name}`).join(', ') },
-    top.map((t, k) => ({ label: t.state.name, value: t.median, field: `top_states[${k}].median` })),
+    { id: 'top-states', title: `Top paying states for ${name}`, desc: top.map((t) => `${t.rank}. ${t.state.name} (n=${t.n})`).join(', ') },
+    top.map((t, k) => ({ label: `${t.state.name} (n=${t.n})`, value: t.median, field: `top_states[${k}].median` })),
   );
   const topTable = table(
     `Top paying states for ${name}: median total compensation`,
     ['Rank', 'State', 'Reports (n)', 'Median'],
-    top.map((t, k) => `<tr><td>${k + 1}</td><th scope="row">${link(site, t.citation_url, t.state.name)}</th>${fig(`top_states[${k}].n`, t.n, 'count', { tag: 'td', className: 'num' })}${fig(`top_states[${k}].median`, t.median, 'usd', { tag: 'td', className: 'num' })}</tr>`),
+    top.map((t, k) => `<tr>${fig(`top_states[${k}].rank`, t.rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, t.citation_url, t.state.name)}</th>${fig(`top_states[${k}].n`, t.n, 'count', { tag: 'td', className: 'num' })}${fig(`top_states[${k}].median`, t.median, 'usd', { tag: 'td', className: 'num' })}</tr>`),
     { numericFrom: 2 },
   );
   const settings = table(

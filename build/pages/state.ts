@@ -17,9 +17,9 @@ export function renderStatePage(site: SiteContext, f: StateFeed, cells: Specialt
   const top = f.top_specialties;
   const col = f.cost_of_living;
   const chart = rankedBarsSvg(
-    { id: 'top-specialties', title: `Top paying specialties in ${st}`, desc: top.map((t, k) => `${k + 1}. ${t.specialty.name}`).join(', ') },
+    { id: 'top-specialties', title: `Top paying specialties in ${st}`, desc: top.map((t) => `${t.rank}. ${t.specialty.name} (n=${t.n})`).join(', ') },
     top.map((t, k) => ({
-      label: t.specialty.name,
+      label: `${t.specialty.name} (n=${t.n})`,
       value: t.median,
       field: `top_specialties[${k}].median`,
       reference: t.national_median !== null ? { value: t.national_median, field: `top_specialties[${k}].national_median` } : null,
@@ -28,7 +28,7 @@ export function renderStatePage(site: SiteContext, f: StateFeed, cells: Specialt
   const topTable = table(
     `Top paying specialties in ${st}: median total compensation against the US median`,
     ['Rank', 'Specialty', 'Reports (n)', 'Median', 'US median', 'Difference'],
-    top.map((t, k) => `<tr><td>${k + 1}</td><th scope="row">${link(site, t.citation_url, t.specialty.name)}</th>`
+    top.map((t, k) => `<tr>${fig(`top_specialties[${k}].rank`, t.rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, t.citation_url, t.specialty.name)}</th>`
       + fig(`top_specialties[${k}].n`, t.n, 'count', { tag: 'td', className: 'num' })
       + fig(`top_specialties[${k}].median`, t.median, 'usd', { tag: 'td', className: 'num' })
       + fig(`top_specialties[${k}].national_median`, t.national_median, 'usd', { tag: 'td', className: 'num', floor: FLOORS.national })
