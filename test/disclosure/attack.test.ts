@@ -277,6 +277,29 @@ describe('differencing attacks on a thin dataset (keyed API and open feeds)', ()
     expect(estimates.length).toBeGreaterThan(before);
   }, 120_000);
 
+  it('the same reports get the same figures whatever query reaches them (trending row = one-year range = filter)', async () => {
+    let compared = 0;
+    for (const specialty of Object.keys(THIN_SPECIALTIES)) {
+      const all = await benchmarks({ specialty, geo: 'US', setting: null, employment: null });
+      for (const row of all!.trending as (Row & { year: number })[]) {
+        if (!row.publishable) continue;
+        const one = await benchmarks({ specialty, geo: 'US', setting: null, employment: null, yearStart: row.year, yearEnd: row.year });
+        expect({ n: one!.sample_size, mean: one!.mean, p25: one!.percentiles.p25, p50: one!.percentiles.p50 }).toEqual({ n: row.n, mean: row.mean, p25: row.p25, p50: (row as any).p50 });
+        compared++;
+      }
+      // a breakdown row is the filtered scope: same n and mean
+      for (const row of all!.breakdowns.by_practice_setting as Row[]) {
+        if (!row.publishable) continue;
+        const filtered = await benchmarks({ specialty, geo: 'US', setting: row.label!, employment: null });
+        expect({ n: filtered!.sample_size, mean: filtered!.mean }).toEqual({ n: row.n, mean: row.mean });
+        compared++;
+      }
+      // and asking twice gives the same answer
+      expect(await benchmarks({ specialty, geo: 'US', setting: null, employment: null })).toEqual(all);
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
   it('no subtraction recovers a withheld cell better than noise the size of a typical report', () => {
     // The same two sets of reports give the same figures whatever query reached them: keep each distinct
     // subtraction once (e.g. [2019, y] and [2020, y] are one set when the scope has no 2019 report).

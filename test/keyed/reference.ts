@@ -24,6 +24,7 @@ export interface RefReport {
   experience: number | null;
   setting: string | null;
   employment: string | null;
+  wrvus: number | null;
   day: string; // YYYY-MM-DD of submitted_at (UTC)
 }
 
@@ -41,12 +42,12 @@ export function loadReference(dbPath: string): RefData {
     const regionOf = new Map(states.map((s) => [s.code, s.region]));
     const rows = db
       .prepare(`SELECT s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
-          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.submitted_at
+          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
         FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved'`)
-      .all() as { slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; submitted_at: string }[];
+      .all() as { slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
     const reports = rows.map((r) => ({
       specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year, total: r.total, base: r.base, bonus: r.bonus,
-      hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null,
+      hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
       day: new Date(r.submitted_at).toISOString().slice(0, 10),
     }));
     const specialties = db.prepare('SELECT slug, name, soc_code AS soc, soc_match AS socMatch FROM specialties ORDER BY slug').all() as RefData['specialties'];
