@@ -182,6 +182,8 @@ export interface RankedItem {
   field: string;
   /** a reference marker on the bar (e.g. the national median) */
   reference?: { value: number; field: string } | null;
+  /** the published rank (ties share one); default: the position */
+  rank?: number | null;
 }
 
 export const RANK = { left: 4, labelRoom: 88, row: 40 } as const;
@@ -213,7 +215,7 @@ export function rankedBarsSvg(c: ChartText, items: RankedItem[], opts: { cents?:
     const row = g.rows[k]!;
     const yLabel = row.y + 12;
     const yBar = row.y + 17;
-    out.push(`<text${attrs({ x: RANK.left, y: yLabel, class: 'label' })}>${esc(`${k + 1}. ${it.label}`)}</text>`);
+    out.push(`<text${attrs({ x: RANK.left, y: yLabel, class: 'label' })}>${esc(`${it.rank ?? k + 1}. ${it.label}`)}</text>`);
     out.push(`<rect${attrs({ class: 'bar', x: RANK.left, y: yBar, width: Math.max(row.width, 1), height: 14, rx: 2 })}></rect>`);
     const labelX = round2(Math.max(RANK.left + row.width, row.referenceX ?? 0) + 6); // past the bar and its reference marker
     out.push(`<text${attrs({ x: labelX, y: yBar + 12, class: 'label strong' })}>${num(it.field, it.value, fmtMoney(it.value, Boolean(opts.cents)))}</text>`);

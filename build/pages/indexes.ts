@@ -24,7 +24,7 @@ export function renderSpecialtiesIndex(site: SiteContext, f: SpecialtiesFeed): s
   );
   const chart = rankedBarsSvg(
     { id: 'ranked', title: 'Specialties ranked by national median total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.name} (n=${x.e.n})`).join(', ') },
-    ranked.map(({ item: { e, i } }) => ({ label: `${e.name} (n=${e.n})`, value: e.median!, field: `specialties[${i}].median` })),
+    ranked.map(({ rank, item: { e, i } }) => ({ label: `${e.name} (n=${e.n})`, value: e.median!, field: `specialties[${i}].median`, rank })),
   );
   const rows = f.specialties.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.name)}</th>`
     + (['n', 'p25', 'median', 'p75'] as const).map((k) => fig(`specialties[${i}].${k}`, e[k], k === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor })).join('')
@@ -53,7 +53,7 @@ export function renderStatesIndex(site: SiteContext, f: StatesFeed): string {
   );
   const chart = rankedBarsSvg(
     { id: 'ranked', title: 'States ranked by median physician total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.state.name} (n=${x.e.n})`).join(', ') },
-    ranked.map(({ item: { e, i } }) => ({ label: `${e.state.name} (n=${e.n})`, value: e.median!, field: `states[${i}].median` })),
+    ranked.map(({ rank, item: { e, i } }) => ({ label: `${e.state.name} (n=${e.n})`, value: e.median!, field: `states[${i}].median`, rank })),
   );
   const rows = f.states.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.state.name)}</th><td>${esc(e.state.region)}</td>`
     + fig(`states[${i}].n`, e.n, 'count', { tag: 'td', className: 'num', floor })
@@ -85,7 +85,7 @@ export function renderInstitutionsIndex(site: SiteContext, f: InstitutionsFeed):
   const top = order.filter((x) => x.e.pgy1_col_adjusted !== null && x.e.academic_year === newestYear).slice(0, TOP_INSTITUTIONS);
   const chart = rankedBarsSvg(
     { id: 'ranked', title: `Top ${top.length} teaching hospitals by cost-of-living-adjusted PGY-1 salary, ${newestYear} scales`, desc: top.map((x) => `${x.e.rank}. ${x.e.institution.name}`).join(', ') },
-    top.map(({ e, i }) => ({ label: e.institution.name, value: e.pgy1_col_adjusted!, field: `institutions[${i}].pgy1_col_adjusted` })),
+    top.map(({ e, i }) => ({ label: e.institution.name, value: e.pgy1_col_adjusted!, field: `institutions[${i}].pgy1_col_adjusted`, rank: e.rank })),
   );
   const rows = order.map(({ e, i }) => `<tr>${fig(`institutions[${i}].rank`, e.rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(`${e.institution.city}, ${e.institution.state.code}`)}</td><td>${esc(e.academic_year)}</td>`
     + fig(`institutions[${i}].pgy1_salary`, e.pgy1_salary, 'usd', { tag: 'td', className: 'num' })

@@ -11,15 +11,16 @@ import { link, page, table, type SiteContext } from './layout.ts';
 function keyedVsOpenTable(rows: KeyedOpenRow[]): string {
   if (rows.length === 0) return '';
   const cell = (v: number | null) => (v === null ? '<td class="num">withheld</td>' : `<td class="num">${esc(fmtMoney(v))}</td>`);
-  const diff = (v: number | null) => `<td class="num">${v === null ? '&ndash;' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`}</td>`;
+  const withDiff = (v: number | null, d: number | null) =>
+    v === null ? '<td class="num">withheld</td>' : `<td class="num">${esc(fmtMoney(v))}<br>(${d === null ? '&ndash;' : `${d > 0 ? '+' : ''}${d.toFixed(1)}%`})</td>`;
   const abs = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null).map(Math.abs);
   const medians = abs(rows.map((r) => r.median_diff_pct));
   const means = abs(rows.map((r) => r.mean_diff_pct));
   const largest = (xs: number[]) => (xs.length ? Math.max(...xs).toFixed(1) : '0.0');
   const typical = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!.toFixed(1) : '0.0');
-  return `<p>Across specialties nationally, the keyed API&rsquo;s median differs from the open data&rsquo;s by ${typical(medians)}% for the typical specialty (at most ${largest(medians)}%), and its mean by ${typical(means)}% (at most ${largest(means)}%): winsorizing keeps the high and low reports the open data leaves out, which moves the mean more than the median. Computed by this build:</p>
-${table('Keyed API and open data, national figures by specialty', ['Specialty', 'Open n', 'Open median', 'Keyed median', 'Median diff.', 'Open mean', 'Keyed mean', 'Mean diff.', 'Keyed n'], rows.map((r) =>
-    `<tr><th scope="row">${esc(r.name)}</th><td class="num">${r.open.n.toLocaleString('en-US')}</td>${cell(r.open.median)}${cell(r.keyed.median)}${diff(r.median_diff_pct)}${cell(r.open.mean)}${cell(r.keyed.mean)}${diff(r.mean_diff_pct)}<td class="num">${r.keyed.n.toLocaleString('en-US')}</td></tr>`,
+  return `<p>Across specialties nationally, the keyed API&rsquo;s median differs from the open data&rsquo;s by ${typical(medians)}% for the typical specialty (at most ${largest(medians)}%), and its mean by ${typical(means)}% (at most ${largest(means)}%): winsorizing keeps the high and low reports the open data leaves out, which moves the mean more than the median. &ldquo;Outliers&rdquo; counts the reports the open data leaves out of the keyed API&rsquo;s n; a keyed figure&rsquo;s difference from the open one is in brackets. Computed by this build:</p>
+${table('Keyed API and open data, national figures by specialty', ['Specialty', 'Outliers', 'Open median', 'Keyed median', 'Open mean', 'Keyed mean'], rows.map((r) =>
+    `<tr><th scope="row">${esc(r.name)}</th><td class="num">${(r.keyed.n - r.open.n).toLocaleString('en-US')} of ${r.keyed.n.toLocaleString('en-US')}</td>${cell(r.open.median)}${withDiff(r.keyed.median, r.median_diff_pct)}${cell(r.open.mean)}${withDiff(r.keyed.mean, r.mean_diff_pct)}</tr>`,
   ), { numericFrom: 1, id: 'keyed-vs-open-table' })}`;
 }
 

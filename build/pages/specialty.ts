@@ -35,7 +35,7 @@ export function renderSpecialtyPage(site: SiteContext, input: SpecialtyPageInput
   const top = f.top_states;
   const topChart = rankedBarsSvg(
     { id: 'top-states', title: `Top paying states for ${name}`, desc: top.map((t) => `${t.rank}. ${t.state.name} (n=${t.n})`).join(', ') },
-    top.map((t, k) => ({ label: `${t.state.name} (n=${t.n})`, value: t.median, field: `top_states[${k}].median` })),
+    top.map((t, k) => ({ label: `${t.state.name} (n=${t.n})`, value: t.median, field: `top_states[${k}].median`, rank: t.rank })),
   );
   const topTable = table(
     `Top paying states for ${name}: median total compensation`,

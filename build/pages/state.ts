@@ -20,6 +20,7 @@ export function renderStatePage(site: SiteContext, f: StateFeed, cells: Specialt
     { id: 'top-specialties', title: `Top paying specialties in ${st}`, desc: top.map((t) => `${t.rank}. ${t.specialty.name} (n=${t.n})`).join(', ') },
     top.map((t, k) => ({
       label: `${t.specialty.name} (n=${t.n})`,
+      rank: t.rank,
       value: t.median,
       field: `top_specialties[${k}].median`,
       reference: t.national_median !== null ? { value: t.national_median, field: `top_specialties[${k}].national_median` } : null,
