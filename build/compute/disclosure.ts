@@ -25,7 +25,8 @@ export const SQUARE_SPAN = 0.5;
 /** Standard deviations are published from this many reports (below, the perturbation would dominate them). */
 export const SD_MIN_N = 15;
 
-const TWO32 = 4294967296;
+/** Cell keys are sums of record keys modulo 2^32. */
+export const TWO32 = 4294967296;
 
 /** Record keys of one stream, one 32-bit key per report, and the reports of a cell (positions). */
 export function cellKeyOf(keys: ArrayLike<number>, idx: ArrayLike<number>): number {

@@ -13,7 +13,7 @@ import {
   type BlsInfo, type BreakdownRow, type KeyedCell, type KeyedIndex, type KeyedReportsArtifact, type KeyedSpecialtyArtifact, type Methodology, type TrendRow,
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
-import { cellKeyOf, perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N, SQUARE_SPAN } from './disclosure.ts';
+import { perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32 } from './disclosure.ts';
 import type { NationalFacts } from './national.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, medianCi95, quantile, variancePct, winsorize } from './stats.ts';
 
@@ -95,14 +95,28 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
   return cols;
 }
 
+/** 32-bit record keys travel in the private artifact as base64 of their little-endian bytes (compact). */
+export function uint32ToBase64(a: Uint32Array): string {
+  const b = Buffer.alloc(a.length * 4);
+  for (let i = 0; i < a.length; i++) b.writeUInt32LE(a[i]!, i * 4);
+  return b.toString('base64');
+}
+
+export function uint32FromBase64(s: string): Uint32Array {
+  const b = Buffer.from(s, 'base64');
+  const out = new Uint32Array(b.length >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = b.readUInt32LE(i * 4);
+  return out;
+}
+
 export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns {
   const f = (xs: (number | null)[]) => Float64Array.from(xs, (x) => (x === null ? NaN : x));
   return {
     count: a.count,
     reference: a.reference,
     partialFrom: a.partial_from,
-    key: Uint32Array.from(a.key),
-    keySquare: Uint32Array.from(a.key_square),
+    key: uint32FromBase64(a.key),
+    keySquare: uint32FromBase64(a.key_square),
     total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
@@ -112,7 +126,7 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
 export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReportsArtifact {
   const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
   return {
-    slug, count: c.count, reference: c.reference, partial_from: c.partialFrom, key: Array.from(c.key), key_square: Array.from(c.keySquare),
+    slug, count: c.count, reference: c.reference, partial_from: c.partialFrom, key: uint32ToBase64(c.key), key_square: uint32ToBase64(c.keySquare),
     total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
@@ -149,7 +163,7 @@ function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n:
     sum += v;
     key += c.key[i]!;
   }
-  return { n, sum, key: key % 4294967296 };
+  return { n, sum, key: key % TWO32 };
 }
 
 /** The published (perturbed, whole-dollar) mean of a column over `idx`. */
@@ -163,8 +177,15 @@ export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<
   const n = idx.length;
   if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const v = new Float64Array(n);
-  for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
-  return { n, ...quartiles(v), mean: publishedMean(c.total, c, idx), publishable: true };
+  let sum = 0;
+  let key = 0;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    v[k] = c.total[i]!;
+    sum += v[k]!;
+    key += c.key[i]!;
+  }
+  return { n, ...quartiles(v), mean: whole(perturbedMean(sum, n, key % TWO32, c.reference)), publishable: true };
 }
 
 /** Everything the keyed API returns for one cell. `idx` lists report positions in ascending order. */
@@ -189,21 +210,30 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
   };
   if (n < MIN_SAMPLE) return base;
 
+  // one pass over the cell: values, their sum and both cell keys (disclosure.ts)
   const v = new Float64Array(n);
-  for (let k = 0; k < n; k++) v[k] = c.total[idx[k]!]!;
+  let sum = 0;
+  let key = 0;
+  let keySquare = 0;
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    v[k] = c.total[i]!;
+    sum += v[k]!;
+    key += c.key[i]!;
+    keySquare += c.keySquare[i]!;
+  }
   const ci = medianCi95(v)!;
   const p50 = whole(quantile(v, 0.5));
-  const total = sumOf(c.total, c, idx);
-  const exactMean = total.sum / n;
+  const exactMean = sum / n;
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
-  const sd = perturbedSd(squares, n, cellKeyOf(c.keySquare, idx), c.reference);
+  const sd = perturbedSd(squares, n, keySquare % TWO32, c.reference);
   base.figures = {
     percentiles: {
       p10: whole(quantile(v, 0.1)), p25: whole(quantile(v, 0.25)), p50,
       p75: whole(quantile(v, 0.75)), p90: whole(quantile(v, 0.9)),
     },
-    mean: whole(perturbedMean(total.sum, n, total.key, c.reference)),
+    mean: whole(perturbedMean(sum, n, key % TWO32, c.reference)),
     standard_deviation: sd === null ? null : whole(sd),
     confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000 },
   };

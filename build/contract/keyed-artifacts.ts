@@ -100,9 +100,9 @@ export const KeyedReportsArtifact = z
     reference: num,
     /** compensation years from this one on are still being reported */
     partial_from: z.number().int(),
-    /** secret record keys of the disclosure control (32-bit), pay sums and sums of squares; never public */
-    key: z.array(z.number().int().nonnegative()),
-    key_square: z.array(z.number().int().nonnegative()),
+    /** record keys of the disclosure control (32-bit, base64 of little-endian bytes), pay sums and sums of squares; never public */
+    key: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+    key_square: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
     /** ascending; winsorized total compensation */
     total: z.array(num),
     fte: z.array(num.nullable()),
@@ -116,7 +116,8 @@ export const KeyedReportsArtifact = z
     day: z.array(z.number().int()),
   })
   .strict()
-  .refine((r) => ['key', 'key_square', 'total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
+  .refine((r) => Buffer.from(r.key, 'base64').length === 4 * r.count && Buffer.from(r.key_square, 'base64').length === 4 * r.count, { message: 'record keys must hold `count` 32-bit values' })
+  .refine((r) => ['total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
     (k) => (r[k as keyof typeof r] as unknown[]).length === r.count,
   ), { message: 'every column must hold `count` values' });
 export type KeyedReportsArtifact = z.infer<typeof KeyedReportsArtifact>;

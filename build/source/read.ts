@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/open.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../contract/vocab.ts';
-import { readSecret, recordKeyWriter } from './record-keys.ts';
+import { readSecret, recordKeys } from './record-keys.ts';
 import {
   emptyReportColumns, specialtyRanges,
   type BlsRow, type Dataset, type InstitutionRow, type SpecialtyRow, type StateRow,
@@ -49,7 +49,8 @@ export function readDataset(db: Db): Dataset {
   const r = emptyReportColumns(count);
   const settingIndex = new Map<string, number>(PRACTICE_SETTINGS.map((s, i) => [s, i]));
   const employmentIndex = new Map<string, number>(EMPLOYMENT_TYPES.map((s, i) => [s, i]));
-  const writeKeys = recordKeyWriter(readSecret(db), { total: r.keyTotal, square: r.keySquare, rate: r.keyRate });
+  const secret = readSecret(db);
+  const ids = new Float64Array(count);
   const stmt = db
     .prepare(`SELECT id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
                      practice_setting, employment_type, wrvus,
@@ -76,9 +77,10 @@ export function readDataset(db: Db): Dataset {
     r.employment[i] = employment === null ? -1 : (employmentIndex.get(employment) ?? -1);
     r.wrvus[i] = wrvus ?? NaN;
     r.submittedDay[i] = submitted;
-    writeKeys(i, id);
+    ids[i] = id;
     i++;
   }
+  recordKeys(secret, ids.subarray(0, i), { total: r.keyTotal, square: r.keySquare, rate: r.keyRate });
   const reports = sortReports(r, i);
   const synthetic = (db.prepare("SELECT value FROM dataset_meta WHERE key = 'synthetic'").get() as { value: string } | undefined)?.value === 'true';
   return { specialties, states, bls, institutions, reports, specialtyRange: specialtyRanges(reports.specialty, specialties.length), synthetic };

@@ -4,7 +4,7 @@
  * Type-7 quantile: h = (n - 1) p.
  */
 import { describe, expect, it } from 'vitest';
-import { breakdownFigures, keyedCell, keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
+import { breakdownFigures, keyedCell, keyedColumnsFromArtifact, uint32ToBase64 } from '../../build/compute/keyed.ts';
 import { isoToDay } from '../../build/compute/dataset.ts';
 import type { BlsInfo, KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
 import { KeyedCell } from '../../build/contract/keyed-artifacts.ts';
@@ -16,6 +16,8 @@ const BLS: BlsInfo = {
 const NO_BLS: BlsInfo = { ...BLS, available: false, median: null };
 
 const K = 1000;
+/** n record keys of 0 (base64): no perturbation, with reference 0 */
+const zeroKeys = (n: number) => uint32ToBase64(new Uint32Array(n));
 // 12 reports, ascending by total (in $k): 150 180 200 210 220 240 250 260 280 300 340 400
 const TOTALS = [150, 180, 200, 210, 220, 240, 250, 260, 280, 300, 340, 400].map((v) => v * K);
 const YEARS = [2023, 2024, 2023, 2025, 2023, 2024, 2023, 2025, 2024, 2023, 2024, 2025];
@@ -35,8 +37,8 @@ function artifact(overrides: Partial<KeyedReportsArtifact> = {}): KeyedReportsAr
     count: 12,
     reference: 0, // no perturbation here: disclosure.test.ts and the attack test cover it
     partial_from: 2025,
-    key: new Array(12).fill(0),
-    key_square: new Array(12).fill(0),
+    key: zeroKeys(12),
+    key_square: zeroKeys(12),
     total: TOTALS,
     fte: FTE,
     base: BASE,
@@ -133,7 +135,7 @@ describe('keyedCell standard deviation (n >= 15)', () => {
   it('is the sample SD (n - 1) when the perturbation is zero', () => {
     const totals = Array.from({ length: 16 }, (_, i) => (200 + 10 * i) * K); // 200k..350k
     const a: KeyedReportsArtifact = {
-      slug: 'x', count: 16, reference: 0, partial_from: 2030, key: new Array(16).fill(0), key_square: new Array(16).fill(0), total: totals,
+      slug: 'x', count: 16, reference: 0, partial_from: 2030, key: zeroKeys(16), key_square: zeroKeys(16), total: totals,
       fte: new Array(16).fill(null), base: new Array(16).fill(null), bonus: new Array(16).fill(null), year: new Array(16).fill(2024),
       experience_band: new Array(16).fill(-1), setting: new Array(16).fill(-1), employment: new Array(16).fill(-1), state: new Array(16).fill(0),
       day: new Array(16).fill(isoToDay('2024-05-05')),
@@ -247,7 +249,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
 describe('keyedCell with n = 6', () => {
   // totals 200,210,230,260,300,350 ($k), no optional columns
   const a: KeyedReportsArtifact = {
-    slug: 'x', count: 6, reference: 0, partial_from: 2030, key: new Array(6).fill(0), key_square: new Array(6).fill(0),
+    slug: 'x', count: 6, reference: 0, partial_from: 2030, key: zeroKeys(6), key_square: zeroKeys(6),
     total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
     fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null),
     year: new Array(6).fill(2024), experience_band: new Array(6).fill(-1), setting: new Array(6).fill(-1),

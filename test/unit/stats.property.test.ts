@@ -8,7 +8,7 @@ import { quantileSorted as ssQuantileSorted } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { openCell } from '../../build/compute/cells.ts';
 import { meanNoiseBound } from '../../build/compute/disclosure.ts';
-import { keyedCell, keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
+import { keyedCell, keyedColumnsFromArtifact, uint32ToBase64 } from '../../build/compute/keyed.ts';
 import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate, tukeyKeep, tukeyRange } from '../../build/compute/stats.ts';
 import { KeyedCell, type BlsInfo, type KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
 
@@ -219,8 +219,8 @@ describe('keyedCell properties', () => {
       fc.property(fc.array(report, { maxLength: 40 }), (rows) => {
         rows.sort((a, b) => a.total - b.total);
         const a: KeyedReportsArtifact = {
-          slug: 'p', count: rows.length, reference: 300_000, partial_from: 2026, key: rows.map((r) => (r.day * 2654435761) % 4294967296),
-          key_square: rows.map((r) => (r.total * 40503) % 4294967296), total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
+          slug: 'p', count: rows.length, reference: 300_000, partial_from: 2026, key: uint32ToBase64(Uint32Array.from(rows, (r) => (r.day * 2654435761) % 4294967296)),
+          key_square: uint32ToBase64(Uint32Array.from(rows, (r) => (r.total * 40503) % 4294967296)), total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
           bonus: rows.map((r) => r.bonus), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
           setting: rows.map(() => -1), employment: rows.map(() => -1), state: rows.map(() => 0), day: rows.map((r) => r.day),
         };
