@@ -12,6 +12,8 @@ import type { BuildRegistry } from './builds/registry.ts';
 import { systemClock, type Clock } from './http/clock.ts';
 import { clientIpResolver, type TrustProxy } from './http/client-ip.ts';
 import { sendJson, setRequestId } from './http/send.ts';
+import { canonicalTarget, under, MALFORMED_PATH } from './http/canonical-path.ts';
+import { CORS_HEADERS } from './http/cors.ts';
 import { IpLimiter } from './limits/ip-limiter.ts';
 import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
@@ -111,7 +113,17 @@ export function createApp(deps: AppDeps): App {
         }
       });
     }
-    if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') {
+    // Route on the canonical form of the target (decoded once, slashes collapsed, any letter case): every
+    // spelling of a feed or CSV path goes to the open-data handler and its limits, or is refused.
+    // A target that is not a clean path is refused here, except under /api/v1 and /mcp, whose handlers never
+    // decode paths and answer with their own error shapes (and, for a valid key, the X-RateLimit headers).
+    const canonical = url.startsWith('/') ? canonicalTarget(url) : null;
+    if (canonical === null && url.startsWith('/') && !isKeyedTarget(url) && !/^\/mcp(?:[/?]|$)/i.test(url)) {
+      sendJson(res, 400, { error: MALFORMED_PATH }, { 'cache-control': 'no-store', ...CORS_HEADERS }, req.method === 'HEAD');
+      return;
+    }
+    const target = canonical ?? { path: url, route: url };
+    if (under(target.route, '/data')) {
       try {
         openData(req, res);
       } catch (err) {
@@ -129,11 +141,11 @@ export function createApp(deps: AppDeps): App {
       else sendJson(res, 200, { status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of }, { 'cache-control': 'no-store' }, head);
       return;
     }
-    if (isKeyedTarget(url)) {
+    if (under(target.route, '/api/v1') || isKeyedTarget(url)) {
       keyed(req, res);
       return;
     }
-    if (!url.startsWith('/api/') && !url.startsWith('/mcp') && pages(req, res)) return;
+    if (!under(target.route, '/api') && !under(target.route, '/mcp') && pages(req, res, target.path)) return;
     res.setHeader('X-Request-Id', requestId);
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end
     // with its HTML 404: answer those with the JSON 404 of every other unknown path instead.

@@ -8,20 +8,19 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 import { etagMatches, requestIdHeader } from '../http/send.ts';
-import { decodePath } from '../open-data/handler.ts';
+import { under } from '../http/canonical-path.ts';
 
-export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
+export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+  /**
+   * `path` is the canonical path the router decoded (server/http/canonical-path.ts). Files under /data/
+   * (feeds, CSV downloads) are never served here: only the open-data handler serves them, with its limits.
+   */
+  return (req, res, path) => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') return false;
     const build = deps.registry.current;
     if (!build) return false;
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const raw = q >= 0 ? url.slice(0, q) : url;
-    if (raw.length > 1024) return false;
-    const path = decodePath(raw);
-    if (path === null) return false;
+    if (path.length > 1024 || under(path.toLowerCase(), '/data')) return false;
     const file = build.files.get(path) ?? (path.length > 1 && path.endsWith('/') ? build.files.get(path.slice(0, -1)) : undefined);
     if (!file) return false;
     const { body, etag } = build.render(file, utcDay(deps.clock()));

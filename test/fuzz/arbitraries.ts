@@ -30,6 +30,8 @@ export interface FuzzCase {
 export interface Known {
   keys: string[];
   institutions: string[];
+  /** every feed and CSV path of the build (/data/api/v1/...) */
+  feedPaths: string[];
 }
 
 /** Unicode text -> its UTF-8 bytes as a latin1 string. */
@@ -218,10 +220,44 @@ export function openDataArb(known: Known): fc.Arbitrary<FuzzCase> {
     '/data/api/v1//specialties.json', '/data/api/v1/specialties.json/', '/data/api/v1/SPECIALTIES.JSON', '/data/api/v1/specialties/__proto__.json',
     '/data/api/v1/states/constructor.json', '/data/api/v1/wrvu/prototype.json', '/data/api/v1/residency/institutions/hasOwnProperty.json',
   ];
-  const path = fc.oneof({ weight: 6, arbitrary: pathArb(prefixes) }, { weight: 3, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: fc.integer({ min: 900, max: 9000 }).map((n) => `/data/api/v1/specialties/${'a'.repeat(n)}.json`) });
+  const path = fc.oneof(
+    { weight: 6, arbitrary: pathArb(prefixes) },
+    { weight: 3, arbitrary: fc.constantFrom(...good) },
+    { weight: 3, arbitrary: spelledFeedArb(known) },
+    { weight: 1, arbitrary: fc.integer({ min: 900, max: 9000 }).map((n) => `/data/api/v1/specialties/${'a'.repeat(n)}.json`) },
+  );
   return fc
     .record({ method: methodArb(12), path, query: fc.option(queryArb, { freq: 4 }), headers: commonHeaders() })
     .map(({ method, path, query, headers }) => ({ target: 'open' as const, method, path: wireSafe(query === null ? path : `${path}?${query}`), headers }));
+}
+
+/**
+ * Every feed and CSV path of the build, spelled another way: characters percent-escaped (any case of hex),
+ * slashes as %2f / %2F, doubled slashes, a letter-case change of a segment. Each must be served by the
+ * open-data handler with its limit, or refused (the invariant checks the RateLimit fields on a 200).
+ */
+export function spelledFeedArb(known: Known): fc.Arbitrary<string> {
+  const escape = (c: string, upper: boolean) => {
+    const h = c.charCodeAt(0).toString(16).padStart(2, '0');
+    return `%${upper ? h.toUpperCase() : h}`;
+  };
+  return fc
+    .record({
+      path: fc.constantFrom(...known.feedPaths),
+      ops: fc.array(fc.record({ at: fc.nat(), op: fc.constantFrom('escape', 'escape-upper', 'slash-2f', 'slash-2F', 'double', 'upper') }), { minLength: 1, maxLength: 4 }),
+    })
+    .map(({ path, ops }) => {
+      let chars = [...path];
+      for (const { at, op } of ops) {
+        const i = 1 + (at % (chars.length - 1)); // never the leading slash
+        const c = chars[i]!;
+        if (op === 'escape' || op === 'escape-upper') chars[i] = c.length === 1 ? escape(c, op === 'escape-upper') : c;
+        else if (op === 'slash-2f' || op === 'slash-2F') chars[i] = c === '/' ? (op === 'slash-2f' ? '%2f' : '%2F') : c;
+        else if (op === 'double') chars[i] = c === '/' ? '//' : c;
+        else chars = chars.map((x, k) => (k <= i ? x.toUpperCase() : x));
+      }
+      return chars.join('');
+    });
 }
 
 /**

@@ -82,7 +82,8 @@ beforeAll(async () => {
   ];
   const institutions = (JSON.parse(readFileSync(join(built.dir, 'public/data/api/v1/residency/institutions.json'), 'utf8')) as { institutions: { institution: { slug: string } }[] })
     .institutions.map((i) => i.institution.slug);
-  known = { keys: keys.map((k) => k.key), institutions };
+  const feedPaths = Object.keys(readManifest(built.dir).files).filter((f) => f.startsWith('public/data/api/v1/')).map((f) => f.slice('public'.length));
+  known = { keys: keys.map((k) => k.key), institutions, feedPaths };
 
   const publicBodies = new Map<string, string>();
   const from = accessDateToken(readManifest(built.dir).build_date);
@@ -223,7 +224,10 @@ describe('the checker itself', () => {
 
   it('flags 5xx, leaks, unpublished bodies and wrong error shapes; accepts the documented ones', () => {
     const feed = readFileSync(join(server.registry.current!.dir, 'public/data/api/v1/states.json'), 'utf8').split(accessDateToken('2026-11-16')).join(accessDateToken(DAY));
-    expect(checkResponse(get('/data/api/v1/states.json'), ok(200, feed), expectations)).toEqual([]);
+    const limited = { 'ratelimit-policy': '"minute";q=60;w=60', ratelimit: '"minute";r=59;t=30' };
+    expect(checkResponse(get('/data/api/v1/states.json'), ok(200, feed, limited), expectations)).toEqual([]);
+    // a feed served without the per-IP limit (the /%64ata/... bypass of issue 16) is flagged
+    expect(checkResponse(get('/%64ata/api/v1/states.json'), ok(200, feed), expectations).join()).toMatch(/without the per-IP limit/);
     expect(checkResponse(get('/data/api/v1/x.json'), ok(200, `${feed} `), expectations)).not.toEqual([]);
     expect(checkResponse(get('/data/api/v1/x'), ok(500, '{"error":"internal error"}'), expectations).join()).toMatch(/status 500/);
     expect(checkResponse(get('/data/api/v1/x'), ok(404, `{"error":"x ${expectations.forbidden[1]}"}`), expectations).join()).toMatch(/secret/);

@@ -23,9 +23,20 @@ export interface Expectations {
 /** Node's limit on a request head (request line and headers). */
 export const MAX_HEAD = 16 * 1024;
 
-/** Which part of the app answers `url` (mirrors server/app.ts and Express's case-insensitive prefixes). */
+/**
+ * Which part of the app answers `url` (mirrors server/app.ts): the router decodes the path once, collapses
+ * runs of slashes and compares prefixes in any letter case, so every spelling of /data/... goes to the
+ * open-data handler (written out here independently of server/http/canonical-path.ts).
+ */
 export function handlerOf(url: string): { handler: Handler; pathname: string } {
-  if (url.startsWith('/data/api/v1/') || url === '/data/api/v1') return { handler: 'open', pathname: url.split('?')[0]! };
+  const raw = url.split(/[?#]/)[0]!;
+  let decoded: string | null = null;
+  try {
+    decoded = decodeURIComponent(raw).replace(/\/{2,}/g, '/').toLowerCase();
+  } catch {
+    decoded = null;
+  }
+  if (decoded !== null && (decoded === '/data' || decoded.startsWith('/data/'))) return { handler: 'open', pathname: raw };
   // The path as Express (parseurl, i.e. url.parse) sees it; a target it cannot parse gets the site's 404.
   let pathname: string;
   try {
@@ -170,6 +181,8 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
       if (method === 'HEAD') break;
       if (handler === 'open') {
         const h = sha256(r.body);
+        // a feed or CSV (not a contract document) is always counted: it carries the RateLimit fields
+        if (!x.contractBodies.has(h) && (r.headers['ratelimit-policy'] === undefined || r.headers.ratelimit === undefined)) problems.push('feed served without the per-IP limit (no RateLimit fields)');
         if (!x.publicBodies.get(h)?.startsWith('/data/api/v1/') && !x.contractBodies.has(h)) problems.push('200 on /data/api/v1 whose body is neither a published feed of the build nor a contract document');
         if (Number(r.headers['content-length']) !== r.body.length) problems.push('content-length disagrees with the body');
       } else if (handler === 'keyed') {
