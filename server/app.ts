@@ -65,10 +65,15 @@ export function createApp(deps: AppDeps): App {
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
   web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     onRefused: () => deps.metrics?.quotaRefused('mcp') }));
-  web.get('/.well-known/mcp.json', async (req, res, next) => {
+  web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {
-      const base = deps.registry.current?.baseUrl ?? `${req.protocol}://${req.get('host')}`;
-      res.set({ 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' }).json(await discoveryDocument(base));
+      // The endpoint it names comes from the build's base URL, never from the request's Host header.
+      const build = deps.registry.current;
+      if (!build) {
+        res.status(503).set({ 'cache-control': 'no-store', 'retry-after': '5', 'access-control-allow-origin': '*' }).json({ error: 'no published build is loaded yet; retry shortly' });
+        return;
+      }
+      res.set({ 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' }).json(await discoveryDocument(build.baseUrl));
     } catch (err) {
       next(err);
     }

@@ -5,7 +5,7 @@
  * A build that fails verification is not served (the previous one stays; the failure is reported).
  */
 import { readlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { LoadedBuild } from './loaded-build.ts';
 
 export interface RegistryEvents {
@@ -13,17 +13,30 @@ export interface RegistryEvents {
   onError?(message: string): void;
 }
 
+export interface RegistryOptions {
+  /** a build that failed to load is tried again after this long (doubling up to 16x), ms */
+  retryMs?: number;
+  now?: () => number;
+}
+
 export class BuildRegistry {
   current: LoadedBuild | null = null;
   private target: string | null = null;
-  private failed = new Set<string>();
+  /** failed link targets: when to try again, and how many times they failed */
+  private failed = new Map<string, { retryAt: number; failures: number }>();
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
+  private readonly retryMs: number;
+  private readonly now: () => number;
 
   constructor(
     readonly dataDir: string,
     private readonly events: RegistryEvents = {},
-  ) {}
+    opts: RegistryOptions = {},
+  ) {
+    this.retryMs = opts.retryMs ?? 30_000;
+    this.now = opts.now ?? Date.now;
+  }
 
   /** Check the pointer once (and load a new build if it moved). */
   check(): Promise<void> {
@@ -40,17 +53,23 @@ export class BuildRegistry {
     } catch {
       return; // no build published yet
     }
-    if (target === this.target || this.failed.has(target)) return;
+    if (target === this.target) return;
+    const failure = this.failed.get(target);
+    if (failure && this.now() < failure.retryAt) return;
     const id = basename(target.replace(/\/+$/, ''));
     try {
-      const build = await LoadedBuild.load(join(this.dataDir, target), id);
+      // resolve(): the link text may be relative to the data dir (as `physpay build` writes it) or absolute
+      const build = await LoadedBuild.load(resolve(this.dataDir, target), id);
       const previous = this.current;
       this.current = build;
       this.target = target;
+      this.failed.delete(target);
       this.events.onSwap?.(build, previous);
     } catch (err) {
-      this.failed.add(target);
-      this.events.onError?.(`build ${id} not loaded: ${(err as Error).message}`);
+      // Tried again after a back-off (a copy may still have been in progress); reported once per failure.
+      const failures = (failure?.failures ?? 0) + 1;
+      this.failed.set(target, { retryAt: this.now() + this.retryMs * Math.min(16, 2 ** (failures - 1)), failures });
+      this.events.onError?.(`build ${id} not loaded${failures > 1 ? ` (attempt ${failures})` : ''}: ${(err as Error).message}`);
     }
   }
 

@@ -4,6 +4,7 @@
  * addresses are grouped by /56, as one customer usually holds a whole /56.
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import proxyaddr from 'proxy-addr';
 import { ipKeyGenerator } from 'express-rate-limit';
 
@@ -29,5 +30,10 @@ export function clientIpResolver(trust: TrustProxy): (req: IncomingMessage) => s
   };
   if (trust === false) return (req) => key(req.socket.remoteAddress ?? 'unknown');
   const fn = typeof trust === 'number' ? (_addr: string, i: number) => i < trust : proxyaddr.compile(trust);
-  return (req) => key(proxyaddr(req as Parameters<typeof proxyaddr>[0], fn));
+  // X-Forwarded-For is text the client controls up to the trusted proxy: only a valid IP address becomes a
+  // limit key (a 5,000-character string was stored once); anything else falls back to the socket address.
+  return (req) => {
+    const forwarded = proxyaddr(req as Parameters<typeof proxyaddr>[0], fn);
+    return key(isIP(forwarded) ? forwarded : req.socket.remoteAddress ?? 'unknown');
+  };
 }

@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   quota_exceeded: 429,
   unavailable: 503,
   internal: 500,

@@ -65,7 +65,16 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     const rest = (q >= 0 ? url.slice(0, q) : url).slice('/api/v1'.length) || '/';
     let path = rest.toLowerCase();
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    if (req.method !== 'GET' && !head) throw new KeyedError('bad_request', `method ${req.method} not allowed: the keyed API is read-only (GET)`);
+    if (req.method !== 'GET' && !head) {
+      // Read-only API: 405 with Allow. An identified key still gets its X-RateLimit headers (nothing counted).
+      try {
+        await authenticate(deps, req, l);
+        await readUsage(deps, l);
+      } catch {
+        // no valid key: the 405 goes out without rate-limit headers
+      }
+      throw new KeyedError('method_not_allowed', `method ${req.method} not allowed: the keyed API is read-only (GET, HEAD)`, { Allow: 'GET, HEAD' });
+    }
     if (path === '/openapi.json') {
       send(res, l, head, 200, openapi, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
       return;

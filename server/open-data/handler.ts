@@ -4,7 +4,7 @@
  *  1. one build is captured for the whole request (hot swaps never mix versions);
  *  2. the path is looked up as is; only on a miss is it decoded and resolved (aliases, codes, case);
  *  3. a matching If-None-Match is answered 304 before anything is counted;
- *  4. the per-IP limit is checked and counted in one atomic step of the service store;
+ *  4. the per-IP limit is checked and counted in one atomic step of the service store (a 404 is counted too);
  *  5. the day's rendering (access date filled in) is sent with its strong ETag.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -143,20 +143,22 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       if (!file) {
         const m = matchFeed(path, (kind, raw) => build.resolver.resolve(kind, raw));
         if (!m.ok) {
+          // An unknown path or slug is counted like any request (else 404s would be an unlimited probe).
           if (m.kind === null) {
-            json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head);
+            limited(req, res, head, (v) => json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head, rateFields(v)));
           } else {
             const feedOf = (slug: string) => `${build.baseUrl}${m.kind === 'state' ? `/data/api/v1/states/${slug}.json` : m.kind === 'institution' ? `/data/api/v1/residency/institutions/${slug}.json` : `/data/api/v1/specialties/${slug}.json`}`;
-            json(res, 404, {
+            const body = {
               error: `unknown ${m.kind} "${m.raw!.slice(0, 100)}"`,
               did_you_mean: m.suggestions.map((e) => ({ slug: e.slug, name: e.name, url: feedOf(e.slug) })),
-            }, head);
+            };
+            limited(req, res, head, (v) => json(res, 404, body, head, rateFields(v)));
           }
           return;
         }
         file = build.files.get(m.canonicalPath);
         if (!file) {
-          json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head);
+          limited(req, res, head, (v) => json(res, 404, { error: `no feed at ${path.slice(0, 200)}`, feeds: FEED_INDEX }, head, rateFields(v)));
           return;
         }
         link = `${build.baseUrl}${m.canonicalPath}`;
@@ -178,11 +180,19 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
         return;
       }
     }
+    const found = file;
+    limited(req, res, head, (v) => sendFile(req, res, build, found, head, link, v));
+  };
 
-    const ip = deps.clientIp(req);
+  function rateFields(v: IpVerdict): Record<string, string> {
+    return { 'ratelimit-policy': policy, ratelimit: IpLimiter.rateLimitHeader(v) };
+  }
+
+  /** Check and count the client's per-IP limit in one store step; answer 429 or go on with `serve`. */
+  function limited(req: IncomingMessage, res: ServerResponse, head: boolean, serve: (v: IpVerdict) => void): void {
     let verdict;
     try {
-      verdict = deps.limiter.check(ip);
+      verdict = deps.limiter.check(deps.clientIp(req));
     } catch (err) {
       failStore(res, err, head);
       return;
@@ -191,16 +201,14 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       if (!v.allowed) {
         const retry = IpLimiter.retryAfter(v);
         const which = v.limitedBy === 'day' ? `${v.limits.perDay} requests per day` : `${v.limits.perMinute} requests per minute`;
-        json(res, 429, { error: `rate limit exceeded: ${which} per IP address; retry in ${retry} s`, retry_after: retry }, head, {
-          'retry-after': retry, 'ratelimit-policy': policy, ratelimit: IpLimiter.rateLimitHeader(v),
-        });
+        json(res, 429, { error: `rate limit exceeded: ${which} per IP address; retry in ${retry} s`, retry_after: retry }, head, { 'retry-after': retry, ...rateFields(v) });
         return;
       }
-      sendFile(req, res, build, file!, head, link, v);
+      serve(v);
     };
     if (verdict instanceof Promise) verdict.then(finish, (err) => failStore(res, err, head));
     else finish(verdict);
-  };
+  }
 
   function failStore(res: ServerResponse, err: unknown, head: boolean) {
     if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') {

@@ -3,6 +3,7 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { KeyNotFoundError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -67,6 +68,9 @@ export class SqliteServiceStore implements ServiceStore {
   private readonly hitMany: Database.Transaction<(ips: string[], w: IpWindows, limits: IpLimits) => IpDecision[]>;
 
   constructor(path: string) {
+    // API key hashes and client addresses: readable by the owner only. SQLite gives the -wal and -shm files
+    // the main file's permissions.
+    if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
     this.db = new Database(path);
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');

@@ -254,7 +254,7 @@ describe('the checker itself', () => {
 describe('regressions found by the fuzzer', () => {
   const call = (method: string, path: string, headers: Record<string, string> = {}) => send(server.url, { target: 'keyed', method, path, headers });
 
-  it('bad percent-escapes under /api/v1: 404 (GET, HEAD) or 400 (other methods) with {"error"}, never 500', async () => {
+  it('bad percent-escapes under /api/v1: 404 (GET, HEAD) or 405 (other methods) with {"error"}, never 500', async () => {
     internalErrors.length = 0;
     for (const path of ['/api/v1/%zz', '/api/v1/%E0%A4%A', '/api/v1/me/usage/%', '/api/v1/%C0%AF', '/api/v1/%zz?specialty=Cardiology']) {
       for (const headers of [{}, { 'x-api-key': known.keys[0]! }] as Record<string, string>[]) {
@@ -263,7 +263,8 @@ describe('regressions found by the fuzzer', () => {
         expect(JSON.parse(get.body.toString('utf8'))).toEqual({ error: expect.stringMatching(/^no such endpoint: /) });
         expect((await call('HEAD', path, headers)).status, `HEAD ${path}`).toBe(404);
         const post = await call('POST', path, headers);
-        expect(post.status, `POST ${path}`).toBe(400);
+        expect(post.status, `POST ${path}`).toBe(405); // read-only API (was 400 before issue 16)
+        expect(post.headers.allow).toBe('GET, HEAD');
         expect(Object.keys(JSON.parse(post.body.toString('utf8')))).toEqual(['error']);
       }
     }
