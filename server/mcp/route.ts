@@ -6,7 +6,8 @@
  */
 import express, { type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { BuildRegistry } from '../builds/registry.ts';
@@ -119,13 +120,17 @@ function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
 
 /**
  * Would the SDK transport refuse this POST before running anything? It answers 415 to a Content-Type that
- * is not JSON and 400 to an unsupported MCP-Protocol-Version (Accept is normalised above, so never 406).
+ * is not JSON, 400 to an unsupported MCP-Protocol-Version, to a batch of more than MAX_BATCH_SIZE messages
+ * and to an initialize request batched with others (Accept is normalised above, so never 406).
  * Those calls run no tool and are not counted. The checks are the transport's own (same helpers).
  */
-function transportRefuses(req: Request): boolean {
+function transportRefuses(req: Request, body: unknown): boolean {
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return true;
-  return !isJsonContentType(req.headers['content-type'] ?? null);
+  if (!isJsonContentType(req.headers['content-type'] ?? null)) return true;
+  // A batch over the transport's size limit, or an initialize request batched with anything, runs nothing.
+  if (Array.isArray(body) && (body.length > MAX_BATCH_SIZE || (body.length > 1 && body.some((m) => isInitializeRequest(m))))) return true;
+  return false;
 }
 
 function toolCallCount(body: unknown): number {
@@ -167,7 +172,7 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
         return;
       }
       let limited: string | null = null;
-      const calls = transportRefuses(req) ? 0 : toolCallCount(body);
+      const calls = transportRefuses(req, body) ? 0 : toolCallCount(body);
       for (let i = 0; i < calls && !limited; i++) {
         let v: IpVerdict;
         try {

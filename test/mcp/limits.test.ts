@@ -69,6 +69,14 @@ describe('one per-IP counter for feeds and tool calls', () => {
     const call = toolCallBody(5, 'get_wrvu_rate', { specialty: 'cardiology' });
     expect((await rawPost(url, call, { ...JSON_ONLY, 'content-type': 'text/plain' })).status).toBe(415);
     expect((await rawPost(url, call, { ...JSON_ONLY, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    // A batch over the transport's limit of 100 messages runs nothing, so it spends nothing (it once used up
+    // the whole minute); neither does a batch holding an initialize request and anything else.
+    const batch = (n: number) => `[${Array.from({ length: n }, (_, i) => toolCallBody(100 + i, 'get_wrvu_rate', { specialty: 'cardiology' })).join(',')}]`;
+    const big = await rawPost(url, batch(101), JSON_ONLY);
+    expect(big.status).toBe(400);
+    expect(big.text).toMatch(/Batch must not exceed 100/);
+    const withInit = await rawPost(url, `[${initializeBody(300)},${toolCallBody(301, 'get_wrvu_rate', { specialty: 'cardiology' })}]`, JSON_ONLY);
+    expect(withInit.status).toBe(400);
 
     const first = await get(url, FEED); // 1
     expect(first.status).toBe(200);
