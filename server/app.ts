@@ -37,6 +37,8 @@ export interface AppDeps {
   logger?: Logger;
   /** true once shutdown began: answers carry Connection: close */
   closing?: () => boolean;
+  /** why the service store cannot serve now (null when it can): /readyz answers 503 */
+  storeFault?: () => string | null;
 }
 
 export const DEFAULT_IP_LIMITS: IpLimits = { perMinute: 60, perDay: 2000 };
@@ -143,6 +145,7 @@ export function createApp(deps: AppDeps): App {
       const head = req.method === 'HEAD';
       if (health === 'healthz') sendJson(res, 200, { status: 'ok' }, { 'cache-control': 'no-store' }, head);
       else if (!b) sendJson(res, 503, { status: 'not ready', error: 'no valid build loaded yet' }, { 'cache-control': 'no-store', 'retry-after': 5 }, head);
+      else if (deps.storeFault?.()) sendJson(res, 503, { status: 'not ready', error: 'service store unavailable' }, { 'cache-control': 'no-store', 'retry-after': 5 }, head);
       else sendJson(res, 200, { status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of }, { 'cache-control': 'no-store' }, head);
       return;
     }

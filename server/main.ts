@@ -46,6 +46,8 @@ export interface RunningServer {
 
 /** Graceful stop: keep accepting until no new connection came for QUIET_MS, at most DRAIN_MS (or half the grace). */
 const QUIET_MS = 100;
+/** How often the service store is checked (deleted or replaced file, lost write access). */
+const STORE_PROBE_MS = 1_000;
 const DRAIN_MS = 1_000;
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
@@ -56,8 +58,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
   });
   const clock = config.clock ?? systemClock;
-  const store = await openServiceStore(config.serviceDb);
   let metricsRef: ReturnType<typeof createMetrics> | undefined;
+  // The service store's health: one error line when it stops reading or committing (every request is then
+  // answered 503 with Retry-After, never served uncounted), one line when it works again; /readyz says so.
+  let storeFault: string | null = null;
+  const store = await openServiceStore(config.serviceDb, {
+    onFault: (message) => {
+      storeFault = message;
+      metricsRef?.storeFault();
+      log({ level: 'error', msg: `service store unavailable: ${message}` });
+    },
+    onRecover: () => {
+      storeFault = null;
+      log({ level: 'warn', msg: 'service store available again' });
+    },
+  });
   const registry = new BuildRegistry(config.dataDir, {
     onSwap: (b, prev) => {
       if (prev) metricsRef?.swapped();
@@ -71,7 +86,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins,
-    metrics: metricsRef, logger, closing: () => shuttingDown });
+    metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   const server = createServer({ keepAliveTimeout: 65_000 }, app.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,6 +97,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     void Promise.resolve(store.pruneIp(Math.floor(clock().getTime() / 86_400_000) - 1)).catch(() => {});
   }, 3_600_000);
   pruneTimer.unref();
+  const probeTimer = setInterval(() => {
+    void Promise.resolve().then(() => store.probe?.()).catch(() => {}); // faults are reported by the store's events
+  }, STORE_PROBE_MS);
+  probeTimer.unref();
   let closing: Promise<void> | null = null;
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
@@ -99,6 +118,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       closing ??= (async () => {
         shuttingDown = true;
         clearInterval(pruneTimer);
+        clearInterval(probeTimer);
         registry.stop();
         const grace = config.shutdownGraceMs ?? 10_000;
         const cut = setTimeout(() => server.closeAllConnections(), grace);

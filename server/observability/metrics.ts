@@ -14,6 +14,8 @@ export interface Metrics {
   observe(iface: Interface, status: number, seconds: number): void;
   quotaRefused(iface: Interface): void;
   swapped(): void;
+  /** the service store stopped accepting reads or commits (once per outage) */
+  storeFault(): void;
   /** Prometheus text of this process, or of all workers when clustered. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -36,6 +38,7 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Me
   });
   const refusals = new client.Counter({ name: 'physpay_quota_refusals_total', help: 'Requests refused by a per-IP limit or a key quota (429)', labelNames: ['interface'], registers: [registry] });
   const swaps = new client.Counter({ name: 'physpay_build_swaps_total', help: 'Builds swapped in without restart (first load not counted)', registers: [registry] });
+  const storeFaults = new client.Counter({ name: 'physpay_store_faults_total', help: 'Outages of the service store (cannot read or commit; requests answered 503)', registers: [registry] });
   new client.Gauge({
     name: 'physpay_build_info', help: 'The build being served (value 1)', labelNames: ['build_id', 'data_as_of'], registers: [registry], aggregator: 'max',
     collect() {
@@ -68,6 +71,9 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Me
     },
     swapped() {
       swaps.inc();
+    },
+    storeFault() {
+      storeFaults.inc();
     },
     async render() {
       if (cluster.isWorker && process.send) return { contentType: registry.contentType, body: await askPrimary() };

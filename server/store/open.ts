@@ -1,5 +1,5 @@
 /** Open the service store named by `--service-db`: a postgres:// URL or a SQLite file path. */
-import { SqliteServiceStore } from './sqlite.ts';
+import { SqliteServiceStore, type StoreEvents } from './sqlite.ts';
 import { PostgresServiceStore } from './postgres.ts';
 import type { ServiceStore } from './types.ts';
 
@@ -7,6 +7,6 @@ export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//.test(target);
 }
 
-export async function openServiceStore(target: string): Promise<ServiceStore> {
-  return isPostgresUrl(target) ? PostgresServiceStore.open(target) : new SqliteServiceStore(target);
+export async function openServiceStore(target: string, events: StoreEvents = {}): Promise<ServiceStore> {
+  return isPostgresUrl(target) ? PostgresServiceStore.open(target) : new SqliteServiceStore(target, events);
 }

@@ -3,8 +3,9 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { KeyNotFoundError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { KeyNotFoundError, StoreUnavailableError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -55,9 +56,25 @@ export function migrateSqliteStore(db: Database.Database, extra: { version: numb
   }).immediate();
 }
 
+/** SQLite errors that mean the store cannot read or commit right now (a disk, file or lock problem). */
+const STORE_FAULT = /^SQLITE_(IOERR|READONLY|FULL|CANTOPEN|CORRUPT|NOTADB|PROTOCOL|BUSY|LOCKED|PERM)/;
+
+export interface StoreEvents {
+  /** the store stopped accepting reads or commits (called once per outage) */
+  onFault?(message: string): void;
+  /** it works again */
+  onRecover?(): void;
+}
+
 export class SqliteServiceStore implements ServiceStore {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
+  private readonly path: string;
+  /** identity of the file opened, to notice it deleted or replaced (probe) */
+  private readonly inode: { dev: number; ino: number } | null;
+  /** set when the file is gone: nothing is counted into an unlinked file */
+  private gone: string | null = null;
+  private faulted = false;
   private readonly hit: Database.Statement;
   private readonly read: Database.Statement;
   private readonly prune: Database.Statement;
@@ -67,11 +84,13 @@ export class SqliteServiceStore implements ServiceStore {
   private readonly quotaRefund: Database.Statement;
   private readonly hitMany: Database.Transaction<(ips: string[], w: IpWindows, limits: IpLimits) => IpDecision[]>;
 
-  constructor(path: string) {
+  constructor(path: string, private readonly events: StoreEvents = {}) {
     // API key hashes and client addresses: readable by the owner only. SQLite gives the -wal and -shm files
     // the main file's permissions.
     if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+    this.path = path === ':memory:' ? path : resolve(path);
     this.db = new Database(path);
+    this.inode = path === ':memory:' ? null : (({ dev, ino }) => ({ dev, ino }))(statSync(path));
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');
     // No fsync: a commit is in the OS page cache before the answer is sent, so counts survive a kill -9 of
@@ -135,15 +154,75 @@ export class SqliteServiceStore implements ServiceStore {
       WHERE key_id = @key`);
   }
 
+  /**
+   * Run one store step; an error that means the file cannot be read or committed becomes a
+   * StoreUnavailableError (the request is answered 503, never served uncounted), reported once per outage.
+   * Every step first checks the WAL index is writable: SQLite maps the -shm file into memory and writes to
+   * it even to read (read marks), and a write to the mapping of a file made immutable kills the process
+   * with SIGBUS instead of returning an error. Only a `write` step that succeeds ends an outage.
+   */
+  private guard<T>(write: boolean, step: () => T): T {
+    try {
+      if (this.gone) throw new StoreUnavailableError(this.gone);
+      if (this.inode) accessSync(`${this.path}-shm`, constants.W_OK);
+      const out = step();
+      if (this.faulted && write) {
+        this.faulted = false;
+        this.events.onRecover?.();
+      }
+      return out;
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (!(err instanceof StoreUnavailableError) && !STORE_FAULT.test(code) && code !== 'EPERM' && code !== 'EACCES' && code !== 'ENOENT') throw err;
+      const message = err instanceof StoreUnavailableError ? err.message : `service DB ${this.path}: ${code}: ${(err as Error).message}`;
+      if (!this.faulted) {
+        this.faulted = true;
+        this.events.onFault?.(message);
+      }
+      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(message, { cause: err });
+    }
+  }
+
+  /**
+   * Periodic health check: the file still the one opened (not deleted or replaced), its WAL index and the
+   * file writable. A deleted file is final (restart physpay serve with a new service DB); the rest recovers.
+   */
+  probe(): void {
+    if (!this.inode || this.gone) {
+      if (this.gone) throw new StoreUnavailableError(this.gone);
+      return;
+    }
+    let same = false;
+    try {
+      const st = statSync(this.path);
+      same = st.dev === this.inode.dev && st.ino === this.inode.ino;
+    } catch {
+      same = false;
+    }
+    if (!same) {
+      this.gone = `service DB ${this.path} was deleted or replaced while serving; requests are refused until physpay serve is restarted`;
+      this.faulted = true;
+      this.events.onFault?.(this.gone);
+      throw new StoreUnavailableError(this.gone);
+    }
+    this.guard(true, () => {
+      accessSync(this.path, constants.W_OK);
+      accessSync(`${this.path}-shm`, constants.W_OK);
+      accessSync(`${this.path}-wal`, constants.W_OK);
+    });
+  }
+
   createKey(k: NewApiKey): ApiKeyRecord {
-    return this.db
+    // .all(), not .get(): .get() stops after the first row, and the autocommit's COMMIT failing at reset
+    // would go unnoticed (a key printed that was never stored)
+    return this.guard(true, () => this.db
       .prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
         VALUES (?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`)
-      .get(k.keyHash, k.keyPrefix, k.plan, k.status, k.label, k.createdAt) as ApiKeyRecord;
+      .all(k.keyHash, k.keyPrefix, k.plan, k.status, k.label, k.createdAt)[0] as ApiKeyRecord);
   }
 
   findKeyByHash(keyHash: string): ApiKeyRecord | null {
-    return (this.findKey.get(keyHash) as ApiKeyRecord | undefined) ?? null;
+    return this.guard(false, () => (this.findKey.get(keyHash) as ApiKeyRecord | undefined) ?? null);
   }
 
   listKeys(): ApiKeyRecord[] {
@@ -164,7 +243,8 @@ export class SqliteServiceStore implements ServiceStore {
   }
 
   hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): QuotaDecision {
-    const row = this.quotaHit.get({ key: keyId, day: w.day, month: w.month, daily: limits.daily, monthly: limits.monthly }) as
+    // .all() runs the statement to its end, so a failed commit throws (.get() would hide it: issue 16)
+    const row = this.guard(true, () => this.quotaHit.all({ key: keyId, day: w.day, month: w.month, daily: limits.daily, monthly: limits.monthly })[0]) as
       | { day_count: number; month_count: number }
       | undefined;
     if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };
@@ -182,17 +262,17 @@ export class SqliteServiceStore implements ServiceStore {
   }
 
   refundQuota(keyId: number, w: QuotaWindows): void {
-    this.quotaRefund.run({ key: keyId, day: w.day, month: w.month });
+    this.guard(true, () => this.quotaRefund.run({ key: keyId, day: w.day, month: w.month }));
   }
 
   readQuota(keyId: number, w: QuotaWindows): { dayCount: number; monthCount: number } {
-    const r = this.quotaRead.get(keyId) as { day: string; day_count: number; month: string; month_count: number } | undefined;
+    const r = this.guard(false, () => this.quotaRead.get(keyId)) as { day: string; day_count: number; month: string; month_count: number } | undefined;
     // a newer stored period (another process's clock is ahead) is the current one, as in hitQuota
     return { dayCount: r && r.day >= w.day ? r.day_count : 0, monthCount: r && r.month >= w.month ? r.month_count : 0 };
   }
 
   hitIp(ip: string, w: IpWindows, limits: IpLimits): IpDecision {
-    const row = this.hit.get({ ip, minute: w.minute, day: w.day, perMinute: limits.perMinute, perDay: limits.perDay }) as
+    const row = this.guard(true, () => this.hit.all({ ip, minute: w.minute, day: w.day, perMinute: limits.perMinute, perDay: limits.perDay })[0]) as
       | { minute_count: number; day_count: number }
       | undefined;
     if (row) return { allowed: true, minuteCount: row.minute_count, dayCount: row.day_count };
@@ -201,7 +281,7 @@ export class SqliteServiceStore implements ServiceStore {
   }
 
   hitIpMany(ips: string[], w: IpWindows, limits: IpLimits): IpDecision[] {
-    return this.hitMany.immediate(ips, w, limits);
+    return this.guard(true, () => this.hitMany.immediate(ips, w, limits));
   }
 
   pruneIp(day: number): void {

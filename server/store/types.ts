@@ -101,6 +101,8 @@ export interface ServiceStore {
   hitIpMany?(ips: string[], windows: IpWindows, limits: IpLimits): IpDecision[];
   /** Forget counters of days before `day`. */
   pruneIp(day: number): MaybePromise<void>;
+  /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */
+  probe?(): MaybePromise<void>;
   close(): MaybePromise<void>;
 }
 
