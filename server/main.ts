@@ -50,6 +50,14 @@ const QUIET_MS = 100;
 const STORE_PROBE_MS = 1_000;
 const DRAIN_MS = 1_000;
 
+/** The service store could not be opened at start (a missing folder, a file that is not a DB, PostgreSQL down). */
+export class ServiceStoreOpenError extends Error {
+  constructor(readonly target: string, cause: unknown) {
+    const code = (cause as { code?: string }).code;
+    super(`${(cause as Error).message ?? String(cause)}${code && !(cause as Error).message?.includes(code) ? ` (${code})` : ''}`, { cause });
+  }
+}
+
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger;
   const log = config.log ?? ((line: Record<string, unknown>) => {
@@ -62,17 +70,22 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // The service store's health: one error line when it stops reading or committing (every request is then
   // answered 503 with Retry-After, never served uncounted), one line when it works again; /readyz says so.
   let storeFault: string | null = null;
-  const store = await openServiceStore(config.serviceDb, {
-    onFault: (message) => {
-      storeFault = message;
-      metricsRef?.storeFault();
-      log({ level: 'error', msg: `service store unavailable: ${message}` });
-    },
-    onRecover: () => {
-      storeFault = null;
-      log({ level: 'warn', msg: 'service store available again' });
-    },
-  });
+  let store: ServiceStore;
+  try {
+    store = await openServiceStore(config.serviceDb, {
+      onFault: (message) => {
+        storeFault = message;
+        metricsRef?.storeFault();
+        log({ level: 'error', msg: `service store unavailable: ${message}` });
+      },
+      onRecover: () => {
+        storeFault = null;
+        log({ level: 'warn', msg: 'service store available again' });
+      },
+    });
+  } catch (err) {
+    throw new ServiceStoreOpenError(config.serviceDb, err);
+  }
   const registry = new BuildRegistry(config.dataDir, {
     onSwap: (b, prev) => {
       if (prev) metricsRef?.swapped();

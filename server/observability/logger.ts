@@ -18,3 +18,19 @@ export function createLogger(level = process.env.PHYSPAY_LOG_LEVEL ?? 'info', de
     destination,
   );
 }
+
+/**
+ * Process warnings (process.emitWarning: the handlers' own reports of unexpected errors, Node's deprecations)
+ * as JSON log lines like everything else, instead of Node's multi-line "(node:PID) Warning:" text on stderr.
+ * Replaces Node's default printer; returns a function that restores it.
+ */
+export function logWarningsAsJson(logger: Pick<Logger, 'warn'>): () => void {
+  const previous = process.listeners('warning');
+  process.removeAllListeners('warning');
+  const onWarning = (w: Error & { code?: string }) => logger.warn({ warning: w.name, code: w.code, detail: w.message }, w.message.split('\n')[0]!.slice(0, 300));
+  process.on('warning', onWarning);
+  return () => {
+    process.off('warning', onWarning);
+    for (const l of previous) process.on('warning', l as (w: Error) => void);
+  };
+}

@@ -18,6 +18,8 @@ import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import type { TrustProxy } from '../../server/http/client-ip.ts';
 import type { IpLimits } from '../../server/store/types.ts';
 import { createKey } from '../keyed/harness.ts';
+import { spawnSync } from 'node:child_process';
+import { logWarningsAsJson } from '../../server/observability/logger.ts';
 
 let work: string;
 let dist: string;
@@ -161,6 +163,36 @@ describe('the service DB file', () => {
       for (const f of readdirSync(join(work, 'perm'))) expect(statSync(join(work, 'perm', f)).mode & 0o777, f).toBe(0o600);
     } finally {
       store.close();
+    }
+  });
+});
+
+describe('start-up errors and warnings', () => {
+  it('a service DB that cannot be opened: one sentence naming --service-db and the cause, exit 1, no stack', () => {
+    const bin = join(import.meta.dirname, '../../bin/physpay.js');
+    for (const target of [join(work, 'no-such-folder', 'service.db'), join(dist, 'current', 'manifest.json')]) {
+      const r = spawnSync(process.execPath, [bin, 'serve', '--data', dist, '--service-db', target, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^physpay: cannot open the service store given by --service-db \(PHYSPAY_SERVICE_DB\) .+: /);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+      expect(r.stderr).not.toMatch(/unexpected error/);
+    }
+  });
+
+  it('process warnings become one JSON log line each, not Node\'s text on stderr', async () => {
+    const lines: { obj: Record<string, unknown>; msg: string }[] = [];
+    const restore = logWarningsAsJson({ warn: ((obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg })) as never });
+    try {
+      process.emitWarning('keyed API (request r1): Error: boom\n    at somewhere (x.ts:1:1)');
+      await new Promise((r) => setImmediate(r));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.msg).toBe('keyed API (request r1): Error: boom');
+      expect(String(lines[0]!.obj.detail)).toContain('at somewhere');
+      expect(process.listeners('warning')).toHaveLength(1);
+    } finally {
+      restore();
     }
   });
 });

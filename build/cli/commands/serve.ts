@@ -45,7 +45,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       } catch (err) {
         throw new CliError(`bad value for --trust-proxy (PHYSPAY_TRUST_PROXY): ${(err as Error).message}`, 2);
       }
-      const { createLogger } = await import('../../../server/observability/logger.ts');
+      const { createLogger, logWarningsAsJson } = await import('../../../server/observability/logger.ts');
       const logger = createLogger(s.logLevel);
       const log = (line: Record<string, unknown>) => {
         const { level, msg, ...rest } = line as { level?: string; msg?: string };
@@ -59,13 +59,27 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         return;
       }
       if (cluster.isWorker) (await import('../../../server/observability/metrics.ts')).listenForAggregates();
-      const { startServer } = await import('../../../server/main.ts');
-      const running = await startServer({
-        dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
-        ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log, logger,
-        shutdownGraceMs: s.shutdownGraceMs,
-        mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
-      });
+      const { startServer, ServiceStoreOpenError } = await import('../../../server/main.ts');
+      logWarningsAsJson(logger);
+      let running;
+      try {
+        running = await startServer({
+          dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
+          ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log, logger,
+          shutdownGraceMs: s.shutdownGraceMs,
+          mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
+        });
+      } catch (err) {
+        // Start-up failures as one sentence naming the setting, not a stack.
+        if (err instanceof ServiceStoreOpenError) {
+          throw new CliError(`cannot open the service store given by --service-db (PHYSPAY_SERVICE_DB) ${err.target.replace(/\/\/[^@/]*@/, '//***@')}: ${err.message}`);
+        }
+        const code = (err as { code?: string }).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+          throw new CliError(`cannot listen on ${s.host}:${s.port} (--host, --port): ${code}`);
+        }
+        throw err;
+      }
       if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
       const stop = (signal: string) => {
         log({ msg: `${signal}: shutting down gracefully` });
