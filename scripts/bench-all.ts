@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark in one go, written to bench/REPORT.md (regenerated; never edit it by
  * hand). Each figure is the median of several runs with its min-max, beside its reference measured in the
- * same run and the target of DESIGN.md section 8.
+ * same run and the target of the quality bars in README: Benchmarks.
  *
  *   npx tsx scripts/bench-all.ts [--runs 3] [--seconds 10] [--quick]
  *
@@ -67,7 +67,7 @@ L.push('| | |', '|---|---|');
 for (const [k, v] of Object.entries(machine)) L.push(`| ${k} | ${v} |`);
 L.push(`| runs per figure | ${runs} |`, `| load duration | ${seconds} s per run |`, '');
 
-L.push('## Build (DESIGN.md 8: 1M reports < 60 s and < 1,500 MB peak RSS; growth no worse than N log N)', '');
+L.push('## Build (the quality bars in README: Benchmarks: 1M reports < 60 s and < 1,500 MB peak RSS; growth no worse than N log N)', '');
 L.push('| demo reports | approved used | seconds | peak RSS MB | files | MB written |', '|---:|---:|---:|---:|---:|---:|');
 for (const r of build.rows) L.push(`| ${r.n.toLocaleString('en-US')} | ${r.reports.toLocaleString('en-US')} | ${fig(r.seconds, 1)} | ${fig(r.rss)} | ${r.files.toLocaleString('en-US')} | ${r.mb.toFixed(0)} |`);
 L.push('');
@@ -78,14 +78,14 @@ if (big) {
 }
 L.push(`- growth exponent of time in N (least squares on log-log; 1.00 = linear, N log N over this range ~1.1): ${build.growth_exponent.toFixed(2)}: ${verdict(build.growth_exponent <= 1.15)}`, '');
 
-L.push(`## Open feeds vs nginx (DESIGN.md 8: physpay >= 0.5x nginx; 304 at least as fast)`, '');
+L.push(`## Open feeds vs nginx (the quality bars in README: Benchmarks: physpay >= 0.5x nginx; 304 at least as fast)`, '');
 L.push(`Feed \`${serve.feed}\` (${serve.bytes.toLocaleString('en-US')} bytes); wrk 1 thread, ${serve.connections} connections on CPU 1; each server alone on CPU 0; physpay with every header and the per-IP limit counted in SQLite.`, '');
 L.push('| | nginx (1 worker) req/s | physpay (1 process) req/s | ratio | target |', '|---|---:|---:|---:|---|');
 L.push(`| 200 | ${fig(serve.results.nginx200!)} | ${fig(serve.results.physpay200!)} | ${serve.ratio200.toFixed(2)} | >= 0.50: ${verdict(serve.ratio200 >= 0.5)} |`);
 L.push(`| 304 | ${fig(serve.results.nginx304!)} | ${fig(serve.results.physpay304!)} | ${serve.ratio304.toFixed(2)} | >= 0.50 and >= the 200 figure: ${verdict(serve.ratio304 >= 0.5 && median(serve.results.physpay304!) >= median(serve.results.physpay200!))} |`);
 L.push('');
 
-L.push(`## Keyed /benchmarks at a fixed ${keyed.rate.toLocaleString('en-US')} req/s, one process (DESIGN.md 8: p99 < 5 ms)`, '');
+L.push(`## Keyed /benchmarks at a fixed ${keyed.rate.toLocaleString('en-US')} req/s, one process (the quality bars in README: Benchmarks: p99 < 5 ms)`, '');
 L.push(`Open-loop generator in C (scripts/loadgen/openloop.c) on CPU 1, latency from each request's scheduled time; ${keyed.queries} distinct queries over every specialty (national, regional, state, filtered), Enterprise keys (every section built); every request authenticated and counted. One long-lived server per row: a ${keyed.warm_up_s} s warm-up, then the runs back to back on the same process. The server is measured placed by the OS (as in production; the target's setting) and, as a stricter setting, with the whole process confined to CPU 0. References in the same run with the same generator and placement: GET /healthz on the same process (one run), and a bare node:http server sending a fixed 6 kB body (the floor of Node, the kernel and the generator here).`, '');
 L.push('| server | placement | p50 ms | p99 ms | p99.9 ms | max ms | achieved req/s | errors | generator send lag p99 ms | p99 target |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
 const placementLabel = { any: 'placed by the OS', cpu0: 'whole process on CPU 0' } as const;
@@ -102,7 +102,7 @@ if (!keyed.results.postgres) L.push('', 'PostgreSQL was not reachable: not measu
 L.push('');
 
 L.push('## Tool server (MCP)', '');
-L.push(`\`tools/call get_specialty_pay\` as a plain JSON POST (stateless: a fresh server and transport per request, per-IP limit counted) vs GET \`${mcp.feed}\` (the document its structuredContent equals) on the same process; wrk 1 thread, ${mcp.connections} connections. No target in DESIGN.md.`, '');
+L.push(`\`tools/call get_specialty_pay\` as a plain JSON POST (stateless: a fresh server and transport per request, per-IP limit counted) vs GET \`${mcp.feed}\` (the document its structuredContent equals) on the same process; wrk 1 thread, ${mcp.connections} connections. No target is set.`, '');
 L.push('| tool calls/s | feed GETs/s (reference) | ratio |', '|---:|---:|---:|');
 L.push(`| ${fig(mcp.results.tool)} | ${fig(mcp.results.feed)} | ${mcp.ratio.toFixed(2)} |`, '');
 

@@ -1,5 +1,5 @@
 /**
- * Build benchmark (DESIGN.md section 8: 1,000,000 reports in under 60 s and 1.5 GB, cost no worse than
+ * Build benchmark (the quality bars in README: Benchmarks: 1,000,000 reports in under 60 s and 1.5 GB, cost no worse than
  * N log N). Makes demo DBs of 100k, 300k and 1M reports (cached under bench/out/), runs each build in a
  * fresh process several times, and prints seconds and peak RSS side by side with the targets, plus the
  * growth exponent of time in N (1.0 = linear; N log N over this range is about 1.1).

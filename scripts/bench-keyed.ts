@@ -1,5 +1,5 @@
 /**
- * Keyed API latency benchmark (DESIGN.md section 8: /benchmarks p99 under 5 ms at 1,000 requests/s on one
+ * Keyed API latency benchmark (the quality bars in README: Benchmarks: /benchmarks p99 under 5 ms at 1,000 requests/s on one
  * process). An open-loop generator in C (scripts/loadgen/openloop.c, like wrk2) sends requests at a fixed
  * rate and measures each latency from the request's scheduled time, so a slow server cannot hide queueing;
  * it sleeps between sends (no spinning event loop, no garbage collector of its own). One server process

@@ -1,5 +1,5 @@
 /**
- * Open-feed serving benchmark (DESIGN.md section 8): physpay (one process, every header, per-IP limit
+ * Open-feed serving benchmark (the quality bars in README: Benchmarks): physpay (one process, every header, per-IP limit
  * on and counted in the SQLite service store) against nginx (one worker) serving the same published
  * files with the same headers, side by side in one run, for a 200 and for a 304 revalidation.
  *

@@ -1,5 +1,5 @@
 /**
- * Disclosure control for additive figures (DESIGN 3a), pure: the cell key method.
+ * Disclosure control for additive figures (README: Disclosure control), pure: the cell key method.
  *
  * A mean times its n is a sum, and sums subtract: publishing the mean of a scope and of all but one of its
  * parts publishes the last part. So every published sum gets a small, secret, fixed perturbation:

@@ -3,7 +3,7 @@
  * calls the same `keyedCell` at request time for Enterprise custom year ranges, over the per-report
  * columns the build writes (private/keyed/reports/{slug}.json).
  *
- * Method (DESIGN.md section 3): every total is winsorized into fixed bounds (nothing dropped, n = reports
+ * Method (README: Statistics and publication rules): every total is winsorized into fixed bounds (nothing dropped, n = reports
  * in scope); publishable n >= 5, sufficient n >= 15; whole dollars; sample SD; order-statistic 95% CI of
  * the median with its achieved coverage.
  */

@@ -1,5 +1,5 @@
 /**
- * The pure statistics core (DESIGN.md section 3). No I/O, no clock: every function is a function of its
+ * The pure statistics core (README: Statistics and publication rules). No I/O, no clock: every function is a function of its
  * arguments. The build uses it for every published figure; the keyed API calls the same functions at
  * request time for Enterprise custom year ranges.
  *

@@ -1,5 +1,5 @@
 /**
- * Controlled vocabularies shared by the importers, the build and the server (DESIGN.md section 3).
+ * Controlled vocabularies shared by the importers, the build and the server (README: Statistics and publication rules).
  * Query values and CSV values match case-insensitively and are stored in these canonical spellings.
  */
 export { REGIONS, type Region } from '../db/reference/states.ts';

@@ -1,5 +1,5 @@
 /**
- * The synthetic demo dataset, as pure functions of (seed, size, as-of date). DESIGN.md section 2 sets what
+ * The synthetic demo dataset, as pure functions of (seed, size, as-of date). README: Demo data and Input files sets what
  * it must look like: ~40 specialties at realistic national levels, lognormal spread, state effects, the
  * 4 Census regions, years 2019-2026, wRVUs for ~40% of reports, outliers, pending and rejected reports, thin
  * specialties and states, and a few hundred teaching hospitals with PGY scales.

@@ -1,5 +1,5 @@
 /**
- * Reports CSV: row schema and validation (pure). The header is fixed by DESIGN.md section 2.
+ * Reports CSV: row schema and validation (pure). The header is fixed by README: Demo data and Input files.
  */
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REPORT_STATUSES, type ReportStatus } from '../contract/vocab.ts';

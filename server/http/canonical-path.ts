@@ -1,5 +1,5 @@
 /**
- * One canonical path (DESIGN 8): the request target is decoded and normalised once, before routing, so no
+ * One canonical path (the quality bars in README: Benchmarks): the request target is decoded and normalised once, before routing, so no
  * spelling of a path (percent-escapes, %2f, letter case, doubled slashes) reaches a file by a route that
  * skips the limits. Routing looks only at `route`; handlers still see the raw target (the open-data handler
  * resolves aliases and names the canonical URL in a Link header).

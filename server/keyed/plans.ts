@@ -1,4 +1,4 @@
-/** Plans of the keyed API (spec "Limits", DESIGN.md section 5). */
+/** Plans of the keyed API (spec "Limits", README: Keyed benchmark API). */
 import type { PlanTier } from '../../build/contract/vocab.ts';
 
 export interface Plan {

@@ -1,5 +1,5 @@
 /**
- * The open data API's hot path, on bare node:http (no Express routing: DESIGN.md section 8).
+ * The open data API's hot path, on bare node:http (no Express routing: the quality bars in README: Benchmarks).
  *
  *  1. one build is captured for the whole request (hot swaps never mix versions);
  *  2. the path is looked up as is; only on a miss is it decoded and resolved (aliases, codes, case);

@@ -1,5 +1,5 @@
 /**
- * Differencing attacks against the real build and a real server (DESIGN 3a): can a withheld cell be
+ * Differencing attacks against the real build and a real server (README: Disclosure control): can a withheld cell be
  * recovered by subtracting published figures?
  *
  * The data (thin-data.ts) has many cells at every floor. The attacker holds an Enterprise key (so every

@@ -1,5 +1,5 @@
 /**
- * An independent reference for the keyed API's figures, written for the tests from DESIGN.md section 3
+ * An independent reference for the keyed API's figures, written for the tests from README: Statistics and publication rules
  * only: it reads the approved reports straight from the golden reports DB (the build's input, which the
  * server never sees) and computes every figure with its own code (no import from build/compute):
  * winsorize, type-7 quantiles, sample SD, the order-statistic CI of the median from exact binomial sums

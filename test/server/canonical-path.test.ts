@@ -1,5 +1,5 @@
 /**
- * One canonical path (DESIGN 8): every spelling of a feed or CSV path either reaches the open-data handler,
+ * One canonical path (the quality bars in README: Benchmarks): every spelling of a feed or CSV path either reaches the open-data handler,
  * with its per-IP limit and RateLimit headers, or is refused (400 / 404); the pages handler never serves a
  * file under /data/. Found by an outside attack pass: `/%64ata/api/v1/...` was served by the pages handler,
  * unlimited.

@@ -1,5 +1,5 @@
 /**
- * keyedCell / breakdownFigures on small hand-made per-report columns (DESIGN.md section 3, keyed API A):
+ * keyedCell / breakdownFigures on small hand-made per-report columns (README: Statistics and publication rules, keyed API A):
  * nothing dropped, publishable n >= 5, whole dollars, sample SD, order-statistic CI with coverage.
  * Type-7 quantile: h = (n - 1) p.
  */

@@ -1,5 +1,5 @@
 /**
- * Hand-computed cases for the pure statistics core (DESIGN.md section 3).
+ * Hand-computed cases for the pure statistics core (README: Statistics and publication rules).
  * Type-7 quantile: h = (n - 1) p, q = x[floor h] + (h - floor h) (x[ceil h] - x[floor h]) (0-based x).
  */
 import { describe, expect, it } from 'vitest';
