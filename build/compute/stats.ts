@@ -31,25 +31,6 @@ export function tukeyFences(sorted: Sorted): { lower: number; upper: number } {
   return { lower: q1 - 1.5 * iqr, upper: q3 + 1.5 * iqr };
 }
 
-/** The values of a sorted cell inside its Tukey fences (still sorted). Empty in, empty out. */
-export function tukeyKeep(sorted: Sorted): Float64Array {
-  const { lo, hi } = tukeyRange(sorted);
-  const out = new Float64Array(hi - lo);
-  for (let i = lo; i < hi; i++) out[i - lo] = sorted[i]!;
-  return out;
-}
-
-/** Index range [lo, hi) of a sorted cell that lies inside its Tukey fences. */
-export function tukeyRange(sorted: Sorted): { lo: number; hi: number } {
-  if (sorted.length === 0) return { lo: 0, hi: 0 };
-  const { lower, upper } = tukeyFences(sorted);
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi && sorted[lo]! < lower) lo++;
-  while (hi > lo && sorted[hi - 1]! > upper) hi--;
-  return { lo, hi };
-}
-
 /** Clamp a value into [lower, upper] (winsorization with fixed bounds). */
 export function winsorize(value: number, lower: number, upper: number): number {
   return value < lower ? lower : value > upper ? upper : value;

@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { openCell } from '../../build/compute/cells.ts';
 import { meanNoiseBound } from '../../build/compute/disclosure.ts';
 import { keyedCell, keyedColumnsFromArtifact, uint32ToBase64 } from '../../build/compute/keyed.ts';
-import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate, tukeyKeep, tukeyRange } from '../../build/compute/stats.ts';
+import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate } from '../../build/compute/stats.ts';
+import { tukeyKeep, tukeyRange } from '../helpers/tukey.ts';
 import { KeyedCell, type BlsInfo, type KeyedReportsArtifact } from '../../build/contract/keyed-artifacts.ts';
+
+
 
 const RUNS = { numRuns: 200 };
 

@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import {
   EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N,
   compPerWrvu, experienceBandIndex, fteNormalize, mean, medianCi95, medianCiRanks, quantile, roundMoney, roundPct, roundRate,
-  sampleSd, tukeyFences, tukeyKeep, tukeyRange, variancePct, winsorize,
+  sampleSd, tukeyFences, variancePct, winsorize,
 } from '../../build/compute/stats.ts';
+import { tukeyKeep, tukeyRange } from '../helpers/tukey.ts';
+
+
 
 /** 1, 2, ..., n */
 const seq = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
