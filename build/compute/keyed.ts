@@ -172,20 +172,28 @@ function publishedMean(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number
   return whole(perturbedMean(s.sum, s.n, s.key, c.reference));
 }
 
-/** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row. */
-export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<BreakdownRow, 'label'> {
-  const n = idx.length;
-  if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
-  const v = new Float64Array(n);
+/** One pass over a cell: its totals (ascending), their sum, and both cell keys (disclosure.ts). */
+function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: number; keySquare: number } {
+  const v = new Float64Array(idx.length);
   let sum = 0;
   let key = 0;
-  for (let k = 0; k < n; k++) {
+  let keySquare = 0;
+  for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
     v[k] = c.total[i]!;
     sum += v[k]!;
     key += c.key[i]!;
+    keySquare += c.keySquare[i]!;
   }
-  return { n, ...quartiles(v), mean: whole(perturbedMean(sum, n, key % TWO32, c.reference)), publishable: true };
+  return { v, sum, key: key % TWO32, keySquare: keySquare % TWO32 };
+}
+
+/** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row. */
+export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<BreakdownRow, 'label'> {
+  const n = idx.length;
+  if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
+  const { v, sum, key } = cellTotals(c, idx);
+  return { n, ...quartiles(v), mean: whole(perturbedMean(sum, n, key, c.reference)), publishable: true };
 }
 
 /** Everything the keyed API returns for one cell. `idx` lists report positions in ascending order. */
@@ -210,30 +218,19 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
   };
   if (n < MIN_SAMPLE) return base;
 
-  // one pass over the cell: values, their sum and both cell keys (disclosure.ts)
-  const v = new Float64Array(n);
-  let sum = 0;
-  let key = 0;
-  let keySquare = 0;
-  for (let k = 0; k < n; k++) {
-    const i = idx[k]!;
-    v[k] = c.total[i]!;
-    sum += v[k]!;
-    key += c.key[i]!;
-    keySquare += c.keySquare[i]!;
-  }
+  const { v, sum, key, keySquare } = cellTotals(c, idx);
   const ci = medianCi95(v)!;
   const p50 = whole(quantile(v, 0.5));
   const exactMean = sum / n;
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
-  const sd = perturbedSd(squares, n, keySquare % TWO32, c.reference);
+  const sd = perturbedSd(squares, n, keySquare, c.reference);
   base.figures = {
     percentiles: {
       p10: whole(quantile(v, 0.1)), p25: whole(quantile(v, 0.25)), p50,
       p75: whole(quantile(v, 0.75)), p90: whole(quantile(v, 0.9)),
     },
-    mean: whole(perturbedMean(sum, n, key % TWO32, c.reference)),
+    mean: whole(perturbedMean(sum, n, key, c.reference)),
     standard_deviation: sd === null ? null : whole(sd),
     confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000 },
   };

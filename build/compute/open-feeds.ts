@@ -11,7 +11,7 @@ import {
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
 import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
 import { nationalFacts, type NationalFacts } from './national.ts';
-import { rankByMedian } from './ranking.ts';
+import { rankHighestFirst } from './ranking.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
 
 
@@ -90,7 +90,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const nat = national[si]!;
     const spRef = { slug: sp.slug, name: sp.name };
     const published = [...byState[si]!.entries()].filter(([, c]) => !c.summary.withheld);
-    const topStates = rankByMedian(
+    const topStates = rankHighestFirst(
       published.filter(([, c]) => c.summary.n! >= RANKING_MIN_N),
       ([, c]) => c.summary.median!,
       ([a], [b]) => ds.states[a]!.code.localeCompare(ds.states[b]!.code),
@@ -188,7 +188,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const withData = ds.specialties
       .map((sp, si) => ({ sp, si, c: byState[si]!.get(sti) }))
       .filter((x): x is { sp: typeof x.sp; si: number; c: OpenCellResult } => x.c !== undefined && !x.c.summary.withheld);
-    const top = rankByMedian(
+    const top = rankHighestFirst(
       withData.filter((x) => x.c.summary.n! >= RANKING_MIN_N),
       (x) => x.c.summary.median!,
       (a, b) => a.sp.slug.localeCompare(b.sp.slug),
@@ -250,7 +250,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   const ranked = ds.institutions
     .map((inst, k) => ({ k, adj: adjusted[k], slug: inst.slug, year: inst.academic_year, state: inst.state }))
     .filter((x): x is { k: number; adj: number; slug: string; year: string; state: string } => x.adj !== null);
-  const rankWithin = (group: typeof ranked) => rankByMedian(group, (x) => x.adj, (a, b) => a.slug.localeCompare(b.slug));
+  const rankWithin = (group: typeof ranked) => rankHighestFirst(group, (x) => x.adj, (a, b) => a.slug.localeCompare(b.slug));
   const rankOf = new Map<number, { position: number; of: number }>();
   const stateRankOf = new Map<number, { position: number; of: number }>();
   for (const year of new Set(ranked.map((x) => x.year))) {

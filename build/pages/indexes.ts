@@ -6,7 +6,7 @@
 import type { InstitutionsFeed, SpecialtiesFeed, StatesFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
-import { rankByMedian } from '../compute/ranking.ts';
+import { rankHighestFirst } from '../compute/ranking.ts';
 import { RANKING_MIN_N } from '../contract/open-feeds.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
@@ -17,7 +17,7 @@ const csvOf = (feedUrl: string) => feedUrl.replace(/\.json$/, '.csv');
 
 export function renderSpecialtiesIndex(site: SiteContext, f: SpecialtiesFeed): string {
   const floor = FLOORS.national;
-  const ranked = rankByMedian(
+  const ranked = rankHighestFirst(
     f.specialties.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
     (x) => x.e.median!,
     (a, b) => a.e.slug.localeCompare(b.e.slug),
@@ -46,7 +46,7 @@ ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
 
 export function renderStatesIndex(site: SiteContext, f: StatesFeed): string {
   const floor = FLOORS.state;
-  const ranked = rankByMedian(
+  const ranked = rankHighestFirst(
     f.states.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
     (x) => x.e.median!,
     (a, b) => a.e.state.code.localeCompare(b.e.state.code),

@@ -35,6 +35,13 @@ function chattrWorks(): boolean {
   }
 }
 
+/** Skip outside CI (with the reason) when files cannot be made immutable here; in CI it must work. */
+function needChattr(ctx: { skip(note?: string): void }): void {
+  if (chattrWorks()) return;
+  if (process.env.CI) throw new Error('chattr +i is needed for this test in CI');
+  ctx.skip('chattr +i is not available (needs root on ext4 or similar)');
+}
+
 const immutable = (on: boolean, ...files: string[]) => execFileSync('chattr', [on ? '+i' : '-i', ...files]);
 
 /** A service DB with one professional key, in its own folder. */
@@ -79,10 +86,7 @@ afterAll(() => {
 
 describe('storage faults of the SQLite service store', () => {
   it('a WAL that cannot be written: every counted request is 503 with Retry-After, nothing is served uncounted', async (ctx) => {
-    if (!chattrWorks()) {
-      if (process.env.CI) throw new Error('chattr +i is needed for this test in CI');
-      ctx.skip();
-    }
+    needChattr(ctx);
     const s = serviceDb('wal');
     const p = await spawnServe(['--data', dist, '--service-db', s.path, '--port', '0', '--log-level', 'warn']);
     try {
@@ -135,10 +139,7 @@ describe('storage faults of the SQLite service store', () => {
   });
 
   it('DB, WAL and shared memory all immutable: the server answers 503 instead of dying of SIGBUS, then recovers', async (ctx) => {
-    if (!chattrWorks()) {
-      if (process.env.CI) throw new Error('chattr +i is needed for this test in CI');
-      ctx.skip();
-    }
+    needChattr(ctx);
     const s = serviceDb('sigbus');
     const p = await spawnServe(['--data', dist, '--service-db', s.path, '--port', '0', '--log-level', 'warn']);
     try {
@@ -164,10 +165,7 @@ describe('storage faults of the SQLite service store', () => {
 
 describe('keys create on a store that cannot commit', () => {
   it('prints no key and exits 1 naming the service DB', async (ctx) => {
-    if (!chattrWorks()) {
-      if (process.env.CI) throw new Error('chattr +i is needed for this test in CI');
-      ctx.skip();
-    }
+    needChattr(ctx);
     const s = serviceDb('keys');
     const store = new SqliteServiceStore(s.path); // keeps the WAL and its index in place while the CLI runs
     immutable(true, `${s.path}-wal`);
