@@ -54,6 +54,8 @@ export interface KeyedColumns {
   fte: Float64Array;
   base: Float64Array;
   bonus: Float64Array;
+  /** annual wRVUs (NaN when not given) */
+  wrvus: Float64Array;
   year: Int32Array;
   band: Int8Array;
   setting: Int8Array;
@@ -72,7 +74,7 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     partialFrom,
     key: R.keyTotal.slice(start, end),
     keySquare: R.keySquare.slice(start, end),
-    total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n),
+    total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
     year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     state: new Int16Array(n), day: new Int32Array(n),
   };
@@ -85,6 +87,7 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     cols.fte[k] = fte === null ? NaN : winsorize(fte, opts.winsorLower, opts.winsorUpper);
     cols.base[k] = R.base[i]!;
     cols.bonus[k] = R.bonus[i]!;
+    cols.wrvus[k] = R.wrvus[i]! > 0 ? R.wrvus[i]! : NaN;
     cols.year[k] = R.year[i]!;
     cols.band[k] = experienceBandIndex(R.experience[i]! < 0 ? null : R.experience[i]!);
     cols.setting[k] = R.setting[i]!;
@@ -117,7 +120,7 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
     partialFrom: a.partial_from,
     key: uint32FromBase64(a.key),
     keySquare: uint32FromBase64(a.key_square),
-    total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus),
+    total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus), wrvus: f(a.wrvus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
   };
@@ -127,7 +130,7 @@ export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReport
   const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
   return {
     slug, count: c.count, reference: c.reference, partial_from: c.partialFrom, key: uint32ToBase64(c.key), key_square: uint32ToBase64(c.keySquare),
-    total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus),
+    total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus), wrvus: nul(c.wrvus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
   };
@@ -148,6 +151,14 @@ function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
 function quartiles(sorted: Float64Array): { p25: number | null; p50: number | null; p75: number | null } {
   if (sorted.length < MIN_SAMPLE) return { p25: null, p50: null, p75: null };
   return { p25: whole(quantile(sorted, 0.25)), p50: whole(quantile(sorted, 0.5)), p75: whole(quantile(sorted, 0.75)) };
+}
+
+const cents = (v: number) => Math.round(v * 100) / 100;
+
+/** P25, P50, P75, P90 of ascending values (productivity), or null below the publication floor. */
+function upperQuartiles(sorted: Float64Array, round: (v: number) => number): { p25: number; p50: number; p75: number; p90: number } | null {
+  if (sorted.length < MIN_SAMPLE) return null;
+  return { p25: round(quantile(sorted, 0.25)), p50: round(quantile(sorted, 0.5)), p75: round(quantile(sorted, 0.75)), p90: round(quantile(sorted, 0.9)) };
 }
 
 /** Sum and cell key of a column over `idx` (NaN values skipped), for a perturbed mean. */
@@ -247,6 +258,10 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
     if (c.band[i]! >= 0) byBand[c.band[i]!]!.push(i);
   }
   const baseVals = sortedOf(c.base, idx);
+  const perWrvu = new Float64Array(idx.length);
+  for (let k = 0; k < idx.length; k++) perWrvu[k] = c.total[idx[k]!]! / c.wrvus[idx[k]!]!; // NaN without wRVUs
+  const wrvuVals = sortedOf(c.wrvus, idx);
+  const perWrvuVals = perWrvu.filter((x) => !Number.isNaN(x)).sort();
   const bonusVals = sortedOf(c.bonus, idx);
   base.sections = {
     fte_normalized: {
@@ -255,6 +270,13 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
         ? { p10: whole(quantile(fte, 0.1)), p25: whole(quantile(fte, 0.25)), p50: whole(quantile(fte, 0.5)), p75: whole(quantile(fte, 0.75)), p90: whole(quantile(fte, 0.9)) }
         : null,
       mean: fte.length >= MIN_SAMPLE ? publishedMean(c.fte, c, idx) : null,
+    },
+    productivity: {
+      n: wrvuVals.length,
+      publishable: wrvuVals.length >= MIN_SAMPLE,
+      sufficient: wrvuVals.length >= SUFFICIENT_SAMPLE,
+      wrvus: upperQuartiles(wrvuVals, whole),
+      compensation_per_wrvu: upperQuartiles(perWrvuVals, cents),
     },
     components: {
       base_salary: { n: baseVals.length, ...quartiles(baseVals) },

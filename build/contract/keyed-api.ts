@@ -3,7 +3,7 @@
  * tests validate real responses against them, and the OpenAPI document is generated from them.
  */
 import { z } from 'zod';
-import { PLAN_TIERS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
+import { EMPLOYMENT_TYPES, PLAN_TIERS, PRACTICE_SETTINGS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
 
 /** What `methodology.data_date_range` measures. */
 export const DATE_RANGE_BASIS = 'submission dates of the reports' as const;
@@ -16,23 +16,59 @@ const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const ErrorBody = z.object({ error: z.string() }).strict();
 
 export const SpecialtyEntry = z
-  .object({ name: z.string(), slug: z.string(), sample_size: count, states_with_data: count, publishable: z.boolean(), sufficient: z.boolean() })
+  .object({
+    name: z.string(),
+    slug: z.string(),
+    sample_size: count,
+    states_with_data: count.describe('states whose state scope is publishable in this API (n >= states_with_data_min_n)'),
+    states_with_data_min_n: z.literal(5).describe('the floor behind states_with_data: the keyed API\'s publication floor (the open feeds use their own floor, 3, and say so in the same-named field)'),
+    publishable: z.boolean(),
+    sufficient: z.boolean(),
+  })
   .strict();
 export const SpecialtyListResponse = z.object({ specialties: z.array(SpecialtyEntry), count: count }).strict();
+
+/** The filters a query applied, echoed (null = not filtered). */
+export const Filters = z
+  .object({
+    practice_setting: z.enum(PRACTICE_SETTINGS).nullable(),
+    employment_type: z.enum(EMPLOYMENT_TYPES).nullable(),
+    year_start: int.nullable().describe('first compensation year (Enterprise)'),
+    year_end: int.nullable().describe('last compensation year (Enterprise)'),
+  })
+  .strict();
+export type Filters = z.infer<typeof Filters>;
 
 export const AvailabilityScope = z.object({ label: z.string(), n: count, years: z.array(int), sufficient: z.boolean(), publishable: z.boolean() }).strict();
 export const AvailabilityResponse = z
   .object({
     specialty: z.string(),
     availability: z
-      .object({ state: AvailabilityScope.optional(), regional: AvailabilityScope.optional(), national: AvailabilityScope })
+      .object({
+        state: AvailabilityScope.optional().describe('present exactly when a state was asked for'),
+        regional: AvailabilityScope.nullable().describe('the named or derived region; null when the query names neither a state nor a region'),
+        national: AvailabilityScope,
+      })
       .strict(),
+    filters: Filters,
     bls_available: z.boolean(),
     bls_soc_code: z.string().regex(/^\d{2}-\d{4}$/),
   })
   .strict();
 
 export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+
+
+const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num }).strict();
+export const Productivity = z
+  .object({
+    n: count.describe('reports in the headline scope that give annual wRVUs'),
+    publishable: z.boolean(),
+    sufficient: z.boolean(),
+    wrvus: Quantiles4.nullable().describe('annual work RVUs, whole units; null when n < 5'),
+    compensation_per_wrvu: Quantiles4.nullable().describe('winsorized total compensation / annual wRVUs, dollars and cents; null when n < 5'),
+  })
+  .strict();
 
 export const BenchmarkScope = z
   .object({ label: z.string(), n: count, publishable: z.boolean(), sufficient: z.boolean(), percentiles: Percentiles.nullable(), mean: num.nullable() })
@@ -62,7 +98,14 @@ export const BenchmarkData = z
         confidence_interval_95: z.object({ lower: num, upper: num, coverage: num }).strict(),
       })
       .strict(),
-    scopes: z.object({ state: BenchmarkScope.optional(), regional: BenchmarkScope.optional(), national: BenchmarkScope }).strict(),
+    scopes: z
+      .object({
+        state: BenchmarkScope.optional().describe('present exactly when a state was asked for'),
+        regional: BenchmarkScope.nullable().describe('the named or derived region; null when the query names neither a state nor a region'),
+        national: BenchmarkScope,
+      })
+      .strict(),
+    filters: Filters,
     bls_comparison: z
       .object({
         available: z.boolean(),
@@ -98,6 +141,7 @@ export const BenchmarkData = z
     trending: z
       .array(BreakdownElement.omit({ label: true }).extend({ year: int.describe('compensation year'), partial: z.boolean().describe('the current compensation year, still being reported') }).strict())
       .optional(),
+    productivity: Productivity.optional().describe('Professional and Enterprise'),
     breakdowns: z
       .object({ by_experience: z.array(BreakdownElement), by_practice_setting: z.array(BreakdownElement), by_employment_type: z.array(BreakdownElement) })
       .strict()
@@ -107,6 +151,32 @@ export const BenchmarkData = z
 
 export const BenchmarkResponse = z
   .object({ data: BenchmarkData, meta: z.object({ request_id: z.string().uuid(), rate_limit: RateLimitMeta }).strict() })
+  .strict();
+
+export const PercentileRankData = z
+  .object({
+    specialty: z.string(),
+    compensation: num.describe('the compensation asked about, dollars per year'),
+    basis: z.enum(['total_compensation', 'fte_normalized']).describe('fte_normalized when fte=true: ranked among the FTE-normalized figures'),
+    geography: z
+      .object({ state: z.string().nullable(), region: z.enum(REGIONS).nullable(), scope_used: z.enum(['state', 'regional', 'national']) })
+      .strict(),
+    filters: Filters.omit({ year_start: true, year_end: true }),
+    sample_size: count.describe('reports in the scope used (FTE figures: reports with usable hours)'),
+    percentile: num.nullable().describe('estimated percentile, one decimal, interpolated between the published percentiles; null below P10 or above P90'),
+    band: z.string().describe('"below P10", "P10-P25", "P25-P50", "P50-P75", "P75-P90" or "above P90"'),
+    band_lower_percentile: num,
+    band_upper_percentile: num,
+    band_lower_value: num.nullable(),
+    band_upper_value: num.nullable(),
+    percentiles: Percentiles.describe('the published percentiles the estimate is interpolated from (as /benchmarks gives them)'),
+    method: z.string(),
+    data_as_of: isoDay,
+    synthetic: z.boolean(),
+  })
+  .strict();
+export const PercentileRankResponse = z
+  .object({ data: PercentileRankData, meta: z.object({ request_id: z.string().uuid(), rate_limit: RateLimitMeta }).strict() })
   .strict();
 
 export const UsageResponse = z
@@ -138,3 +208,6 @@ export type BenchmarkData = z.infer<typeof BenchmarkData>;
 export type BenchmarkResponse = z.infer<typeof BenchmarkResponse>;
 export type BreakdownElement = z.infer<typeof BreakdownElement>;
 export type UsageResponse = z.infer<typeof UsageResponse>;
+export type PercentileRankData = z.infer<typeof PercentileRankData>;
+export type PercentileRankResponse = z.infer<typeof PercentileRankResponse>;
+export type Productivity = z.infer<typeof Productivity>;

@@ -43,6 +43,7 @@ export const TrendRow = BreakdownRow.omit({ label: true })
   .strict();
 export type TrendRow = z.infer<typeof TrendRow>;
 
+const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num }).strict();
 const Component = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
 
 /** One geography x practice_setting x employment_type cell. Sections exist when n >= 5. */
@@ -56,6 +57,15 @@ export const KeyedCell = z
     sections: z
       .object({
         fte_normalized: z.object({ n: count, percentiles: Percentiles.nullable(), mean: num.nullable() }).strict(),
+        productivity: z
+          .object({
+            n: count,
+            publishable: z.boolean(),
+            sufficient: z.boolean(),
+            wrvus: Quantiles4.nullable(),
+            compensation_per_wrvu: Quantiles4.nullable(),
+          })
+          .strict(),
         components: z.object({ base_salary: Component, bonus: Component }).strict(),
         trending: z.array(TrendRow),
         by_experience: z.array(BreakdownRow),
@@ -108,6 +118,8 @@ export const KeyedReportsArtifact = z
     fte: z.array(num.nullable()),
     base: z.array(num.nullable()),
     bonus: z.array(num.nullable()),
+    /** annual wRVUs, null when not given */
+    wrvus: z.array(num.nullable()),
     year: z.array(z.number().int()),
     experience_band: z.array(z.number().int().min(-1).max(4)),
     setting: z.array(z.number().int().min(-1).max(PRACTICE_SETTINGS.length - 1)),
@@ -117,7 +129,7 @@ export const KeyedReportsArtifact = z
   })
   .strict()
   .refine((r) => Buffer.from(r.key, 'base64').length === 4 * r.count && Buffer.from(r.key_square, 'base64').length === 4 * r.count, { message: 'record keys must hold `count` 32-bit values' })
-  .refine((r) => ['total', 'fte', 'base', 'bonus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
+  .refine((r) => ['total', 'fte', 'base', 'bonus', 'wrvus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
     (k) => (r[k as keyof typeof r] as unknown[]).length === r.count,
   ), { message: 'every column must hold `count` values' });
 export type KeyedReportsArtifact = z.infer<typeof KeyedReportsArtifact>;

@@ -1,7 +1,7 @@
 /**
  * Shaping a /benchmarks response from cells (pure). Cells come from a CellSource (below).
  */
-import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../../build/contract/vocab.ts';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type EmploymentType, type PracticeSetting, type Region } from '../../build/contract/vocab.ts';
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
 import { DATE_RANGE_BASIS, type BenchmarkData, type BenchmarkScope, type BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
@@ -66,8 +66,8 @@ export interface BenchmarkQuery {
   specialty: { slug: string; name: string };
   state: { code: string; name: string; region: Region } | null;
   region: Region | null;
-  practiceSetting: string | null;
-  employmentType: string | null;
+  practiceSetting: PracticeSetting | null;
+  employmentType: EmploymentType | null;
   yearStart: number | null;
   yearEnd: number | null;
 }
@@ -148,9 +148,10 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
     },
     scopes: {
       ...(stateCell ? { state: scopeOf(q.state!.name, stateCell) } : {}),
-      ...(regionCell ? { regional: scopeOf(region!, regionCell) } : {}),
+      regional: regionCell ? scopeOf(region!, regionCell) : null,
       national: scopeOf('National', national),
     },
+    filters: { practice_setting: q.practiceSetting, employment_type: q.employmentType, year_start: q.yearStart, year_end: q.yearEnd },
     bls_comparison: {
       available: bls.available,
       bls_data: bls.available && bls.median !== null
@@ -178,6 +179,7 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
     const sec = headline.sections;
     data.fte_normalized = { percentiles: sec.fte_normalized.percentiles, mean: sec.fte_normalized.mean, n: sec.fte_normalized.n };
     data.components = sec.components;
+    data.productivity = sec.productivity;
     data.trending = sec.trending;
     data.breakdowns = {
       by_experience: sec.by_experience,

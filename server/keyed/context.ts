@@ -2,6 +2,7 @@
 import type { ApiKeyRecord, QuotaWindows } from '../store/types.ts';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import type { Plan } from './plans.ts';
+import { nextDailyReset } from './quota-time.ts';
 
 export interface KeyedLocals {
   requestId: string;
@@ -19,4 +20,13 @@ export interface KeyedLocals {
 export interface Answer {
   body: unknown;
   cacheControl: string;
+}
+
+/** `meta.rate_limit` of a counted answer: what is left after this request. */
+export function rateLimitMeta(l: KeyedLocals): { remaining_daily: number; remaining_monthly: number; reset: number } {
+  return {
+    remaining_daily: Math.max(0, l.plan!.daily - l.used!.dayCount),
+    remaining_monthly: Math.max(0, l.plan!.monthly - l.used!.monthCount),
+    reset: nextDailyReset(l.now!),
+  };
 }

@@ -25,6 +25,7 @@ import { availableDataRoute } from './routes/available-data.ts';
 import { benchmarksRoute } from './routes/benchmarks.ts';
 import { specialtiesRoute } from './routes/specialties.ts';
 import { usageRoute } from './routes/usage.ts';
+import { percentileRankRoute } from './routes/percentile-rank.ts';
 
 type Route = (query: Query, l: KeyedLocals) => Answer | Promise<Answer>;
 
@@ -32,6 +33,7 @@ const ROUTES: Record<string, { counted: boolean; route: Route }> = {
   '/specialties': { counted: true, route: specialtiesRoute },
   '/available-data': { counted: true, route: availableDataRoute },
   '/benchmarks': { counted: true, route: benchmarksRoute },
+  '/percentile-rank': { counted: true, route: percentileRankRoute },
   '/me/usage': { counted: false, route: usageRoute },
 };
 
@@ -59,6 +61,22 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     send(res, l, head, e.status, { error: e.message }, { ...e.headers, 'cache-control': 'no-store' });
   }
 
+  /**
+   * For answers that are not about the key (405, unknown path): look the key up so that an identified key
+   * gets its X-RateLimit headers, without counting and without turning the answer into a 401.
+   */
+  async function identifyQuietly(req: IncomingMessage, l: KeyedLocals): Promise<void> {
+    try {
+      await authenticate(deps, req, l);
+      await readUsage(deps, l);
+    } catch {
+      // no valid key (or the store is down): the answer goes out without rate-limit headers
+      delete l.key;
+      delete l.plan;
+      delete l.used;
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, l: KeyedLocals, head: boolean): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -67,12 +85,7 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     if (req.method !== 'GET' && !head) {
       // Read-only API: 405 with Allow. An identified key still gets its X-RateLimit headers (nothing counted).
-      try {
-        await authenticate(deps, req, l);
-        await readUsage(deps, l);
-      } catch {
-        // no valid key: the 405 goes out without rate-limit headers
-      }
+      await identifyQuietly(req, l);
       throw new KeyedError('method_not_allowed', `method ${req.method} not allowed: the keyed API is read-only (GET, HEAD)`, { Allow: 'GET, HEAD' });
     }
     if (path === '/openapi.json') {
@@ -80,7 +93,10 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
       return;
     }
     const r = Object.hasOwn(ROUTES, path) ? ROUTES[path]! : undefined;
-    if (!r) throw new KeyedError('not_found', `no such endpoint: ${rest.slice(0, 100)}`);
+    if (!r) {
+      await identifyQuietly(req, l);
+      throw new KeyedError('not_found', `no such endpoint: ${rest.slice(0, 100)}`);
+    }
     if (r.counted) await authenticateAndCount(deps, req, l);
     else {
       await authenticate(deps, req, l);

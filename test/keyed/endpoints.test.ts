@@ -23,7 +23,7 @@ import {
 } from './reference.ts';
 
 const DEFAULT_BOUNDS: Bounds = { lower: 50_000, upper: 3_000_000 };
-const PRO_KEYS = ['fte_normalized', 'components', 'trending', 'breakdowns'];
+const PRO_KEYS = ['fte_normalized', 'components', 'trending', 'breakdowns', 'productivity'];
 
 let ks: KeyedServer;
 let ref: RefData;
@@ -71,6 +71,7 @@ describe('/specialties', () => {
         slug: sp.slug,
         sample_size: rs.length,
         states_with_data: [...perState.values()].filter((n) => n >= 5).length,
+        states_with_data_min_n: 5,
         publishable: rs.length >= 5,
         sufficient: rs.length >= 15,
       });
@@ -93,12 +94,13 @@ describe('/available-data', () => {
       const bls = sp.soc ? ref.bls.get(sp.soc) : undefined;
       expect(body).toEqual({
         specialty: sp.name,
-        availability: { national: scope('National', select(ref, { specialty: sp.slug }, {})) },
+        availability: { regional: null, national: scope('National', select(ref, { specialty: sp.slug }, {})) },
+        filters: { practice_setting: null, employment_type: null, year_start: null, year_end: null },
         bls_available: Boolean(bls && bls.median !== null),
         bls_soc_code: sp.soc,
       });
       expect('state' in body.availability).toBe(false);
-      expect('regional' in body.availability).toBe(false);
+      expect(body.availability.regional).toBeNull(); // always present: null when neither a state nor a region is named
     }
   });
 
@@ -149,9 +151,10 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
   const scopeOf = (s: ReturnType<typeof scopeFigures>, lbl: string) => ({ label: lbl, n: s.n, publishable: s.publishable, sufficient: s.sufficient, percentiles: s.percentiles, mean: s.mean });
   const scopes: Record<string, unknown> = { national: scopeOf(exp.national, 'National') };
   if (exp.state) scopes.state = scopeOf(exp.state, stateName(q.state!));
-  if (exp.regional) scopes.regional = scopeOf(exp.regional, exp.region!);
+  scopes.regional = exp.regional ? scopeOf(exp.regional, exp.region!) : null;
   expect(data.scopes, `${label} scopes`).toEqual(alignMeans(data.scopes, scopes, refMedian));
   expect('state' in data.scopes, label).toBe(Boolean(q.state));
+  expect(data.filters, `${label} filters`).toEqual({ practice_setting: q.setting ?? null, employment_type: q.employment ?? null, year_start: q.yearStart ?? null, year_end: q.yearEnd ?? null });
 
   const bc = data.bls_comparison;
   expect(bc.service_median, label).toBe(h.percentiles!.p50);
@@ -187,6 +190,7 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
     return;
   }
   const sec = exp.sections;
+  expect(data.productivity, `${label} productivity`).toEqual(sec.productivity);
   const fte = data.fte_normalized!;
   expect(fte.n, `${label} fte n`).toBe(sec.fte_normalized.n);
   if (sec.fte_normalized.percentiles) {
@@ -285,7 +289,8 @@ describe('/benchmarks against an independent computation', () => {
     // neither
     const d4 = await benchmarks(professional.key, { specialty: 'Internal Medicine' });
     expect(d4.geography).toEqual({ state: null, region: null, scope_used: 'national' });
-    expect(Object.keys(d4.scopes)).toEqual(['national']);
+    expect(Object.keys(d4.scopes).sort()).toEqual(['national', 'regional']);
+    expect(d4.scopes.regional).toBeNull();
   });
 
   it('figures: percentiles are type-7 quantiles of the (winsorized) values; CI ranks follow Bin(n, 1/2)', async () => {
@@ -346,7 +351,7 @@ describe('tier gating', () => {
       const e = await benchmarks(enterprise.key, params);
       expect(e).toEqual(p);
       for (const k of PRO_KEYS) expect(p[k as keyof BenchmarkData], k).toBeDefined();
-      const { fte_normalized: _f, components: _c, trending: _t, breakdowns: _b, ...rest } = p;
+      const { fte_normalized: _f, components: _c, trending: _t, breakdowns: _b, productivity: _p, ...rest } = p;
       expect(s).toEqual(rest);
     }
   });
@@ -405,7 +410,7 @@ describe('Enterprise year ranges', () => {
             { index, bls: artifact.bls, cells: computedSource(columns, index, artifact.bls, ys, ye), plan: PLANS.enterprise },
             {
               specialty: { slug, name: nameOf(slug) }, state: st ? { code: st.code, name: st.name, region: st.region } : null,
-              region: (q.region as 'South' | undefined) ?? null, practiceSetting: q.setting ?? null, employmentType: q.employment ?? null, yearStart: ys, yearEnd: ye,
+              region: (q.region as 'South' | undefined) ?? null, practiceSetting: (q.setting ?? null) as never, employmentType: (q.employment ?? null) as never, yearStart: ys, yearEnd: ye,
             },
           );
           expect(data).toEqual(JSON.parse(JSON.stringify(direct)));
@@ -420,7 +425,9 @@ describe('Enterprise year ranges', () => {
       const pre = await benchmarks(enterprise.key, params);
       const all = await benchmarks(enterprise.key, { ...params, year_start: 2000, year_end: 2099 });
       expect(all.methodology.year_range).toEqual({ start: 2000, end: 2099 });
-      expect({ ...all, methodology: { ...all.methodology, year_range: null } }).toEqual({ ...pre, methodology: { ...pre.methodology, year_range: null } });
+      expect(all.filters).toMatchObject({ year_start: 2000, year_end: 2099 });
+      const noRange = (d: BenchmarkData) => ({ ...d, methodology: { ...d.methodology, year_range: null }, filters: { ...d.filters, year_start: null, year_end: null } });
+      expect(noRange(all)).toEqual(noRange(pre));
       // and the same query again is answered identically (cached for the life of the build)
       expect(await benchmarks(enterprise.key, { ...params, year_start: 2000, year_end: 2099 })).toEqual(all);
     }

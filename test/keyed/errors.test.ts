@@ -94,7 +94,9 @@ describe('400: missing or invalid parameters (counted)', () => {
     await expectRefusal(starter, '/benchmarks?specialty=Cardiology&specialty=Cardiology', 400, /specialty must be given once/, true);
     await expectRefusal(starter, '/benchmarks?specialty=Cardiology&state=Texas&state=Ohio', 400, /state must be given once/, true);
     await expectRefusal(starter, '/specialties?page=2', 400, /unknown parameter\(s\): page; allowed: none/, true);
-    await expectRefusal(starter, `/available-data?${qs({ specialty: 'Cardiology', year_start: 2020 })}`, 400, /unknown parameter\(s\): year_start/, true);
+    await expectRefusal(starter, `/available-data?${qs({ specialty: 'Cardiology', years: 2020 })}`, 400, /unknown parameter\(s\): years/, true);
+    // /available-data takes what /benchmarks takes, under the same tier rules: a year range is Enterprise's
+    await expectRefusal(starter, `/available-data?${qs({ specialty: 'Cardiology', year_start: 2020 })}`, 403, /Enterprise plan feature/, true);
     // /me/usage never counts, not even when refused
     await expectRefusal(starter, '/me/usage?verbose=1', 400, /unknown parameter/, false);
   });
@@ -186,11 +188,22 @@ describe('404: insufficient data, unknown endpoint', () => {
     expect(r.json<{ availability: { national: unknown } }>().availability.national).toEqual({ label: 'National', n: 0, years: [], sufficient: false, publishable: false });
   });
 
-  it('unknown endpoints, with and without a key', async () => {
+  it('unknown endpoints, with and without a key: an identified key gets its X-RateLimit headers, nothing counted', async () => {
+    const before = rateHeaders(await call(ks.url, '/me/usage', starter.key));
     for (const path of ['/api/v1/nope', '/api/v1/benchmarks/cardiology', '/api/v1/me', '/api/v1/me/usage/x', '/api/v1']) {
-      expectError(await call(ks.url, path, starter.key), 404, /no such endpoint/);
-      expectError(await call(ks.url, path), 404, /no such endpoint/);
+      const withKey = await call(ks.url, path, starter.key);
+      expectError(withKey, 404, /no such endpoint/);
+      expect(rateHeaders(withKey), path).toEqual(before);
+      expect(withKey.headers['ratelimit-policy'], path).toMatch(/"day";q=100/);
+      const without = await call(ks.url, path);
+      expectError(without, 404, /no such endpoint/);
+      expectNoRateHeaders(without);
+      // a wrong key is still a 404 (the path does not exist), without headers
+      const wrong = await call(ks.url, path, 'pcb_live_' + 'x'.repeat(32));
+      expectError(wrong, 404, /no such endpoint/);
+      expectNoRateHeaders(wrong);
     }
+    expect(rateHeaders(await call(ks.url, '/me/usage', starter.key))).toEqual(before);
   });
 });
 

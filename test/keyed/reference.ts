@@ -244,7 +244,21 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
   const fte = sortNum(rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper)));
   const currentYear = Number(ref.reports.map((r) => r.day).sort().at(-1)!.slice(0, 4)); // still being reported
   const years = [...new Set(rs.map((r) => r.year))].sort((a, c) => a - c);
+  const withWrvus = rs.filter((r) => r.wrvus !== null && r.wrvus > 0);
+  const q4 = (xs: number[], round: (x: number) => number) => {
+    const s = sortNum(xs);
+    return { p25: round(q7(s, 0.25)), p50: round(q7(s, 0.5)), p75: round(q7(s, 0.75)), p90: round(q7(s, 0.9)) };
+  };
+  const cents = (x: number) => Math.round(x * 100) / 100;
+  const pn = withWrvus.length;
   return {
+    productivity: {
+      n: pn,
+      publishable: pn >= 5,
+      sufficient: pn >= 15,
+      wrvus: pn >= 5 ? q4(withWrvus.map((r) => r.wrvus!), Math.round) : null,
+      compensation_per_wrvu: pn >= 5 ? q4(withWrvus.map((r) => clamp(r.total, b.lower, b.upper) / r.wrvus!), cents) : null,
+    },
     fte_normalized: {
       n: fte.length,
       percentiles: fte.length >= 5 ? pct5(fte) : null,

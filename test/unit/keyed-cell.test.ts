@@ -26,6 +26,7 @@ const BANDS = [1, 0, 1, 0, 3, 0, -1, 0, -1, -1, -1, 0];
 const FTE = [300, 180, 160, null, 220, null, 250, null, 224, null, 272, null].map((v) => (v === null ? null : v * K));
 const BASE = [120, 150, 170, 180, null, 200, null, 210, null, null, null, null].map((v) => (v === null ? null : v * K));
 const BONUS = [10, null, 20, null, 5, null, null, 30, null, null, null, null].map((v) => (v === null ? null : v * K));
+const WRVUS = [5000, null, 6000, 7000, null, 4000, 5500, null, 6500, null, 8000, null];
 const DATES = [
   '2023-02-01', '2024-03-05', '2023-04-10', '2025-01-15', '2023-06-20', '2024-07-01',
   '2023-08-08', '2025-02-02', '2024-09-09', '2023-10-10', '2024-11-11', '2025-03-31',
@@ -43,6 +44,7 @@ function artifact(overrides: Partial<KeyedReportsArtifact> = {}): KeyedReportsAr
     fte: FTE,
     base: BASE,
     bonus: BONUS,
+    wrvus: WRVUS,
     year: YEARS,
     experience_band: BANDS,
     setting: [0, 1, 2, 3, 4, 5, -1, 0, 1, 2, 3, 4],
@@ -136,7 +138,7 @@ describe('keyedCell standard deviation (n >= 15)', () => {
     const totals = Array.from({ length: 16 }, (_, i) => (200 + 10 * i) * K); // 200k..350k
     const a: KeyedReportsArtifact = {
       slug: 'x', count: 16, reference: 0, partial_from: 2030, key: zeroKeys(16), key_square: zeroKeys(16), total: totals,
-      fte: new Array(16).fill(null), base: new Array(16).fill(null), bonus: new Array(16).fill(null), year: new Array(16).fill(2024),
+      fte: new Array(16).fill(null), base: new Array(16).fill(null), bonus: new Array(16).fill(null), wrvus: new Array(16).fill(null), year: new Array(16).fill(2024),
       experience_band: new Array(16).fill(-1), setting: new Array(16).fill(-1), employment: new Array(16).fill(-1), state: new Array(16).fill(0),
       day: new Array(16).fill(isoToDay('2024-05-05')),
     };
@@ -251,7 +253,7 @@ describe('keyedCell with n = 6', () => {
   const a: KeyedReportsArtifact = {
     slug: 'x', count: 6, reference: 0, partial_from: 2030, key: zeroKeys(6), key_square: zeroKeys(6),
     total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
-    fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null),
+    fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null), wrvus: new Array(6).fill(null),
     year: new Array(6).fill(2024), experience_band: new Array(6).fill(-1), setting: new Array(6).fill(-1),
     employment: new Array(6).fill(-1), state: new Array(6).fill(0), day: new Array(6).fill(isoToDay('2024-05-05')),
   };
@@ -309,5 +311,23 @@ describe('breakdownFigures', () => {
       mean: 200_000, // 1,200k / 6
       publishable: true,
     });
+  });
+});
+
+describe('keyedCell productivity (wRVUs and compensation per wRVU)', () => {
+  it('type-7 P25-P90 of the reports that give wRVUs; $/wRVU to the cent; null below 5', () => {
+    const c = keyedCell(cols, all, NO_BLS);
+    const withW = all.filter((i) => WRVUS[i] !== null);
+    const w = withW.map((i) => WRVUS[i]!).sort((a, b) => a - b);
+    const per = withW.map((i) => TOTALS[i]! / WRVUS[i]!).sort((a, b) => a - b);
+    const q7 = (xs: number[], p: number) => { const h = (xs.length - 1) * p; const lo = Math.floor(h); return xs[lo]! + (h - lo) * (xs[Math.min(lo + 1, xs.length - 1)]! - xs[lo]!); };
+    expect(c.sections!.productivity).toEqual({
+      n: 7, publishable: true, sufficient: false,
+      wrvus: { p25: Math.round(q7(w, 0.25)), p50: Math.round(q7(w, 0.5)), p75: Math.round(q7(w, 0.75)), p90: Math.round(q7(w, 0.9)) },
+      compensation_per_wrvu: { p25: Math.round(q7(per, 0.25) * 100) / 100, p50: Math.round(q7(per, 0.5) * 100) / 100, p75: Math.round(q7(per, 0.75) * 100) / 100, p90: Math.round(q7(per, 0.9) * 100) / 100 },
+    });
+    // four reports with wRVUs: n and flags, no figures
+    const few = keyedCell(cols, [0, 1, 2, 3, 4, 5], NO_BLS);
+    expect(few.sections!.productivity).toEqual({ n: 4, publishable: false, sufficient: false, wrvus: null, compensation_per_wrvu: null });
   });
 });

@@ -224,7 +224,7 @@ describe('keyedCell properties', () => {
         const a: KeyedReportsArtifact = {
           slug: 'p', count: rows.length, reference: 300_000, partial_from: 2026, key: uint32ToBase64(Uint32Array.from(rows, (r) => (r.day * 2654435761) % 4294967296)),
           key_square: uint32ToBase64(Uint32Array.from(rows, (r) => (r.total * 40503) % 4294967296)), total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
-          bonus: rows.map((r) => r.bonus), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
+          bonus: rows.map((r) => r.bonus), wrvus: rows.map(() => null), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
           setting: rows.map(() => -1), employment: rows.map(() => -1), state: rows.map(() => 0), day: rows.map((r) => r.day),
         };
         const idx = rows.flatMap((r, i) => (r.pick ? [i] : []));
