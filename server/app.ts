@@ -4,6 +4,7 @@
  *   /data/api/v1/*   open data feeds: bare node:http hot path (open-data/handler.ts)
  *   /api/v1/*        keyed API: bare node:http too (keyed/handler.ts)
  *   /healthz /readyz process and build health, bare too (cheap for probes; the benchmarks' reference)
+ *   /docs/api/*      API reference pages and their assets, bare (api-reference/handler.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +22,7 @@ import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { createPagesHandler } from './pages/handler.ts';
+import { createApiReferenceHandler } from './api-reference/handler.ts';
 import { randomUUID } from 'node:crypto';
 import { interfaceOf, type Metrics } from './observability/metrics.ts';
 import type { Logger } from './observability/logger.ts';
@@ -101,6 +103,7 @@ export function createApp(deps: AppDeps): App {
   });
 
   const pages = createPagesHandler({ registry: deps.registry, clock });
+  const apiReference = createApiReferenceHandler();
   const keyed = createKeyedHandler({ registry: deps.registry, store: deps.store, clock });
   const { metrics, logger } = deps;
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -153,6 +156,7 @@ export function createApp(deps: AppDeps): App {
       keyed(req, res);
       return;
     }
+    if (under(target.route, '/docs/api') && apiReference(req, res, target.route)) return;
     if (!under(target.route, '/api') && !under(target.route, '/mcp') && pages(req, res, target.path)) return;
     res.setHeader('X-Request-Id', requestId);
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end

@@ -31,7 +31,7 @@ export function auditDocument(kind: FeedKind, doc: unknown): FloorViolation[] {
     if (node === null || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     const figureKeys = FIGURES.filter((k) => k in o);
-    if ('n' in o && figureKeys.length > 0 && kind !== 'institution' && kind !== 'institutions') {
+    if ('n' in o && figureKeys.length > 0 && kind !== 'institution' && kind !== 'institutions' && kind !== 'stateInstitutions') {
       const n = o.n;
       const published = figureKeys.filter((k) => o[k] !== null);
       if (published.length > 0) {

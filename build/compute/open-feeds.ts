@@ -6,7 +6,7 @@ import { PRACTICE_SETTINGS } from '../contract/vocab.ts';
 import {
   LICENSE, LICENSE_URL, RANKING_MIN_N, feedPaths, pagePaths,
   type FeedKind, type InstitutionFeed, type InstitutionsFeed, type OpenSummary, type SpecialtiesFeed, type SpecialtyFeed,
-  type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
+  type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
 import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
@@ -119,6 +119,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       specialty: spRef,
       scope: 'national',
       states_with_data: published.length,
+      states_with_data_min_n: FLOORS.specialtyInState as 3,
       top_states: withheld ? [] : topStates,
       ranking,
       practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1, 0).summary })) : practiceSettings,
@@ -183,6 +184,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     return openCell(totalsOf(ds, facts, idx), FLOORS.state, facts.referenceAll);
   });
   const colBasis = 'cost-of-living index, US average = 100';
+  const colOf = (st: StateRow) => ({ index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis });
   ds.states.forEach((st, sti) => {
     const cell = stateResults[sti]!;
     const withData = ds.specialties
@@ -199,7 +201,8 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       ...cell.summary,
       state: stateRef(st),
       scope: 'state',
-      cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
+      cost_of_living: colOf(st),
+      cost_of_living_index: st.col_index,
       col_adjusted_median: cell.raw && st.col_index ? roundMoney(cell.raw.median / (st.col_index / 100), cell.summary.n!) : null,
       ranking,
       top_specialties: top.slice(0, 10).map(({ rank, item: { sp, si, c } }) => {
@@ -224,7 +227,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const entries = ds.states.map((st, sti) => {
       const s: OpenSummary = stateResults[sti]!.summary;
       return {
-        state: stateRef(st), n: s.n, median: s.median, rounded: s.rounded, withheld: s.withheld, cost_of_living_index: st.col_index,
+        state: stateRef(st), n: s.n, median: s.median, rounded: s.rounded, withheld: s.withheld, cost_of_living_index: st.col_index, cost_of_living: colOf(st),
         feed_url: url(feedPaths.state(st.slug)), citation_url: url(pagePaths.state(st.slug)),
       };
     });
@@ -277,8 +280,11 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       source_url: inst.source_url,
       pgy_scale: inst.pay.map((salary, i) => ({ pgy: i + 1, salary })),
       pgy1_salary: inst.pay[0]!,
-      cost_of_living: { index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis },
+      cost_of_living: colOf(st),
+      cost_of_living_index: st.col_index,
       pgy1_col_adjusted: adjusted[k]!,
+      rank_position: r?.position ?? null,
+      rank_of: r?.of ?? null,
       rank: r ? { ...r, basis: rankBasis, academic_year: inst.academic_year } : null,
       state_rank: sr ? { ...sr, academic_year: inst.academic_year } : null,
     };
@@ -295,6 +301,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
         pgy1_salary: inst.pay[0]!,
         pgy1_col_adjusted: adjusted[k]!,
         rank: rankOf.get(k)?.position ?? null,
+        rank_position: rankOf.get(k)?.position ?? null,
+        rank_of: rankOf.get(k)?.of ?? null,
+        cost_of_living_index: stateByCode.get(inst.state)!.col_index,
         levels: inst.pay.length,
         feed_url: url(feedPaths.institution(inst.slug)),
         citation_url: url(pagePaths.institution(inst.slug)),
@@ -302,5 +311,43 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     };
     files.push({ kind: 'institutions', path: feedPaths.institutions(), doc });
   }
+  // a state's teaching hospitals (the tool server's get_resident_pay with a state; the state page's section)
+  ds.states.forEach((st) => {
+    const ks = ds.institutions.map((_, k) => k).filter((k) => ds.institutions[k]!.state === st.code)
+      .sort((a, b) => {
+        const ia = ds.institutions[a]!;
+        const ib = ds.institutions[b]!;
+        return ib.academic_year.localeCompare(ia.academic_year)
+          || (stateRankOf.get(a)?.position ?? Infinity) - (stateRankOf.get(b)?.position ?? Infinity)
+          || ia.slug.localeCompare(ib.slug);
+      });
+    if (ks.length === 0) return;
+    const newest = ks.reduce((a, k) => (ds.institutions[k]!.checked_at > a ? ds.institutions[k]!.checked_at : a), '');
+    const doc: StateInstitutionsFeed = {
+      ...common(`${st.name} Resident Salary Data by Teaching Hospital`, feedPaths.stateInstitutions(st.slug), pagePaths.stateInstitutions(st.slug), null, newest),
+      state: stateRef(st),
+      count: ks.length,
+      institutions: ks.map((k) => {
+        const inst = ds.institutions[k]!;
+        const sr = stateRankOf.get(k);
+        return {
+          institution: instRef(k),
+          academic_year: inst.academic_year,
+          pgy1_salary: inst.pay[0]!,
+          pgy1_col_adjusted: adjusted[k]!,
+          rank: rankOf.get(k)?.position ?? null,
+          rank_position: rankOf.get(k)?.position ?? null,
+          rank_of: rankOf.get(k)?.of ?? null,
+          cost_of_living_index: st.col_index,
+          state_rank: sr?.position ?? null,
+          state_rank_of: sr?.of ?? null,
+          levels: inst.pay.length,
+          feed_url: url(feedPaths.institution(inst.slug)),
+          citation_url: url(pagePaths.institution(inst.slug)),
+        };
+      }),
+    };
+    files.push({ kind: 'stateInstitutions', path: feedPaths.stateInstitutions(st.slug), doc });
+  });
   return files;
 }

@@ -16,6 +16,7 @@ const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
   { pattern: new RegExp(`^public/data/api/v1/wrvu/${SLUG}\\.json$`), schema: FEED_SCHEMAS.wrvu, feed: 'wrvu' },
   { pattern: /^public\/data\/api\/v1\/residency\/institutions\.json$/, schema: FEED_SCHEMAS.institutions, feed: 'institutions' },
   { pattern: new RegExp(`^public/data/api/v1/residency/institutions/${SLUG}\\.json$`), schema: FEED_SCHEMAS.institution, feed: 'institution' },
+  { pattern: new RegExp(`^public/data/api/v1/residency/states/${SLUG}\\.json$`), schema: FEED_SCHEMAS.stateInstitutions, feed: 'stateInstitutions' },
   { pattern: /^private\/keyed\/index\.json$/, schema: KeyedIndex },
   { pattern: new RegExp(`^private/keyed/benchmarks/${SLUG}\\.json$`), schema: KeyedSpecialtyArtifact },
   { pattern: new RegExp(`^private/keyed/reports/${SLUG}\\.json$`), schema: KeyedReportsArtifact },

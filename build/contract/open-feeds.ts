@@ -105,7 +105,8 @@ export const SpecialtyFeed = z
     ...OpenSummary.shape,
     specialty: SpecialtyRef,
     scope: z.literal('national'),
-    states_with_data: count.describe('states where this specialty has published figures (n >= 3)'),
+    states_with_data: count.describe('states where this specialty has published figures in the open data (n >= states_with_data_min_n)'),
+    states_with_data_min_n: z.literal(3).describe('the floor behind states_with_data: the open data\'s specialty-in-state floor (the keyed API counts with its own floor, 5, and says so in its same-named field)'),
     top_states: z.array(
       z.object({ rank: Rank, state: StateRef, n: count, median: z.number(), rounded: z.boolean(), feed_url: url, citation_url: url }).strict(),
     ).describe('up to 10 states by median, among states with at least 15 reports'),
@@ -128,6 +129,8 @@ export const SpecialtyStateFeed = z
   })
   .strict();
 
+export const CostOfLiving = z.object({ index: z.number().nullable(), source: z.string().nullable(), year: z.number().int().nullable(), basis: z.string() }).strict();
+
 /** states.json */
 export const StatesFeed = z
   .object({
@@ -141,7 +144,8 @@ export const StatesFeed = z
           median: money,
           rounded: z.boolean(),
           withheld: z.boolean(),
-          cost_of_living_index: z.number().nullable(),
+          cost_of_living_index: z.number().nullable().describe('kept; the same as cost_of_living.index'),
+          cost_of_living: CostOfLiving,
           feed_url: url,
           citation_url: url,
         })
@@ -150,7 +154,6 @@ export const StatesFeed = z
   })
   .strict();
 
-export const CostOfLiving = z.object({ index: z.number().nullable(), source: z.string().nullable(), year: z.number().int().nullable(), basis: z.string() }).strict();
 
 /** states/{state}.json: all specialties in one state. */
 export const StateFeed = z
@@ -160,6 +163,7 @@ export const StateFeed = z
     state: StateRef,
     scope: z.literal('state'),
     cost_of_living: CostOfLiving,
+    cost_of_living_index: z.number().nullable().describe('the same as cost_of_living.index (as in states.json)'),
     col_adjusted_median: money.describe('median divided by the cost-of-living index / 100'),
     ranking: RankingRule,
     top_specialties: z.array(
@@ -208,7 +212,10 @@ export const InstitutionFeed = z
     pgy_scale: z.array(PgyStep).min(1),
     pgy1_salary: z.number(),
     cost_of_living: CostOfLiving,
+    cost_of_living_index: z.number().nullable().describe('the same as cost_of_living.index (as in the institutions list)'),
     pgy1_col_adjusted: z.number().nullable(),
+    rank_position: z.number().int().positive().nullable().describe('the same as rank.position (the institutions list\'s integer rank)'),
+    rank_of: z.number().int().positive().nullable().describe('the same as rank.of'),
     rank: z
       .object({ position: z.number().int().positive(), of: z.number().int().positive(), basis: z.string(), academic_year: z.string() })
       .strict()
@@ -230,7 +237,68 @@ export const InstitutionsFeed = z
           academic_year: z.string(),
           pgy1_salary: z.number(),
           pgy1_col_adjusted: z.number().nullable(),
-          rank: z.number().int().positive().nullable().describe('among the scales of the same academic_year only; ties share a rank'),
+          rank: z.number().int().positive().nullable().describe('kept for v1 (an integer here, an object in a hospital\'s own document): the same as rank_position'),
+          rank_position: z.number().int().positive().nullable().describe('among the scales of the same academic_year only; ties share a rank'),
+          rank_of: z.number().int().positive().nullable().describe('how many scales of that academic year are ranked'),
+          cost_of_living_index: z.number().nullable(),
+          levels: z.number().int().positive(),
+          feed_url: url,
+          citation_url: url,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** The document get_specialty_pay returns: a specialty nationally, or in one state. */
+export const SpecialtyPayDocument = z.union([SpecialtyFeed, SpecialtyStateFeed]);
+
+/**
+ * compare/{a}/{b}.json and compare/{a}/{b}/states/{state}.json: two specialties' documents side by side and
+ * the difference of their medians. Derived on request from the two published documents of the same build
+ * (not written by the build: there are too many pairs); the tool server's compare_specialties returns it.
+ */
+export const ComparisonFeed = z
+  .object({
+    ...CommonFields,
+    n: count.nullable().describe('reports behind both medians (the sum of both n); null when either is withheld'),
+    as_of: isoDay.describe('the newer as_of of the two documents'),
+    scope: z.enum(['national', 'state']),
+    state: StateRef.nullable(),
+    specialty_a: SpecialtyPayDocument,
+    specialty_b: SpecialtyPayDocument,
+    comparison: z
+      .object({
+        median_difference: z.number().nullable().describe('specialty_a median minus specialty_b median (null when either is withheld)'),
+        median_difference_pct: z.number().nullable().describe('difference as a percent of specialty_b median, one decimal'),
+        higher: z.string().nullable().describe('slug of the specialty with the higher median (null when equal or withheld)'),
+      })
+      .strict(),
+  })
+  .strict();
+
+/**
+ * residency/states/{state}.json: the teaching hospitals of one state, newest academic year first, each year
+ * ranked by cost-of-living-adjusted PGY-1 pay (the state_rank of each hospital's own document).
+ */
+export const StateInstitutionsFeed = z
+  .object({
+    ...CommonFields,
+    state: StateRef,
+    count: count,
+    institutions: z.array(
+      z
+        .object({
+          institution: InstitutionRef,
+          academic_year: z.string(),
+          pgy1_salary: z.number(),
+          pgy1_col_adjusted: z.number().nullable(),
+          rank: z.number().int().positive().nullable().describe('national rank among the scales of the same academic year (as in residency/institutions.json)'),
+          rank_position: z.number().int().positive().nullable().describe('the same as rank'),
+          rank_of: z.number().int().positive().nullable(),
+          cost_of_living_index: z.number().nullable(),
+          state_rank: z.number().int().positive().nullable().describe('among this state\'s scales of the same academic year; ties share a rank'),
+          state_rank_of: z.number().int().positive().nullable(),
           levels: z.number().int().positive(),
           feed_url: url,
           citation_url: url,
@@ -249,6 +317,8 @@ export const FEED_SCHEMAS = {
   wrvu: WrvuFeed,
   institutions: InstitutionsFeed,
   institution: InstitutionFeed,
+  stateInstitutions: StateInstitutionsFeed,
+  comparison: ComparisonFeed,
 } as const;
 export type FeedKind = keyof typeof FEED_SCHEMAS;
 
@@ -260,6 +330,9 @@ export type StateFeed = z.infer<typeof StateFeed>;
 export type WrvuFeed = z.infer<typeof WrvuFeed>;
 export type InstitutionFeed = z.infer<typeof InstitutionFeed>;
 export type InstitutionsFeed = z.infer<typeof InstitutionsFeed>;
+export type StateInstitutionsFeed = z.infer<typeof StateInstitutionsFeed>;
+export type ComparisonFeed = z.infer<typeof ComparisonFeed>;
+export type SpecialtyPayDocument = z.infer<typeof SpecialtyPayDocument>;
 
 /** Paths of the public tree (relative to the build's public/ folder). */
 export const feedPaths = {
@@ -271,6 +344,9 @@ export const feedPaths = {
   wrvu: (slug: string) => `data/api/v1/wrvu/${slug}.json`,
   institutions: () => 'data/api/v1/residency/institutions.json',
   institution: (slug: string) => `data/api/v1/residency/institutions/${slug}.json`,
+  stateInstitutions: (stateSlug: string) => `data/api/v1/residency/states/${stateSlug}.json`,
+  /** derived on request by the server (not a file of the build) */
+  comparison: (a: string, b: string, stateSlug?: string) => `data/api/v1/compare/${a}/${b}${stateSlug ? `/states/${stateSlug}` : ''}.json`,
 };
 
 /** Public HTML pages (citation targets). */
@@ -279,6 +355,10 @@ export const pagePaths = {
   specialtyState: (slug: string, stateSlug: string) => `/salaries/${slug}/${stateSlug}`,
   state: (stateSlug: string) => `/states/${stateSlug}`,
   institution: (slug: string) => `/residency/${slug}`,
+  /** a state's teaching hospitals: a section of the state page */
+  stateInstitutions: (stateSlug: string) => `/states/${stateSlug}`,
+  /** derived on request by the server, like its feed */
+  comparison: (a: string, b: string, stateSlug?: string) => `/compare/${a}/${b}${stateSlug ? `/${stateSlug}` : ''}`,
   specialtiesIndex: () => '/salaries',
   statesIndex: () => '/states',
   institutionsIndex: () => '/residency',

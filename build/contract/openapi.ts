@@ -4,9 +4,10 @@
  * to docs/ (the drift test compares), the build writes B's into the public tree, and the server serves both.
  */
 import { z } from 'zod';
-import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, UsageResponse } from './keyed-api.ts';
+import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, UsageResponse } from './keyed-api.ts';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
+import { withCurlSamples } from './code-samples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ function keyedErrors(counted: boolean): Json {
   };
 }
 
-const q = (name: string, description: string, schema: Json, required = false) => ({ name, in: 'query', required, description, schema });
+const q = (name: string, description: string, schema: Json, required = false, example?: string | number) => ({ name, in: 'query', required, description, schema, ...(example === undefined ? {} : { example }) });
 
 export function keyedOpenApi(): Json {
   const ok = (schema: string, cache: string) => ({
@@ -64,15 +65,23 @@ export function keyedOpenApi(): Json {
     headers: { ...RATE_HEADERS, 'Cache-Control': header(cache), Vary: header('X-API-Key') },
     content: { 'application/json': { schema: ref(schema) } },
   });
-  const specialty = q('specialty', 'physician specialty: name, slug or common spelling', { type: 'string', maxLength: 200 }, true);
-  const state = q('state', 'full US state name (or District of Columbia); two-letter codes are refused', { type: 'string', maxLength: 200 });
+  const specialty = q('specialty', 'physician specialty: name, slug or common spelling', { type: 'string', maxLength: 200 }, true, 'Cardiology');
+  const state = q('state', 'full US state name (or District of Columbia); two-letter codes are refused', { type: 'string', maxLength: 200 }, false, 'Texas');
   const region = q('region', 'Census region', { type: 'string', enum: [...REGIONS] });
-  return {
+  const practiceSetting = q('practice_setting', 'practice setting (any letter case)', { type: 'string', enum: [...PRACTICE_SETTINGS] });
+  const employmentType = q('employment_type', 'employment type (any letter case)', { type: 'string', enum: [...EMPLOYMENT_TYPES] });
+  const years = [
+    q('year_start', 'first compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
+    q('year_end', 'last compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
+  ];
+  return withCurlSamples({
     openapi: '3.1.0',
     info: {
       title: 'PhysPay keyed benchmark API',
       version: '1.0.0',
       description: 'Physician compensation benchmarks (percentiles, mean, SD, 95% CI at state, regional and national scope, BLS comparison; FTE, trending, breakdowns and components on Professional and Enterprise plans). Every request needs X-API-Key; requests count against daily and monthly quotas.',
+      // Not open data: the figures are for subscribers, under their PhysPay subscription terms (no SPDX id exists for those).
+      license: { name: 'Proprietary: PhysPay subscription terms', identifier: 'LicenseRef-PhysPay-Proprietary' },
     },
     servers: [{ url: '/api/v1' }],
     security: [{ ApiKey: [] }],
@@ -80,22 +89,29 @@ export function keyedOpenApi(): Json {
       '/specialties': { get: { operationId: 'listSpecialties', summary: 'Specialties with sample sizes (counted; cached 24 h)', responses: { '200': ok('SpecialtyListResponse', 'private, max-age=86400'), ...keyedErrors(false) } } },
       '/available-data': {
         get: {
-          operationId: 'availableData', summary: 'What data exists for a specialty (counted; call before /benchmarks)',
-          parameters: [specialty, state, region],
+          operationId: 'availableData', summary: 'What data exists for a query (counted; call before /benchmarks: same parameters and tier rules)',
+          parameters: [specialty, state, region, ...years, practiceSetting, employmentType],
           responses: { '200': ok('AvailabilityResponse', 'private, max-age=3600'), ...keyedErrors(false) },
         },
       },
       '/benchmarks': {
         get: {
           operationId: 'benchmarks', summary: 'Benchmarks at three scopes (counted)',
-          parameters: [
-            specialty, state, region,
-            q('year_start', 'first compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
-            q('year_end', 'last compensation year (Enterprise)', { type: 'integer', minimum: 1990, maximum: 2100 }),
-            q('practice_setting', 'practice setting (any letter case)', { type: 'string', enum: [...PRACTICE_SETTINGS] }),
-            q('employment_type', 'employment type (any letter case)', { type: 'string', enum: [...EMPLOYMENT_TYPES] }),
-          ],
+          parameters: [specialty, state, region, ...years, practiceSetting, employmentType],
           responses: { '200': ok('BenchmarkResponse', 'private, max-age=3600'), ...keyedErrors(true) },
+        },
+      },
+      '/percentile-rank': {
+        get: {
+          operationId: 'percentileRank',
+          summary: 'Where a compensation falls: its percentile, interpolated between the published percentiles of the scope /benchmarks would use (counted)',
+          parameters: [
+            specialty,
+            q('compensation', 'annual total compensation in dollars (digits, optional cents; no commas)', { type: 'number', exclusiveMinimum: 0, maximum: 100_000_000 }, true, 450000),
+            state, region, practiceSetting, employmentType,
+            q('fte', 'true: rank among FTE-normalized figures (Professional and Enterprise)', { type: 'boolean' }),
+          ],
+          responses: { '200': ok('PercentileRankResponse', 'private, max-age=3600'), ...keyedErrors(true) },
         },
       },
       '/me/usage': {
@@ -117,10 +133,11 @@ export function keyedOpenApi(): Json {
         SpecialtyListResponse: jsonSchema(SpecialtyListResponse),
         AvailabilityResponse: jsonSchema(AvailabilityResponse),
         BenchmarkResponse: jsonSchema(BenchmarkResponse),
+        PercentileRankResponse: jsonSchema(PercentileRankResponse),
         UsageResponse: jsonSchema(UsageResponse),
       },
     },
-  };
+  });
 }
 
 /** Error bodies of the open data API. */
@@ -134,7 +151,7 @@ export const NotFoundBody = z
   .strict();
 export const RateLimitedBody = z.object({ error: z.string(), retry_after: z.number().int() }).strict();
 
-const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: string }[] = [
+const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: string; operationId?: string }[] = [
   { path: '/specialties.json', kind: 'specialties', params: [], summary: 'Every specialty: national median, P25, P75, n' },
   { path: '/specialties/{slug}.json', kind: 'specialty', params: ['slug'], summary: 'One specialty nationally: median, mean, percentiles, top states, practice settings, $/wRVU' },
   { path: '/specialties/{slug}/states/{state}.json', kind: 'specialtyState', params: ['slug', 'state'], summary: 'One specialty in one state (floor 3)' },
@@ -143,6 +160,9 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
   { path: '/wrvu/{slug}.json', kind: 'wrvu', params: ['slug'], summary: 'Total compensation per wRVU for one specialty' },
   { path: '/residency/institutions.json', kind: 'institutions', params: [], summary: 'Every teaching hospital ranked by cost-of-living-adjusted PGY-1 pay' },
   { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
+  { path: '/residency/states/{state}.json', kind: 'stateInstitutions', params: ['state'], summary: 'One state\'s teaching hospitals, each academic year ranked by cost-of-living-adjusted PGY-1 pay' },
+  { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two specialties nationally, side by side, with the difference of their medians (derived from their published documents)' },
+  { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two specialties in one state, side by side, with the difference of their medians' },
 ];
 
 /** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */
@@ -155,6 +175,7 @@ const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
 const FEED_SCHEMA_NAMES: Record<FeedKind, string> = {
   specialties: 'SpecialtiesFeed', specialty: 'SpecialtyFeed', specialtyState: 'SpecialtyStateFeed', states: 'StatesFeed',
   state: 'StateFeed', wrvu: 'WrvuFeed', institutions: 'InstitutionsFeed', institution: 'InstitutionFeed',
+  stateInstitutions: 'StateInstitutionsFeed', comparison: 'ComparisonFeed',
 };
 
 export function openDataOpenApi(): Json {
@@ -165,10 +186,13 @@ export function openDataOpenApi(): Json {
   const paramDoc: Record<string, string> = {
     slug: 'specialty (or teaching hospital) slug; common spellings and any letter case are accepted and answered with the canonical document and a Link rel="canonical" header',
     state: 'state slug or two-letter code, any letter case',
+    other: 'the second specialty (slug or common spelling); the difference is slug minus other',
   };
+  const paramExample = (path: string, p: string) =>
+    p === 'state' ? 'texas' : p === 'other' ? 'family-medicine' : path.startsWith('/residency/') ? 'methodist-medical-center-houston' : 'cardiology';
   const paths: Json = {};
   const routes = [
-    ...FEED_ROUTES.map((r) => ({ ...r, operationId: `get_${r.kind}`, content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } } })),
+    ...FEED_ROUTES.map((r) => ({ ...r, operationId: r.operationId ?? `get_${r.kind}`, content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } } })),
     ...CSV_ROUTES.map((r) => ({
       path: r.path, params: [] as string[], summary: r.summary, operationId: `get_${r.path.slice(1).replace(/[/.]/g, '_')}`,
       content: { 'text/csv': { schema: { type: 'string', description: `RFC 4180, UTF-8, one header row; the figures of ${r.feed}` } } },
@@ -180,7 +204,7 @@ export function openDataOpenApi(): Json {
         operationId: r.operationId,
         summary: r.summary,
         parameters: [
-          ...r.params.map((p) => ({ name: p, in: 'path', required: true, description: paramDoc[p], schema: { type: 'string', maxLength: 200 } })),
+          ...r.params.map((p) => ({ name: p, in: 'path', required: true, description: paramDoc[p], example: paramExample(r.path, p), schema: { type: 'string', maxLength: 200 } })),
           { name: 'If-None-Match', in: 'header', required: false, description: 'ETag from an earlier response: 304 when unchanged (not counted)', schema: { type: 'string' } },
         ],
         responses: {
@@ -211,7 +235,7 @@ export function openDataOpenApi(): Json {
   }
   const schemas: Json = { Error: jsonSchema(OpenErrorBody), NotFound: jsonSchema(NotFoundBody), RateLimited: jsonSchema(RateLimitedBody) };
   for (const [kind, name] of Object.entries(FEED_SCHEMA_NAMES)) schemas[name] = jsonSchema(FEED_SCHEMAS[kind as FeedKind]);
-  return {
+  return withCurlSamples({
     openapi: '3.1.0',
     info: {
       title: 'PhysPay open data API',
@@ -220,7 +244,8 @@ export function openDataOpenApi(): Json {
       license: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
     },
     servers: [{ url: '/data/api/v1' }],
+    security: [], // open data: no operation needs credentials
     paths,
     components: { schemas },
-  };
+  });
 }

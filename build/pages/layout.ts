@@ -2,10 +2,12 @@
  * The page shell and the blocks every page shares (pure): head with viewport and inline CSS (no external
  * assets), navigation, the synthetic-data banner, the self-reported caveat, the "n and as of" line, the
  * attribution line with its copy button (a small inline script: navigator.clipboard, with a textarea +
- * execCommand fallback), links to the JSON feed, and the footer.
+ * execCommand fallback), links to the JSON feed, and the footer. Pages with the "Where does my pay fall?" box
+ * (PageSpec.payCheck) inline its script (pay-check.ts) after that one.
  */
 import { attrs, esc } from './html.ts';
 import { fig, textFig } from './figures.ts';
+import { PAY_CHECK_SCRIPT } from './pay-check.ts';
 
 export interface SiteContext {
   /** base URL the build was made for, no trailing slash */
@@ -72,10 +74,19 @@ th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;v
 .num{text-align:right;white-space:nowrap}
 .cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
 .cite h2{margin-top:.25rem}
+.cite a{overflow-wrap:anywhere}
 .attribution{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;overflow-wrap:anywhere}
 button.copy{font:inherit;padding:.4rem .9rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:4px;cursor:pointer}
 .copy-status{margin-left:.5rem;color:var(--muted)}
 ul.links{padding-left:1.2rem}
+.paycheck{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
+.paycheck h2{margin-top:.25rem}
+.paycheck label{display:block;font-weight:600;margin:.5rem 0 .25rem}
+.paycheck input{font:inherit;width:100%;max-width:16rem;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px}
+.paycheck input[aria-invalid="true"]{border-color:var(--ref)}
+.pay-result{font-weight:600;min-height:1.5em}
+.pay-result[data-state="invalid"],.pay-result[data-state="negative"]{color:var(--ref)}
+.paycheck tr.hit th,.paycheck tr.hit td{background:var(--warn);font-weight:700}
 footer{border-top:1px solid var(--line);margin-top:2rem;padding:1rem;color:var(--muted);font-size:.9rem}
 @media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}}`;
 
@@ -94,6 +105,8 @@ export interface PageSpec {
   /** JSON feed(s) behind the page, for <link rel="alternate"> */
   feeds?: string[];
   body: string;
+  /** the body holds the "Where does my pay fall?" box (pay-check.ts): inline its script too */
+  payCheck?: boolean;
 }
 
 export function page(site: SiteContext, p: PageSpec): string {
@@ -124,7 +137,7 @@ ${alternates ? `${alternates}\n` : ''}<style>${CSS}</style>
 ${site.synthetic ? '<p class="synthetic"><strong>Synthetic demo data.</strong> The figures on this site are generated for demonstration; they are not real salary reports.</p>\n' : ''}${p.body}
 </main>
 <footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/specialties.json`, '/data/api/v1')}.</p></footer>
-<script>${SCRIPT}</script>
+<script>${SCRIPT}${p.payCheck ? `\n${PAY_CHECK_SCRIPT}` : ''}</script>
 </body>
 </html>
 `;

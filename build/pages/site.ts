@@ -9,7 +9,7 @@
  */
 import {
   LICENSE, LICENSE_URL, pagePaths,
-  type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StatesFeed, type WrvuFeed,
+  type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import type { FeedFile } from '../compute/open-feeds.ts';
 import type { KeyedOpenRow } from '../compute/compare.ts';
@@ -66,7 +66,9 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   const cellsByState = new Map<string, SpecialtyStateFeed[]>();
   const stateFeeds: StateFeed[] = [];
   const institutionFeeds: InstitutionFeed[] = [];
+  const residencyByState = new Map<string, StateInstitutionsFeed>();
   for (const f of feeds) {
+    if (f.kind === 'stateInstitutions') residencyByState.set((f.doc as StateInstitutionsFeed).state.slug, f.doc as StateInstitutionsFeed);
     if (f.kind === 'specialty') bySpecialty.set((f.doc as SpecialtyFeed).specialty.slug, f.doc as SpecialtyFeed);
     else if (f.kind === 'wrvu') wrvu.set((f.doc as WrvuFeed).specialty.slug, f.doc as WrvuFeed);
     else if (f.kind === 'specialtyState') {
@@ -94,7 +96,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   }
   for (const f of stateFeeds) {
     const cells = [...(cellsByState.get(f.state.slug) ?? [])].sort((a, b) => byName(a.specialty.name, b.specialty.name));
-    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells));
+    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug)));
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
   return out;

@@ -1,6 +1,7 @@
 /**
  * /salaries/{slug}: one specialty nationally (specialties/{slug}.json), its compensation per wRVU
- * (wrvu/{slug}.json, whose citation_url is this page too), and every state (specialties/{slug}/states/*.json).
+ * (wrvu/{slug}.json, whose citation_url is this page too), and every state (specialties/{slug}/states/*.json),
+ * with the "Where does my pay fall?" box over the national percentiles (pay-check.ts).
  */
 import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
@@ -8,6 +9,7 @@ import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
 import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { payCheckBlock } from './pay-check.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 
 export interface SpecialtyPageInput {
@@ -53,6 +55,7 @@ export function renderSpecialtyPage(site: SiteContext, input: SpecialtyPageInput
       return `<tr><th scope="row">${esc(ps.practice_setting)}</th>${cells.join('')}</tr>`;
     }),
   );
+  const payCheck = payCheckBlock(f, { scope: `${name}, national`, floor });
   const wrvuSection = `<section${attrs({ 'data-feed': w.feed_url, 'aria-labelledby': 'wrvu-h' })}>
 <h2 id="wrvu-h">Compensation per wRVU</h2>
 <p>Total compensation divided by annual work relative value units, for reports that give their wRVUs.</p>
@@ -72,6 +75,7 @@ ${roundedNote(f)}
 ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}
+${payCheck.html}
 <h2>Top paying states</h2>
 ${top.length ? `${figure(topChart, `States ranked by median total compensation (states with at least ${FLOORS.specialtyInState} reports).`)}\n${topTable}` : `<p>No state has published figures for ${esc(name)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}
 <p>States with published figures: ${fig('states_with_data', f.states_with_data, 'count')}.</p>
@@ -88,5 +92,6 @@ ${citeBlock(site, f, 'attr')}
     canonical: f.citation_url,
     feeds: [f.feed_url, w.feed_url],
     body,
+    payCheck: payCheck.script,
   });
 }

@@ -2,7 +2,7 @@
  * /states/{state-slug}: all specialties in one state (states/{state}.json), its top specialties against
  * their national medians, and every specialty's cell in the state (specialties/{slug}/states/{state}.json).
  */
-import type { SpecialtyStateFeed, StateFeed } from '../contract/open-feeds.ts';
+import type { SpecialtyStateFeed, StateFeed, StateInstitutionsFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc } from './html.ts';
@@ -11,7 +11,22 @@ import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 import { cellRows } from './specialty.ts';
 
-export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[]): string {
+/** The state's teaching hospitals (residency/states/{state}.json, whose citation_url is this page). */
+function residencySection(site: SiteContext, r: StateInstitutionsFeed | undefined, st: string): string {
+  if (!r) return '';
+  const rows = r.institutions.map((e, k) => `<tr>${fig(`institutions[${k}].state_rank`, e.state_rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(e.academic_year)}</td>`
+    + fig(`institutions[${k}].pgy1_salary`, e.pgy1_salary, 'usd', { tag: 'td', className: 'num' })
+    + fig(`institutions[${k}].pgy1_col_adjusted`, e.pgy1_col_adjusted, 'usd', { tag: 'td', className: 'num' })
+    + '</tr>');
+  return `<section${attrs({ 'data-feed': r.feed_url, 'aria-labelledby': 'residency-h', id: 'residency' })}>
+<h2 id="residency-h">Resident pay at teaching hospitals in ${esc(st)}</h2>
+<p>Published PGY-1 pay scales, newest academic year first; within a year, ranked by PGY-1 pay adjusted for the state's cost of living. These are scales the hospitals publish, not self-reported salaries.</p>
+${table(`Teaching hospitals in ${st}: PGY-1 pay`, ['Rank in state', 'Teaching hospital', 'Academic year', 'PGY-1 salary', 'Adjusted for cost of living'], rows, { numericFrom: 3 })}
+<p class="meta">Checked as of ${esc(r.as_of)}.</p>
+</section>`;
+}
+
+export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed): string {
   const st = f.state.name;
   const floor = FLOORS.state;
   const top = f.top_specialties;
@@ -58,6 +73,7 @@ ${top.length ? `${figure(chart, `Specialties ranked by median total compensation
 <p>Specialties with published figures in ${esc(st)}: ${fig('specialties_with_data', f.specialties_with_data, 'count')}.</p>
 <h2>Every specialty in ${esc(st)}</h2>
 ${table(`Median total compensation of each specialty in ${st}`, ['Specialty', 'Reports (n)', 'Median', 'vs US median'], cellRows(site, cells, (c) => c.specialty.name))}
+${residencySection(site, residency, st)}
 ${citeBlock(site, f, 'attr')}
 </article>`;
   return page(site, {

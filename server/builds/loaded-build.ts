@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BuildSummary, accessDateToken, type Manifest } from '../../build/contract/manifest.ts';
 import { feedPaths, type InstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { readManifestFile } from './manifest.ts';
-import { sha256 } from '../../build/contract/validate.ts';
+import { manifestEntry, sha256 } from '../../build/contract/validate.ts';
 import { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
 import { buildResolver, type Resolver } from '../open-data/resolve.ts';
 
@@ -68,14 +68,7 @@ export class LoadedBuild {
       if (isIndex) keyedIndexBytes = bytes;
       if (path === `public/${feedPaths.institutions()}`) institutionsBytes = bytes;
       if (urlPath) {
-        const parts: Buffer[] = [];
-        let from = 0;
-        for (let at = bytes.indexOf(token); at >= 0; at = bytes.indexOf(token, from)) {
-          parts.push(bytes.subarray(from, at));
-          from = at + token.length;
-        }
-        parts.push(bytes.subarray(from));
-        loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts, rendered: null }]);
+        loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts: splitOn(bytes, token), rendered: null }]);
       }
       if (++k % yieldEvery === 0) await new Promise((r) => setImmediate(r)); // keep serving while loading
     }
@@ -88,6 +81,24 @@ export class LoadedBuild {
     const build = new LoadedBuild(id, dir, manifest, buildResolver(keyedIndex, institutions), keyedIndex, summary.base_url, summary.created_at);
     for (const [p, f] of loaded) build.files.set(p, f);
     return build;
+  }
+
+  private readonly derivedFiles = new Map<string, ServedFile>();
+
+  /**
+   * A document derived on request from this build's files (a comparison of two specialties, its page),
+   * served like a file of the build: `make(accessDate)` writes it for the build date, whose access-date
+   * token is then filled in per day by `render`. Kept (up to 2,000) for the life of the build.
+   */
+  derived(urlPath: string, contentType: string, make: (accessDate: string) => string): ServedFile {
+    let f = this.derivedFiles.get(urlPath);
+    if (f) return f;
+    const bytes = Buffer.from(make(this.manifest.build_date));
+    const parts = splitOn(bytes, Buffer.from(accessDateToken(this.manifest.build_date)));
+    f = { urlPath, contentType, contentHash: manifestEntry(urlPath, bytes, this.manifest.build_date).content_hash, parts, rendered: null };
+    if (this.derivedFiles.size >= 2000) this.derivedFiles.delete(this.derivedFiles.keys().next().value!);
+    this.derivedFiles.set(urlPath, f);
+    return f;
   }
 
   /** The file's bytes for `day` (YYYY-MM-DD: the access date) and its strong ETag. */
@@ -108,6 +119,18 @@ export class LoadedBuild {
     if (bytes.length !== entry.bytes || sha256(bytes) !== entry.sha256) throw new BuildLoadError(`${path} in build ${this.id} does not match its manifest entry`);
     return bytes;
   }
+}
+
+/** The bytes split around every occurrence of `token` (one part when there is none). */
+function splitOn(bytes: Buffer, token: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = bytes.indexOf(token); at >= 0; at = bytes.indexOf(token, from)) {
+    parts.push(bytes.subarray(from, at));
+    from = at + token.length;
+  }
+  parts.push(bytes.subarray(from));
+  return parts;
 }
 
 function joinParts(parts: Buffer[], sep: Buffer): Buffer[] {

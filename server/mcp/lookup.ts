@@ -5,8 +5,9 @@
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import {
   feedPaths,
-  type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type WrvuFeed,
+  type ComparisonFeed, type InstitutionFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateInstitutionsFeed, type WrvuFeed,
 } from '../../build/contract/open-feeds.ts';
+import { comparisonFeedFile } from '../open-data/comparison.ts';
 import type { EntityKind, Entity } from '../open-data/resolve.ts';
 
 /** An input the tool cannot answer (unknown name): becomes a tool error with close matches. */
@@ -35,7 +36,9 @@ export function specialtyPayDoc(build: LoadedBuild, day: string, specialty: stri
   const sp = resolveEntity(build, 'specialty', specialty);
   if (state === undefined || state.trim() === '') return feedDocument(build, feedPaths.specialty(sp.slug), day);
   const st = resolveEntity(build, 'state', state);
-  return feedDocument(build, feedPaths.specialtyState(sp.slug, st.slug), day);
+  const path = feedPaths.specialtyState(sp.slug, st.slug);
+  if (!build.files.has(`/${path}`)) throw new ToolInputError(`No figures are published for ${sp.name} in ${st.name} (no approved reports there); ask without a state for the national figures.`);
+  return feedDocument(build, path, day);
 }
 
 export function wrvuDoc(build: LoadedBuild, day: string, specialty: string): WrvuFeed {
@@ -46,15 +49,21 @@ export function institutionDoc(build: LoadedBuild, day: string, institution: str
   return feedDocument(build, feedPaths.institution(resolveEntity(build, 'institution', institution).slug), day);
 }
 
-/**
- * The institutions index, restricted to one state: newest academic year first, and within a year ranked by
- * cost-of-living-adjusted PGY-1 pay (scales of different academic years are not compared).
- */
-export function institutionsOfState(build: LoadedBuild, day: string, state: string): InstitutionsFeed {
+/** A state's teaching hospitals: residency/states/{state}.json (newest academic year first, ranked within a year). */
+export function stateInstitutionsDoc(build: LoadedBuild, day: string, state: string): StateInstitutionsFeed {
   const st = resolveEntity(build, 'state', state);
-  const all = feedDocument<InstitutionsFeed>(build, feedPaths.institutions(), day);
-  const list = all.institutions
-    .filter((i) => i.institution.state.slug === st.slug)
-    .sort((a, b) => b.academic_year.localeCompare(a.academic_year) || (b.pgy1_col_adjusted ?? 0) - (a.pgy1_col_adjusted ?? 0) || a.institution.slug.localeCompare(b.institution.slug));
-  return { ...all, institutions: list, count: list.length };
+  const path = feedPaths.stateInstitutions(st.slug);
+  if (!build.files.has(`/${path}`)) throw new ToolInputError(`No teaching hospital pay scales are published for ${st.name}.`);
+  return feedDocument(build, path, day);
+}
+
+/** compare/{a}/{b}[/states/{state}].json, derived from the two published documents of this build. */
+export function comparisonDoc(build: LoadedBuild, day: string, a: string, b: string, state?: string): ComparisonFeed {
+  const ea = resolveEntity(build, 'specialty', a);
+  const eb = resolveEntity(build, 'specialty', b);
+  const st = state === undefined || state.trim() === '' ? null : resolveEntity(build, 'state', state);
+  for (const sp of [ea, eb]) {
+    if (st && !build.files.has(`/${feedPaths.specialtyState(sp.slug, st.slug)}`)) throw new ToolInputError(`No figures are published for ${sp.name} in ${st.name} (no approved reports there).`);
+  }
+  return JSON.parse(build.render(comparisonFeedFile(build, ea, eb, st), day).body.toString('utf8')) as ComparisonFeed;
 }

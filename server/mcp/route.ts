@@ -14,7 +14,7 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
-import { createMcpServer } from './server.ts';
+import { createMcpServer, isToolName } from './server.ts';
 import type { IncomingMessage } from 'node:http';
 
 export interface McpRouteDeps {
@@ -133,9 +133,11 @@ function transportRefuses(req: Request, body: unknown): boolean {
   return false;
 }
 
+/** Calls of existing tools: an unknown tool name is a JSON-RPC error that runs nothing and is not counted. */
 function toolCallCount(body: unknown): number {
   const msgs = Array.isArray(body) ? body : [body];
-  return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call').length;
+  return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call'
+    && isToolName((m as { params?: { name?: unknown } }).params?.name)).length;
 }
 
 export function createMcpRouter(deps: McpRouteDeps): express.Router {

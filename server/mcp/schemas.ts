@@ -4,7 +4,8 @@
  * would turn into a $ref that clients reject in tools/list.
  */
 import { z } from 'zod';
-import { InstitutionFeed, InstitutionsFeed, SpecialtyFeed, SpecialtyStateFeed } from '../../build/contract/open-feeds.ts';
+import { CommonFields, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
+import { REGIONS } from '../../build/contract/vocab.ts';
 
 function either(a: z.ZodObject, b: z.ZodObject, overrides: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -16,15 +17,38 @@ function either(a: z.ZodObject, b: z.ZodObject, overrides: z.ZodRawShape = {}): 
 /** get_specialty_pay: specialties/{slug}.json (national) or specialties/{slug}/states/{state}.json. */
 export const SpecialtyPayOutput = either(SpecialtyFeed, SpecialtyStateFeed, { scope: z.enum(['national', 'state']) });
 
-export const CompareOutput = z.object({
-  specialty_a: SpecialtyPayOutput,
-  specialty_b: SpecialtyPayOutput,
-  comparison: z.object({
-    median_difference: z.number().nullable().describe('specialty_a median minus specialty_b median (null when either is withheld)'),
-    median_difference_pct: z.number().nullable().describe('difference as a percent of specialty_b median, one decimal'),
-    higher: z.string().nullable().describe('slug of the specialty with the higher median'),
-  }),
-});
+/** get_resident_pay: residency/institutions/{slug}.json, or residency/states/{state}.json. */
+export const ResidentPayOutput = either(InstitutionFeed, StateInstitutionsFeed);
 
-/** get_resident_pay: residency/institutions/{slug}.json, or residency/institutions.json restricted to a state. */
-export const ResidentPayOutput = either(InstitutionFeed, InstitutionsFeed);
+/**
+ * Strict tool arguments: an argument the tool does not take is an error that names the accepted ones
+ * (never silently ignored).
+ */
+export function strictArgs<T extends z.ZodRawShape>(tool: string, shape: T) {
+  const accepted = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys'
+      ? `${tool} does not take ${iss.keys.map((k) => `"${k.slice(0, 40)}"`).join(', ')}; it takes ${accepted.length ? accepted.join(', ') : 'no arguments'}`
+      : undefined),
+  });
+}
+
+const money = z.number().nullable();
+/** evaluate_compensation: where a compensation falls among a specialty document's published percentiles. */
+export const PayEvaluationOutput = z.object({
+  ...CommonFields,
+  specialty: z.object({ slug: z.string(), name: z.string() }),
+  scope: z.enum(['national', 'state']),
+  state: z.object({ code: z.string(), slug: z.string(), name: z.string(), region: z.enum(REGIONS) }).nullable(),
+  compensation: z.number().describe('the compensation asked about, dollars per year'),
+  percentile: z.number().nullable().describe('estimated percentile, one decimal, interpolated between published percentiles; null outside them or when withheld'),
+  band: z.string().nullable().describe('"below P10", "P25-P50", ...; null when the figures are withheld'),
+  band_lower_percentile: z.number().nullable(),
+  band_upper_percentile: z.number().nullable(),
+  band_lower_value: money,
+  band_upper_value: money,
+  percentiles: z.object({ p10: money, p25: money, median: money, p75: money, p90: money }).describe('the published figures the estimate uses (null = withheld)'),
+  rounded: z.boolean(),
+  withheld: z.boolean(),
+  method: z.string(),
+});

@@ -1,5 +1,5 @@
 /** Short texts an assistant can quote: figures, n, as_of, "self-reported", the citation line. */
-import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
+import type { InstitutionFeed, StateInstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); // one formatter: toLocaleString builds one per call
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
@@ -29,7 +29,14 @@ export function institutionText(d: InstitutionFeed): string {
   return `${d.institution.name}, ${d.institution.city}, ${d.institution.state.name}: resident pay ${d.academic_year}: ${scale}. Published by the hospital (${d.source_url}), checked ${d.as_of}.${rank}${synthetic(d)} ${cite(d)}`;
 }
 
-export function institutionsText(d: InstitutionsFeed, stateName: string): string {
-  const list = d.institutions.slice(0, 20).map((i, k) => `${k + 1}. ${i.institution.name}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)}, ${i.academic_year})`).join('; ');
-  return `${d.count} teaching hospital(s) in ${stateName}, newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}.${synthetic(d)} ${cite(d)}`;
+export function institutionsText(d: StateInstitutionsFeed): string {
+  const list = d.institutions.slice(0, 20).map((i) => `${i.state_rank ?? '-'}. ${i.institution.name}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)}, ${i.academic_year})`).join('; ');
+  return `${d.count} teaching hospital(s) in ${d.state.name}, newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}. Published pay scales, checked as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+}
+
+export function evaluationText(e: { specialty: { name: string }; state: { name: string } | null; compensation: number; percentile: number | null; band: string | null; n: number | null; as_of: string; withheld: boolean; notice?: string; synthetic: boolean; attribution: string; rounded: boolean }): string {
+  const where = e.state ? `${e.specialty.name} in ${e.state.name}` : `${e.specialty.name} (United States)`;
+  if (e.band === null) return `${where}: no estimate for ${usd(e.compensation)}: the figures are withheld. ${e.notice ?? ''}${synthetic(e)} ${cite(e)}`;
+  const at = e.percentile !== null ? `at about the ${e.percentile}th percentile (band ${e.band})` : `${e.band} (only the band is known outside the published percentiles)`;
+  return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports, data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}.${synthetic(e)} ${cite(e)}`;
 }

@@ -16,9 +16,11 @@ import { etagMatches, requestIdHeader, sendJson } from '../http/send.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { FEED_INDEX, matchFeed } from './routes.ts';
+import type { EntityKind } from './resolve.ts';
+import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './comparison.ts';
 import { createHash } from 'node:crypto';
 import { feedJsonSchema, openDataOpenApi } from '../../build/contract/openapi.ts';
-import { FEED_SCHEMAS, type FeedKind } from '../../build/contract/open-feeds.ts';
+import { FEED_SCHEMAS, feedPaths, type FeedKind } from '../../build/contract/open-feeds.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -139,9 +141,26 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
         json(res, 400, { error: 'malformed path (bad percent-encoding, NUL, backslash or dot segment)' }, head);
         return;
       }
-      file = build.files.get(path);
+      const cmp = COMPARISON_FEED_PATH.exec(rawPath);
+      if (cmp) {
+        // two specialties side by side: derived from the build's own documents, then served like a feed
+        const found = lookupComparison(build, cmp);
+        if (!found.ok) {
+          const body = found.kind === null
+            ? { error: found.message ?? `no feed at ${rawPath.slice(0, 200)}` }
+            : { error: `unknown ${found.kind} "${found.raw!.slice(0, 100)}"`, did_you_mean: found.suggestions.map((e) => ({ slug: e.slug, name: e.name, url: `${build.baseUrl}/${found.kind === 'state' ? feedPaths.state(e.slug) : feedPaths.specialty(e.slug)}` })) };
+          limited(req, res, head, (v) => json(res, 404, body, head, rateFields(v)));
+          return;
+        }
+        file = comparisonFeedFile(build, found.a, found.b, found.state);
+        if (found.aliased || file.urlPath !== rawPath) link = `${build.baseUrl}${file.urlPath}`;
+      }
+      if (!file) file = build.files.get(path);
       if (!file) {
-        const m = matchFeed(path, (kind, raw) => build.resolver.resolve(kind, raw));
+        const resolve = (kind: EntityKind, raw: string) => build.resolver.resolve(kind, raw);
+        // segments decoded one by one first (a slug may hold an encoded slash: ob%2Fgyn), then the decoded path
+        let m = matchFeed(rawPath, resolve, decodeURIComponent);
+        if (!m.ok && m.kind === null) m = matchFeed(path, resolve);
         if (!m.ok) {
           // An unknown path or slug is counted like any request (else 404s would be an unlimited probe).
           if (m.kind === null) {
@@ -162,7 +181,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
           return;
         }
         link = `${build.baseUrl}${m.canonicalPath}`;
-      } else if (path !== rawPath) {
+      } else if (path !== rawPath && !cmp) {
         link = `${build.baseUrl}${path}`;
       }
     }

@@ -4,6 +4,7 @@
  */
 import { normalizeName } from '../../build/contract/names.ts';
 import type { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
+import { RELATED_TERMS } from './related-terms.ts';
 
 export type EntityKind = 'specialty' | 'state' | 'institution';
 
@@ -20,15 +21,26 @@ interface Table {
   byKey: Map<string, Entity>;
   /** (spelling, entity) pairs for close-match search */
   spellings: { key: string; entity: Entity }[];
+  /** related words (RELATED_TERMS): an exact match suggests the entity, never resolves to it */
+  related: Map<string, Entity[]>;
 }
 
 export interface Resolver {
   resolve(kind: EntityKind, raw: string): Resolution;
 }
 
-function table(entries: { entity: Entity; spellings: string[] }[]): Table {
+function table(entries: { entity: Entity; spellings: string[]; related?: readonly string[] }[]): Table {
   const byKey = new Map<string, Entity>();
   const spellings: { key: string; entity: Entity }[] = [];
+  const related = new Map<string, Entity[]>();
+  for (const { entity, related: terms = [] } of entries) {
+    for (const t of terms) {
+      const key = normalizeName(t);
+      const list = related.get(key) ?? [];
+      if (!list.includes(entity)) list.push(entity);
+      related.set(key, list);
+    }
+  }
   for (const { entity, spellings: sp } of entries) {
     for (const s of [entity.slug, entity.name, ...sp]) {
       const key = normalizeName(s);
@@ -37,7 +49,7 @@ function table(entries: { entity: Entity; spellings: string[] }[]): Table {
       spellings.push({ key, entity });
     }
   }
-  return { entities: entries.map((e) => e.entity), byKey, spellings };
+  return { entities: entries.map((e) => e.entity), byKey, spellings, related };
 }
 
 /** Levenshtein distance, bounded: gives up (returns max + 1) past `max`. */
@@ -75,6 +87,10 @@ function similarity(query: string, key: string): number {
 export function closeMatches(t: Table, raw: string, limit = 5): Entity[] {
   const query = normalizeName(raw).slice(0, 80);
   const best = new Map<Entity, number>();
+  // a related word ("eye", "crna") or one word of the query that is one ("pediatric eye doctor") ranks first
+  for (const word of [query, ...query.split(' ')]) {
+    for (const entity of t.related.get(word) ?? []) best.set(entity, Math.max(best.get(entity) ?? 0, word === query ? 0.95 : 0.6));
+  }
   for (const { key, entity } of t.spellings) {
     const s = similarity(query, key);
     if (s > (best.get(entity) ?? 0)) best.set(entity, s);
@@ -91,7 +107,7 @@ export function buildResolver(
   institutions: Entity[],
 ): Resolver {
   const tables: Record<EntityKind, Table> = {
-    specialty: table(index.specialties.map((s) => ({ entity: { slug: s.slug, name: s.name }, spellings: s.aliases }))),
+    specialty: table(index.specialties.map((s) => ({ entity: { slug: s.slug, name: s.name }, spellings: s.aliases, related: RELATED_TERMS[s.slug] }))),
     state: table(index.states.map((s) => ({ entity: { slug: s.slug, name: s.name }, spellings: [s.code] }))),
     institution: table(institutions.map((i) => ({ entity: i, spellings: [] }))),
   };

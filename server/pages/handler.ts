@@ -9,6 +9,7 @@ import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 import { etagMatches, requestIdHeader } from '../http/send.ts';
 import { under } from '../http/canonical-path.ts';
+import { COMPARISON_PAGE_PATH, comparisonPageFile, lookupComparison } from '../open-data/comparison.ts';
 
 export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
   /**
@@ -21,8 +22,14 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
     const build = deps.registry.current;
     if (!build) return false;
     if (path.length > 1024 || under(path.toLowerCase(), '/data')) return false;
-    const file = build.files.get(path) ?? (path.length > 1 && path.endsWith('/') ? build.files.get(path.slice(0, -1)) : undefined);
-    if (!file) return false;
+    let file = build.files.get(path) ?? (path.length > 1 && path.endsWith('/') ? build.files.get(path.slice(0, -1)) : undefined);
+    if (!file) {
+      // /compare/{a}/{b}[/{state}]: derived from the build's documents, like its feed
+      const m = COMPARISON_PAGE_PATH.exec(path);
+      const found = m ? lookupComparison(build, m) : null;
+      if (!found?.ok) return false;
+      file = comparisonPageFile(build, found.a, found.b, found.state);
+    }
     const { body, etag } = build.render(file, utcDay(deps.clock()));
     const headers: Record<string, string | number> = {
       etag,

@@ -17,10 +17,10 @@ describe('generated contracts', () => {
     const a = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/keyed-api.json'), 'utf8'));
     const b = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/open-data-api.json'), 'utf8'));
     expect(a.openapi).toBe('3.1.0');
-    expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/usage', '/specialties']);
+    expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/usage', '/percentile-rank', '/specialties']);
     expect(b.openapi).toBe('3.1.0');
     expect(Object.keys(b.paths).sort()).toEqual([
-      '/residency/institutions.csv', '/residency/institutions.json', '/residency/institutions/{slug}.json', '/specialties.csv', '/specialties.json',
+      '/compare/{slug}/{other}.json', '/compare/{slug}/{other}/states/{state}.json', '/residency/institutions.csv', '/residency/institutions.json', '/residency/institutions/{slug}.json', '/residency/states/{state}.json', '/specialties.csv', '/specialties.json',
       '/specialties/{slug}.json', '/specialties/{slug}/states/{state}.json', '/states.csv', '/states.json', '/states/{state}.json', '/wrvu/{slug}.json',
     ]);
   });

@@ -134,7 +134,7 @@ describe('the served documents are the committed ones', () => {
     }
     // the open data contract does not need a build, and the feed schemas are served at their $id
     expect((await request(empty.url, '/data/api/v1/openapi.json')).json()).toEqual(DOCS.open);
-    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution']) {
+    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution', 'stateInstitutions', 'comparison']) {
       const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/schemas', `${kind}.schema.json`), 'utf8'));
       const r = await request(main.url, committed.$id);
       expect(r.status, committed.$id).toBe(200);
@@ -157,6 +157,9 @@ const openPaths = () => ({
   '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
+  '/residency/states/{state}.json': { ok: '/residency/states/texas.json', alias: '/residency/states/TX.json', bad: '/residency/states/%zz.json', unknown: '/residency/states/texsa.json' },
+  '/compare/{slug}/{other}.json': { ok: '/compare/cardiology/family-medicine.json', alias: '/compare/CARDIOLOGY/fm.json', bad: '/compare/%zz/family-medicine.json', unknown: '/compare/cardiology/famliy-medicine.json' },
+  '/compare/{slug}/{other}/states/{state}.json': { ok: '/compare/cardiology/family-medicine/states/texas.json', alias: '/compare/cardiology/family-medicine/states/tx.json', bad: '/compare/cardiology/family-medicine/states/%zz.json', unknown: '/compare/cardiology/family-medicine/states/texsa.json' },
 }) as Record<string, { ok: string; alias: string | null; bad: string | null; unknown: string | null }>;
 
 describe('open data API: every path, every status', () => {
@@ -240,8 +243,12 @@ describe('keyed API: every path, every status', () => {
         ['/benchmarks?specialty=Family%20Medicine&region=Northeast&practice_setting=hospital%20employed', plan],
         ['/benchmarks?specialty=Family%20Medicine&state=California&employment_type=full-time%20(w-2)', plan],
         ['/me/usage', plan],
+        ['/percentile-rank?specialty=Cardiology&compensation=450000', plan],
+        ['/percentile-rank?specialty=Family%20Medicine&state=California&compensation=310000.50&practice_setting=academic', plan],
       );
     }
+    cases.push(['/percentile-rank?specialty=Cardiology&region=South&compensation=450000&fte=true', 'professional']);
+    cases.push(['/available-data?specialty=Cardiology&practice_setting=Academic&year_start=2023&year_end=2025', 'enterprise']);
     cases.push(['/benchmarks?specialty=Cardiology&state=Texas&year_start=2022&year_end=2025', 'enterprise'], ['/me/usage', 'suspended'], ['/me/usage', 'spent']);
     for (const [path, key] of cases) {
       const r = await getKeyed(main.url, path, k(key));
@@ -259,8 +266,11 @@ describe('keyed API: every path, every status', () => {
       ['/me/usage?verbose=1', k('starter'), 400],
       ['/benchmarks?specialty=Medical%20Genetics', k('starter'), 404],
       ['/benchmarks?specialty=Cardiology&year_start=2022', k('professional'), 403],
+      ['/percentile-rank?specialty=Cardiology&compensation=lots', k('starter'), 400],
+      ['/percentile-rank?specialty=Medical%20Genetics&compensation=300000', k('starter'), 404],
+      ['/percentile-rank?specialty=Cardiology&compensation=300000&fte=true', k('starter'), 403],
     ];
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/me/usage']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage']) {
       cases.push([path, {}, 401], [path, { 'x-api-key': generateKey() }, 401]);
       if (path !== '/me/usage') cases.push([path, k('suspended'), 403], [path, k('spent'), 429]);
     }
@@ -273,12 +283,12 @@ describe('keyed API: every path, every status', () => {
 
   it('503: no build loaded (counted endpoints), service store unreachable (all)', async () => {
     const key = await createKey(empty.store, 'starter');
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000']) {
       const r = await getKeyed(empty.url, path, { 'x-api-key': key.key });
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);
     }
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/me/usage']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage']) {
       const r = await getKeyed(storeDown.url, path, { 'x-api-key': generateKey() });
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);

@@ -15,7 +15,7 @@ import { get, keepAliveAgent, type HttpResponse } from '../helpers/http.ts';
 import { startServer, type RunningServer, type ServerConfig } from '../../server/main.ts';
 
 export const V1 = '/data/api/v1';
-export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay'];
+export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation'];
 
 /** The golden reports DB built once into a fresh folder; `dist` is the data dir to serve. */
 export function goldenDist(prefix: string): { work: string; dist: string; buildId: string } {

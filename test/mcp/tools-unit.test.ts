@@ -12,7 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import type { LoadedBuild } from '../../server/builds/loaded-build.ts';
 import { createMcpServer, TOOL_NAMES } from '../../server/mcp/server.ts';
-import { institutionsOfState, specialtyPayDoc } from '../../server/mcp/lookup.ts';
+import { stateInstitutionsDoc, specialtyPayDoc } from '../../server/mcp/lookup.ts';
 import type { ToolDeps } from '../../server/mcp/tool-result.ts';
 import type { InstitutionsFeed, SpecialtyFeed } from '../../build/contract/open-feeds.ts';
 import { callTool, errorText, goldenDist, okResult, removeDir } from './mcp-helpers.ts';
@@ -75,15 +75,13 @@ describe('results are the build files of the day', () => {
     }
   });
 
-  it('lookup: institutionsOfState keeps every field of the index but the list and its count', () => {
+  it('lookup: a state\'s teaching hospitals are residency/states/{state}.json; an empty state argument means national', () => {
     const index = fileDoc('residency/institutions.json') as InstitutionsFeed;
-    const tx = institutionsOfState(build, DAY, 'Texas');
+    const tx = stateInstitutionsDoc(build, DAY, 'Texas');
+    expect(tx).toEqual(fileDoc('residency/states/texas.json'));
     expect(tx.count).toBe(tx.institutions.length);
     expect(tx.institutions.every((i) => i.institution.state.slug === 'texas')).toBe(true);
     expect(tx.count).toBe(index.institutions.filter((i) => i.institution.state.slug === 'texas').length);
-    const { institutions: _a, count: _b, ...restTx } = tx;
-    const { institutions: _c, count: _d, ...restIndex } = index;
-    expect(restTx).toEqual(restIndex);
     expect(specialtyPayDoc(build, DAY, 'cardiology', '')).toEqual(fileDoc('specialties/cardiology.json'));
   });
 });

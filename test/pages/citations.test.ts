@@ -4,15 +4,18 @@
  * data-value) equals the feed's value and its text shows that value; the feed's headline figures, n,
  * as_of and attribution line are all on the page; withheld figures read "withheld (fewer than N
  * reports)". Every page is well-formed (strict reader) and served as text/html with the page headers.
+ * Specialty and specialty-in-state pages carry the "Where does my pay fall?" box: its grid is standardGrid()
+ * of the feed and its band table shows exactly the feed's published percentiles (checked like every figure).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get } from '../helpers/http.ts';
 import { listFiles } from '../helpers/tree.ts';
-import { parseHtml, type HtmlElement } from '../../build/pages/parse.ts';
+import { elements, parseHtml, textOf, type HtmlElement } from '../../build/pages/parse.ts';
 import { schemaForPath } from '../../build/contract/artifacts.ts';
 import type { FeedKind } from '../../build/contract/open-feeds.ts';
+import { standardGrid } from '../../build/compute/pay-position.ts';
 import { BASE_URL, getPath, numberShown, serveGolden, shownFigures, type Served } from './helpers.ts';
 
 const DAY = '2026-12-01';
@@ -62,6 +65,10 @@ function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] 
       return list('institutions', ['pgy1_salary', 'pgy1_col_adjusted', 'rank']);
     case 'institution':
       return ['pgy1_salary', 'pgy1_col_adjusted', 'cost_of_living.index', ...list('pgy_scale', ['salary'])];
+    case 'stateInstitutions':
+      return list('institutions', ['pgy1_salary', 'pgy1_col_adjusted', 'state_rank']);
+    case 'comparison':
+      return ['specialty_a.median', 'specialty_b.median', 'specialty_a.n', 'specialty_b.n', 'comparison.median_difference', 'comparison.median_difference_pct'];
   }
 }
 
@@ -84,6 +91,7 @@ describe('citation pages', () => {
     const problems: string[] = [];
     let checkedFigures = 0;
     let withheldShown = 0;
+    let payBoxes = 0;
     const kinds = new Set<FeedKind>();
     for (let i = 0; i < feeds.length; i += 24) {
       await Promise.all(feeds.slice(i, i + 24).map(async ({ path, kind, doc }) => {
@@ -123,6 +131,11 @@ describe('citation pages', () => {
         for (const req of ['as_of', 'attribution', ...(doc.notice ? ['notice'] : []), ...requiredFields(kind, doc)]) {
           if (!fields.has(req)) problems.push(`${pagePath}: does not show ${req} of ${path}`);
         }
+        if (kind === 'specialty' || kind === 'specialtyState') {
+          const problem = checkPayBox(page.root!, doc, shown);
+          if (problem) problems.push(`${pagePath}: pay box: ${problem}`);
+          else if (doc.median !== null) payBoxes++;
+        }
         // The feed link on the page.
         const feedPath = String(doc.feed_url).slice(BASE_URL.length);
         if (!hasLink(page.root!, feedPath)) problems.push(`${pagePath}: no link to ${feedPath}`);
@@ -132,6 +145,7 @@ describe('citation pages', () => {
     expect(kinds.size).toBe(8);
     expect(checkedFigures).toBeGreaterThan(20_000);
     expect(withheldShown).toBeGreaterThan(100); // the golden data has thin cells, so withheld figures really occur
+    expect(payBoxes).toBeGreaterThan(150); // every published specialty and specialty-in-state page
   }, 180_000);
 
   it('the methodology page, licence page, home and indexes are served; methodology names the method', async () => {
@@ -176,6 +190,35 @@ describe('citation pages', () => {
     expect(attribution.text).toBe(feed.attribution);
   });
 });
+
+const PERCENTILE_FIELD: Record<number, string> = { 10: 'p10', 25: 'p25', 50: 'median', 75: 'p75', 90: 'p90' };
+
+/**
+ * The "Where does my pay fall?" box of a specialty or specialty-in-state page: withheld figures => no grid
+ * and no bands; otherwise data-pay-grid is standardGrid() of the feed, and the figures inside the box are n and
+ * the bounds of each band (lowest, each pair, highest), all of them among the page's figures of this feed,
+ * which the loop above compares with the feed. Returns a problem, or null.
+ */
+function checkPayBox(root: HtmlElement, doc: Record<string, unknown>, shown: ReturnType<typeof shownFigures>): string | null {
+  const box = [...elements(root)].find((e) => e.attrs.class === 'paycheck');
+  if (!box) return 'missing';
+  const num = (k: string) => doc[k] as number | null;
+  const grid = standardGrid({ p10: num('p10'), p25: num('p25'), p50: num('median'), p75: num('p75'), p90: num('p90') });
+  const inBox = (el: HtmlElement) => {
+    for (let e: HtmlElement | null = el; e; e = e.parent) if (e === box) return true;
+    return false;
+  };
+  const fields = shown.filter((f) => inBox(f.el)).map((f) => f.field);
+  if (doc.median === null) {
+    if (box.attrs['data-pay-grid'] !== undefined || fields.length) return 'withheld figures, but a grid or figures are shown';
+    return textOf(box).includes('No estimate can be given') ? null : 'withheld figures, but no "no estimate" line';
+  }
+  const want = JSON.stringify(grid.map((g) => [g.percentile, g.value]));
+  if (box.attrs['data-pay-grid'] !== want) return `data-pay-grid ${box.attrs['data-pay-grid']} != ${want}`;
+  const bounds = [grid[0]!, ...grid.slice(0, -1).flatMap((g, k) => [g, grid[k + 1]!]), grid.at(-1)!].map((g) => PERCENTILE_FIELD[g.percentile]!);
+  if (JSON.stringify(fields) !== JSON.stringify(['n', ...bounds])) return `figures ${fields.join(',')} != n,${bounds.join(',')}`;
+  return null;
+}
 
 function hasLink(root: HtmlElement, path: string): boolean {
   const stack: HtmlElement[] = [root];

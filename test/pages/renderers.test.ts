@@ -171,7 +171,8 @@ describe('chart geometry', () => {
       attribution: 'PhysPay, "X," (accessed 2026-11-16).', title: 'X', publisher: 'PhysPay', feed_url: `${base}/data/api/v1/residency/institutions/x.json`, synthetic: false,
       institution: { slug: 'x', name: 'X & Y Hospital', city: 'Fargo', state: { code: 'ND', slug: 'north-dakota', name: 'North Dakota', region: 'Midwest' } },
       academic_year: '2026-2027', source_url: 'https://gme.example.org/x?a=1&b=2', pgy_scale: [{ pgy: 1, salary: 65_400 }, { pgy: 2, salary: 68_000 }],
-      pgy1_salary: 65_400, cost_of_living: { index: 89, source: 'BEA', year: 2022, basis: 'US = 100' }, pgy1_col_adjusted: 73_483,
+      pgy1_salary: 65_400, cost_of_living: { index: 89, source: 'BEA', year: 2022, basis: 'US = 100' }, cost_of_living_index: 89, pgy1_col_adjusted: 73_483,
+      rank_position: 113, rank_of: 297,
       rank: { position: 113, of: 297, basis: 'b', academic_year: '2026-2027' }, state_rank: null,
     } satisfies InstitutionFeed;
     const html = renderInstitutionPage(site, doc);

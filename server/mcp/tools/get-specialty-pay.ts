@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { specialtyPayDoc } from '../lookup.ts';
 import { payText } from '../text.ts';
-import { SpecialtyPayOutput } from '../schemas.ts';
+import { SpecialtyPayOutput, strictArgs } from '../schemas.ts';
 import { runTool, type ToolDeps } from '../tool-result.ts';
 
 export const specialtyArg = z.string().min(1).max(100).describe('Specialty name, slug or common spelling, e.g. "Cardiology", "orthopedic-surgery", "OB/GYN", "ENT"');
@@ -14,7 +14,7 @@ export function registerGetSpecialtyPayTool(server: McpServer, deps: ToolDeps): 
     {
       title: 'Physician pay by specialty',
       description: 'Attending physician total compensation (base, bonus, incentives) for one specialty: national median, mean and percentiles, top states, practice settings and compensation per wRVU; or, with a state, the figures for that specialty in that state. Figures below publication floors are null with a notice (never estimated). Quote n, as_of and the attribution, and say the data is self-reported.',
-      inputSchema: { specialty: specialtyArg, state: stateArg },
+      inputSchema: strictArgs('get_specialty_pay', { specialty: specialtyArg, state: stateArg }),
       outputSchema: SpecialtyPayOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

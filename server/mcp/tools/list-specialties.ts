@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SpecialtiesFeed } from '../../../build/contract/open-feeds.ts';
 import { specialtiesDoc } from '../lookup.ts';
 import { specialtiesText } from '../text.ts';
+import { strictArgs } from '../schemas.ts';
 import { runTool, type ToolDeps } from '../tool-result.ts';
 
 export function registerListSpecialtiesTool(server: McpServer, deps: ToolDeps): void {
@@ -10,7 +11,7 @@ export function registerListSpecialtiesTool(server: McpServer, deps: ToolDeps): 
     {
       title: 'List physician specialties',
       description: 'List every physician specialty with its slug, national median total compensation, 25th and 75th percentiles and report count (n). Use the slugs or names with get_specialty_pay, compare_specialties and get_wrvu_rate. Figures are from approved, self-reported salary reports (CC BY 4.0).',
-      inputSchema: {},
+      inputSchema: strictArgs('list_specialties', {}),
       outputSchema: SpecialtiesFeed,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

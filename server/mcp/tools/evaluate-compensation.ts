@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { payPosition, payPositionMethod, standardGrid } from '../../../build/compute/pay-position.ts';
+import type { SpecialtyPayDocument } from '../../../build/contract/open-feeds.ts';
+import { specialtyPayDoc } from '../lookup.ts';
+import { PayEvaluationOutput, strictArgs } from '../schemas.ts';
+import { evaluationText } from '../text.ts';
+import { runTool, type ToolDeps } from '../tool-result.ts';
+import { specialtyArg, stateArg } from './get-specialty-pay.ts';
+
+export type PayEvaluation = z.infer<typeof PayEvaluationOutput>;
+
+/** Where `compensation` falls among the document's published percentiles (pure: the figures of `d` only). */
+export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): PayEvaluation {
+  const { n, as_of, citation_url, methodology_url, license, license_url, attribution, notice, title, publisher, feed_url, synthetic } = d;
+  const grid = standardGrid({ p10: d.p10, p25: d.p25, p50: d.median, p75: d.p75, p90: d.p90 });
+  const position = grid.length >= 2 ? payPosition(grid, compensation) : null;
+  return {
+    n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic,
+    specialty: d.specialty,
+    scope: d.scope,
+    state: d.scope === 'state' && 'state' in d ? d.state : null,
+    compensation,
+    percentile: position?.percentile ?? null,
+    band: position?.band ?? null,
+    band_lower_percentile: position?.band_lower_percentile ?? null,
+    band_upper_percentile: position?.band_upper_percentile ?? null,
+    band_lower_value: position?.band_lower_value ?? null,
+    band_upper_value: position?.band_upper_value ?? null,
+    percentiles: { p10: d.p10, p25: d.p25, median: d.median, p75: d.p75, p90: d.p90 },
+    rounded: d.rounded,
+    withheld: d.withheld,
+    method: grid.length >= 2 ? payPositionMethod(grid) : 'No estimate: the figures are withheld below the publication floor (never estimated).',
+  };
+}
+
+export function registerEvaluateCompensationTool(server: McpServer, deps: ToolDeps): void {
+  server.registerTool(
+    'evaluate_compensation',
+    {
+      title: 'Where does this pay fall?',
+      description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. Quote n, as_of and the attribution.',
+      inputSchema: strictArgs('evaluate_compensation', {
+        specialty: specialtyArg,
+        compensation: z.number().positive().max(100_000_000).describe('Annual total compensation in US dollars, e.g. 350000'),
+        state: stateArg,
+      }),
+      outputSchema: PayEvaluationOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ specialty, compensation, state }) => runTool(deps, (build, day) => {
+      const e = evaluateAgainst(specialtyPayDoc(build, day, specialty, state), compensation);
+      return { text: evaluationText(e), structured: e };
+    }),
+  );
+}
