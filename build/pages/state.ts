@@ -21,8 +21,9 @@ function residencySection(site: SiteContext, r: StateInstitutionsFeed | undefine
   return `<section${attrs({ 'data-feed': r.feed_url, 'aria-labelledby': 'residency-h', id: 'residency' })}>
 <h2 id="residency-h">Resident pay at teaching hospitals in ${esc(st)}</h2>
 <p>Published PGY-1 pay scales, newest academic year first; within a year, ranked by PGY-1 pay adjusted for the state's cost of living. These are scales the hospitals publish, not self-reported salaries.</p>
+${metaLine(r, null)}
 ${table(`Teaching hospitals in ${st}: PGY-1 pay`, ['Rank in state', 'Teaching hospital', 'Academic year', 'PGY-1 salary', 'Adjusted for cost of living'], rows, { numericFrom: 3 })}
-<p class="meta">Checked as of ${esc(r.as_of)}.</p>
+${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list for ${st}` })}
 </section>`;
 }
 

@@ -16,7 +16,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import { get, type HttpResponse } from '../helpers/http.ts';
 import {
-  JSON_ONLY, V1, callTool, connectClient, errorText, goldenDist, initializeBody, okResult, rawPost, removeDir, rpc, serveGolden, toolCallBody,
+  TOOL_NAMES, JSON_ONLY, V1, callTool, connectClient, errorText, goldenDist, initializeBody, okResult, rawPost, removeDir, rpc, serveGolden, toolCallBody,
 } from './mcp-helpers.ts';
 
 let work: string;
@@ -114,7 +114,7 @@ describe('one per-IP counter for feeds and tool calls', () => {
 
     // Listing tools is still possible while limited.
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(TOOL_NAMES.length);
 
     now = new Date('2026-12-01T12:00:50.000Z');
     expect(errorText(await wrvu())).toContain('retry in 10 s');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import type {
-  InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StatesFeed, WrvuFeed,
+  InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed, StatesFeed, WrvuFeed,
 } from '../../build/contract/open-feeds.ts';
 import {
   TOOL_NAMES, callTool, connectClient, errorText, feed, goldenDist, okResult, removeDir, serveGolden, usd,
@@ -62,7 +62,7 @@ function expectFigures(text: string, doc: { median: number | null; p25: number |
 }
 
 describe('tools/list', () => {
-  it('lists the five read-only tools with titles, descriptions, input and output schemas and no $ref', async () => {
+  it('lists the six read-only tools with titles, descriptions, input and output schemas and no $ref', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -86,12 +86,14 @@ describe('tools/list', () => {
     expect(required('get_wrvu_rate')).toEqual(['specialty']);
     expect(props('get_resident_pay')).toEqual(['institution', 'state']);
     expect(required('get_resident_pay')).toEqual([]);
-    // The output schemas carry the spec's common fields (compare_specialties nests two pay documents).
-    for (const n of ['list_specialties', 'get_specialty_pay', 'get_wrvu_rate', 'get_resident_pay']) {
+    expect(props('evaluate_compensation')).toEqual(['compensation', 'specialty', 'state']);
+    expect(required('evaluate_compensation')).toEqual(['compensation', 'specialty']);
+    // Every output schema carries the spec's common fields at its top level (compare_specialties too).
+    for (const n of TOOL_NAMES) {
       const out = Object.keys(byName[n]!.outputSchema!.properties ?? {});
       expect(out, n).toEqual(expect.arrayContaining(['n', 'as_of', 'citation_url', 'methodology_url', 'license', 'license_url', 'notice', 'attribution']));
     }
-    expect(Object.keys(byName.compare_specialties!.outputSchema!.properties ?? {}).sort()).toEqual(['comparison', 'specialty_a', 'specialty_b']);
+    expect(Object.keys(byName.compare_specialties!.outputSchema!.properties ?? {})).toEqual(expect.arrayContaining(['comparison', 'specialty_a', 'specialty_b']));
   });
 
   it('initialize names the server and tells the assistant how to quote', async () => {
@@ -219,16 +221,20 @@ describe('happy paths: structuredContent is the open feed of the same server and
     }
   });
 
-  it('get_resident_pay by state: the index restricted to the state, ranked by COL-adjusted PGY-1 pay', async () => {
+  it('get_resident_pay by state: residency/states/{state}.json, the index\'s rows of the state ranked by COL-adjusted PGY-1 pay', async () => {
     const ofState = institutions.institutions.filter((i) => i.institution.state.slug === 'california');
     expect(ofState.length).toBeGreaterThan(5);
     for (const state of ['CA', 'california', 'California']) {
-      const { text, doc } = okResult<InstitutionsFeed>(await callTool(client, 'get_resident_pay', { state }));
-      const { institutions: list, count, ...rest } = doc;
-      const { institutions: _all, count: _c, ...indexRest } = institutions;
-      expect(rest, state).toEqual(indexRest);
-      expect(count).toBe(ofState.length);
-      expect([...list].sort((x, y) => x.institution.slug.localeCompare(y.institution.slug)))
+      const { text, doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state }));
+      expect(doc).toEqual(await feed<StateInstitutionsFeed>(url, '/residency/states/california.json'));
+      const list = doc.institutions;
+      expect(doc.count).toBe(ofState.length);
+      // every row holds the index row's figures (plus the state rank)
+      const strip = (r: StateInstitutionsFeed['institutions'][number]) => {
+        const { state_rank: _r, state_rank_of: _o, ...rest } = r;
+        return rest;
+      };
+      expect(list.map(strip).sort((x, y) => x.institution.slug.localeCompare(y.institution.slug)))
         .toEqual([...ofState].sort((x, y) => x.institution.slug.localeCompare(y.institution.slug)));
       // newest academic year first; within a year, by adjusted pay, in the order of the published rank
       const years = list.map((i) => i.academic_year);
@@ -241,7 +247,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
         expect(ranks, `the order of the published ${year} rank`).toEqual([...ranks].sort((x, y) => x - y));
       }
       expect(text).toContain(`${ofState.length} teaching hospital(s) in California`);
-      expect(text).toContain(`1. ${list[0]!.institution.name}: PGY-1 ${usd(list[0]!.pgy1_salary)}`);
+      expect(text).toContain(`${list[0]!.state_rank}. ${list[0]!.institution.name}: PGY-1 ${usd(list[0]!.pgy1_salary)}`);
       expect(text).toContain(doc.attribution);
     }
   });
@@ -385,16 +391,8 @@ describe('missing or invalid arguments', () => {
     expect(errorText(await callTool(client, 'get_resident_pay', { institution: 'x'.repeat(201) }))).toMatch(/institution/);
   });
 
-  it('an unknown tool is an error naming it', async () => {
-    let message: string;
-    try {
-      const r = await callTool(client, 'get_weather', { city: 'Austin' });
-      message = errorText(r);
-    } catch (err) {
-      message = (err as Error).message;
-    }
-    expect(message).toMatch(/get_weather/);
-    expect(message).toMatch(/not found/i);
+  it('an unknown tool is a JSON-RPC error naming it (the SDK client throws it)', async () => {
+    await expect(callTool(client, 'get_weather', { city: 'Austin' })).rejects.toThrow(/-32602.*Unknown tool: get_weather/);
   });
 });
 

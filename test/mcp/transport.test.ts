@@ -220,7 +220,7 @@ describe('protocol errors', () => {
     const fits = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { pad: 'x'.repeat(60_000) } } });
     expect((await rawPost(url, fits, JSON_ONLY)).status).toBe(200);
     const list = rpcResult<{ tools: unknown[] }>(await rawPost(url, rpc(3, 'tools/list'), JSON_ONLY), 3);
-    expect(list.tools).toHaveLength(5);
+    expect(list.tools).toHaveLength(TOOL_NAMES.length);
   });
 });
 
@@ -239,7 +239,7 @@ describe('Host and Origin allow-lists', () => {
   it('an allowed host name matches whatever the port; an entry with a port matches exactly', async () => {
     const c = await connectClient(guarded.url); // Host: 127.0.0.1:<port>
     try {
-      expect((await c.listTools()).tools).toHaveLength(5);
+      expect((await c.listTools()).tools).toHaveLength(TOOL_NAMES.length);
     } finally {
       await c.close();
     }
