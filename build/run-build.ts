@@ -21,7 +21,7 @@ import { keyedVsOpen, type NationalFigures } from './compute/compare.ts';
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
 import { canonicalJson, compactJson } from './emit/json.ts';
-import { acquireLock, buildsDir, currentBuildId, fsyncDir, pruneBuilds, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
+import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
 import { renderSite } from './pages/site.ts';
 import { buildOpenCsv } from './compute/open-csv.ts';
@@ -48,6 +48,13 @@ export interface BuildOptions {
   extraPublic?: (feeds: ReturnType<typeof buildOpenFeeds>) => Map<string, string>;
   /** test hook: may alter a file's bytes after it is serialised, before it is validated */
   tamper?: (path: string, bytes: Buffer) => Buffer;
+  /**
+   * Do not publish a build whose files (public and private trees) have the same content hashes as the
+   * current build's: status `unchanged`, and its staging folder is removed. `physpay build` always sets it.
+   */
+  skipUnchanged?: boolean;
+  /** publish a first build (no current build yet) from a DB with no approved reports; refused otherwise */
+  allowEmpty?: boolean;
 }
 
 export const DEFAULT_BUILD_OPTIONS = {
@@ -65,19 +72,38 @@ export class BuildError extends Error {
   constructor(
     message: string,
     readonly problems: string[] = [],
+    /** true when the build was refused by a publishing rule (sanity diff, empty first build), not broken */
+    readonly refused = false,
   ) {
     super(message);
   }
 }
 
 export interface BuildResult {
+  /** the new build's id (a build that was not published was removed again) */
   id: string;
+  /** the new build's folder when published; otherwise the folder of the build that stays current */
   dir: string;
   summary: BuildSummary;
   published: boolean;
+  /** published; unchanged = same content as the current build; pinned = the current build is pinned */
+  status: 'published' | 'unchanged' | 'pinned';
+  /** the build `current` pointed at before this build (null for a first build) */
+  previous: string | null;
+  /** files added, changed (content hash) or removed compared with the previous build; every file for a first build */
+  filesChanged: number;
   seconds: number;
   pruned: string[];
   diffWarnings: string[];
+}
+
+/** Paths whose content hash differs between two manifests' file lists (added, changed or removed). */
+export function changedFiles(before: Manifest['files'] | null, after: Manifest['files']): number {
+  if (!before) return Object.keys(after).length;
+  let n = 0;
+  for (const [path, f] of Object.entries(after)) if (before[path]?.content_hash !== f.content_hash) n++;
+  for (const path of Object.keys(before)) if (!(path in after)) n++;
+  return n;
 }
 
 function stampOf(d: Date): string {
@@ -111,6 +137,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
     throw new BuildError(`--base-url must be an http(s) URL (got ${opts.baseUrl})`);
   }
 
+  // A wrong --db (missing, not SQLite, a service DB) is refused before the dist-data folder is touched.
+  openReportsDb(opts.db, { readonly: true }).close();
   const release = acquireLock(opts.out);
   const staging = join(buildsDir(opts.out), `.staging-${stampOf(now)}-${process.pid}`);
   try {
@@ -125,6 +153,13 @@ export function runBuild(opts: BuildOptions): BuildResult {
       ds = readDataset(db);
     } finally {
       db.close();
+    }
+    if (ds.reports.count === 0 && !opts.allowEmpty && !currentBuildId(opts.out)) {
+      throw new BuildError(
+        `refusing to publish a first build with no approved reports (${opts.db}); approve reports first (physpay moderate approve), or pass --allow-empty to publish an empty build`,
+        [],
+        true,
+      );
     }
     let maxDay = -Infinity;
     for (const d of ds.reports.submittedDay) if (d > maxDay) maxDay = d;
@@ -219,6 +254,26 @@ export function runBuild(opts: BuildOptions): BuildResult {
 
     progress.stage('comparing with the published build');
     const previousId = currentBuildId(opts.out);
+    // Content hashes mask the access date (the build date), and no file holds the build id or clock, so
+    // equal hashes mean equal data.
+    let previousFiles: Manifest['files'] | null = null;
+    if (previousId) {
+      try {
+        previousFiles = readManifest(join(buildsDir(opts.out), previousId)).files;
+      } catch {
+        previousFiles = null; // unreadable: treated as different
+      }
+    }
+    const filesChanged = changedFiles(previousFiles, files);
+    const notPublished = (status: 'unchanged' | 'pinned', diffWarnings: string[]): BuildResult => {
+      rmSync(staging, { recursive: true, force: true });
+      progress.done();
+      return {
+        id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged,
+        seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings,
+      };
+    };
+    if (opts.skipUnchanged && previousFiles && filesChanged === 0) return notPublished('unchanged', []);
     let diffWarnings: string[] = [];
     if (previousId) {
       try {
@@ -227,8 +282,10 @@ export function runBuild(opts: BuildOptions): BuildResult {
       } catch (err) {
         diffWarnings = [`cannot read the previous build's summary (${(err as Error).message})`];
       }
+      // A pinned current build is never replaced; the sanity diff is only reported then.
+      if (isPinned(opts.out, previousId)) return notPublished('pinned', diffWarnings);
       if (diffWarnings.length && !opts.force) {
-        throw new BuildError(`the new build differs too much from ${previousId}; nothing was published (re-run with --force to publish anyway)`, diffWarnings);
+        throw new BuildError(`the new build differs too much from ${previousId}; nothing was published (re-run with --force to publish anyway)`, diffWarnings, true);
       }
     }
 
@@ -243,7 +300,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     switchCurrent(opts.out, id);
     const pruned = pruneBuilds(opts.out, opts.keep);
     progress.done();
-    return { id, dir, summary, published: true, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
+    return { id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     throw err;

@@ -2,12 +2,13 @@
  * The `physpay` CLI (commander). Each command group registers itself from build/cli/commands/.
  * `main` returns the exit code instead of exiting, so tests can run commands in-process.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ZodError } from 'zod';
 import { processIo, CliError, type CliIo } from './io.ts';
-import { ConfigError } from './settings.ts';
+import { ConfigError, SETTINGS, useConfigFile } from './settings.ts';
 import { DbError } from '../db/open.ts';
-import { ModerationError } from '../db/moderation.ts';
+import { FilterError, ModerationError } from '../db/moderation.ts';
 import { DemoError } from '../demo/create.ts';
 import { registerDbCommands } from './commands/db.ts';
 import { registerImportCommands } from './commands/import.ts';
@@ -16,12 +17,28 @@ import { registerDemoCommand } from './commands/demo.ts';
 import { registerBuildCommands } from './commands/build.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerKeysCommands } from './commands/keys.ts';
+import { registerBackupCommand } from './commands/backup.ts';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** commander's "required option '--db <path>' not specified" also names the variable that can set it. */
+function withVariable(message: string): string {
+  return message.replace(/(required option '(--[\w-]+)[^']*' not specified)/, (all, _m: string, flag: string) => {
+    const s = Object.values(SETTINGS).find((x) => x.flags.split(' ')[0] === flag);
+    return s ? `${all} (or set ${s.env})` : all;
+  });
+}
 
 export function createProgram(io: CliIo): Command {
   const program = new Command('physpay')
     .description('physpay: physician compensation benchmarks. Import and moderate reports, build the published data, serve the APIs.')
+    .version(VERSION, '-V, --version', 'print the physpay version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
+    .configureOutput({
+      writeOut: (s) => io.out(s.replace(/\n$/, '')),
+      writeErr: (s) => io.err(s.replace(/\n$/, '')),
+      outputError: (s, write) => write(withVariable(s)),
+    })
     .exitOverride();
   registerDbCommands(program, io);
   registerImportCommands(program, io);
@@ -30,6 +47,8 @@ export function createProgram(io: CliIo): Command {
   registerBuildCommands(program, io);
   registerServeCommand(program, io);
   registerKeysCommands(program, io);
+  registerBackupCommand(program, io);
+  useConfigFile(program); // --config and physpay.config.json, for every command
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());
     for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());
@@ -39,6 +58,8 @@ export function createProgram(io: CliIo): Command {
 
 /** Known operator errors: printed as one line, no stack. */
 const OPERATOR_ERRORS = [CliError, ConfigError, DbError, ModerationError, DemoError];
+/** Those of them that are usage or validation errors (exit 2; a CliError carries its own code). */
+const USAGE_ERRORS = [ConfigError, FilterError, DemoError];
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const program = createProgram(io);
@@ -49,7 +70,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (OPERATOR_ERRORS.some((E) => err instanceof E)) {
       io.err(`physpay: ${(err as Error).message}`);
-      return err instanceof CliError ? err.exitCode : 1;
+      return err instanceof CliError ? err.exitCode : USAGE_ERRORS.some((E) => err instanceof E) ? 2 : 1;
     }
     if (err instanceof ZodError) {
       io.err(`physpay: invalid input: ${err.issues.map((i) => i.message).join('; ')}`);

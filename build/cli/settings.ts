@@ -2,9 +2,17 @@
  * The one registry of operator settings (Datasette-style): every flag, its `PHYSPAY_*` variable, default
  * and help text. Commands take their options from here; values are checked with zod and a bad value fails
  * fast with a message naming the flag and the variable.
+ *
+ * Every setting can also come from a config file (`physpay.config.json` in the working directory, or the
+ * file named by `--config` / `PHYSPAY_CONFIG`), keyed by its name here (`baseUrl`) or its flag (`base-url`).
+ * Precedence: flag > variable > config file > default. The file is checked as a whole before any command
+ * runs: an unknown key or a bad value is a usage error (exit 2) naming the key and the file.
  */
-import { Option } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
 import { z } from 'zod';
+import { CliError } from './io.ts';
 
 export interface Setting {
   flags: string;
@@ -15,7 +23,10 @@ export interface Setting {
 }
 
 const positiveInt = z.coerce.number().int().positive();
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(d)) && new Date(Date.parse(d)).toISOString().startsWith(d), 'must be a date YYYY-MM-DD');
 
 export const SETTINGS = {
   db: { flags: '--db <path>', env: 'PHYSPAY_DB', description: 'reports DB (SQLite file)', schema: z.string().min(1) },
@@ -34,6 +45,7 @@ export const SETTINGS = {
   winsorLower: { flags: '--winsor-lower <usd>', env: 'PHYSPAY_WINSOR_LOWER', description: 'keyed API: lower winsorization bound', default: '50000', schema: z.coerce.number().nonnegative() },
   winsorUpper: { flags: '--winsor-upper <usd>', env: 'PHYSPAY_WINSOR_UPPER', description: 'keyed API: upper winsorization bound', default: '3000000', schema: positiveInt },
   data: { flags: '--data <dir>', env: 'PHYSPAY_DATA', description: 'dist-data folder to serve (follows its current pointer)', default: 'dist-data', schema: z.string().min(1) },
+  backupDir: { flags: '--backup-dir <dir>', env: 'PHYSPAY_BACKUP_DIR', description: 'backup: folder the copies are written to (created if missing; existing copies are never overwritten)', schema: z.string().min(1) },
   serviceDb: { flags: '--service-db <target>', env: 'PHYSPAY_SERVICE_DB', description: 'service store: a SQLite file path or a postgres:// URL (API keys, quotas, per-IP counters)', default: 'dist-data/service.db', schema: z.string().min(1) },
   host: { flags: '--host <host>', env: 'PHYSPAY_HOST', description: 'address to listen on', default: '127.0.0.1', schema: z.string().min(1) },
   port: { flags: '--port <port>', env: 'PHYSPAY_PORT', description: 'port to listen on (0 = any free port)', default: '8080', schema: z.coerce.number().int().min(0).max(65535) },
@@ -45,7 +57,9 @@ export const SETTINGS = {
   mcpAllowedHosts: { flags: '--mcp-allowed-hosts <hosts>', env: 'PHYSPAY_MCP_ALLOWED_HOSTS', description: 'tool server: only serve these hosts (comma-separated; an entry without a port matches any port; empty = any)', default: '', schema: z.string().max(2000) },
   mcpAllowedOrigins: { flags: '--mcp-allowed-origins <origins>', env: 'PHYSPAY_MCP_ALLOWED_ORIGINS', description: 'tool server: only accept these Origin values when an Origin is sent (comma-separated; empty = any)', default: '', schema: z.string().max(2000) },
   logLevel: { flags: '--log-level <level>', env: 'PHYSPAY_LOG_LEVEL', description: 'JSON log level on stderr: info logs every request; warn, error or silent log less', default: 'info', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) },
+  config: { flags: '--config <file>', env: 'PHYSPAY_CONFIG', description: 'JSON file of settings by name, e.g. {"db": "reports.db", "baseUrl": "https://..."} (default: physpay.config.json in the working directory, when present)', schema: z.string().min(1).optional() },
   shutdownGraceMs: { flags: '--shutdown-grace-ms <ms>', env: 'PHYSPAY_SHUTDOWN_GRACE_MS', description: 'on SIGTERM: how long requests in flight may finish before connections are closed', default: '10000', schema: z.coerce.number().int().min(0).max(600_000) },
+  moderator: { flags: '--moderator <name>', env: 'PHYSPAY_MODERATOR', description: 'moderate: the name recorded with each decision (default: the OS user)', schema: z.string().trim().min(1).max(100).optional() },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -68,13 +82,172 @@ export function readSettings<K extends SettingKey>(
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const s: Setting = SETTINGS[key];
-    const parsed = s.schema.safeParse(opts[key]);
-    if (!parsed.success) {
-      const flag = s.flags.split(' ')[0];
-      const why = parsed.error.issues.map((i) => i.message).join('; ');
-      throw new ConfigError(`bad value for ${flag} (${s.env}): ${JSON.stringify(opts[key] ?? null)}: ${why}`);
-    }
+    const value = opts[key];
+    // A number is written in decimal: "" is not 0, and "0x50" or " 80" are not 80 (zod's coercion would say so).
+    const notDecimal = isNumeric(s.schema) && typeof value === 'string' && !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(value);
+    const parsed = notDecimal ? null : s.schema.safeParse(value);
+    if (!parsed?.success) throw new ConfigError(settingProblem(key, value));
     out[key] = parsed.data;
   }
   return out as { [P in K]: z.output<(typeof SETTINGS)[P]['schema']> };
+}
+
+/** Values of some settings in words, where the schema alone (a pattern) does not say it well. */
+const ACCEPTS: Partial<Record<SettingKey, string>> = {
+  asOf: 'a date YYYY-MM-DD',
+  buildDate: 'a date YYYY-MM-DD',
+  baseUrl: 'an absolute URL such as https://physpay.example',
+  trustProxy: 'a hop count (e.g. 1) or a comma-separated list of subnets (e.g. loopback,10.0.0.0/8)',
+};
+
+function unwrapSchema(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+function isNumeric(schema: z.ZodType): boolean {
+  return unwrapSchema(schema) instanceof z.ZodNumber;
+}
+
+/** What a setting accepts, in words read from its schema: "a whole number from 1 to 1000", "one of a, b". */
+export function acceptedValues(key: SettingKey): string {
+  const override = ACCEPTS[key];
+  if (override) return override;
+  const s = unwrapSchema((SETTINGS[key] as Setting).schema);
+  if (s instanceof z.ZodNumber) {
+    const what = s.isInt ? 'a whole number' : 'a number';
+    let lo = s.minValue ?? -Infinity;
+    let hi = s.maxValue ?? Infinity;
+    const huge = (v: number) => !Number.isFinite(v) || Math.abs(v) >= Number.MAX_SAFE_INTEGER;
+    const loOpen = !huge(lo) && !s.safeParse(lo).success;
+    const hiOpen = !huge(hi) && !s.safeParse(hi).success;
+    if (s.isInt) {
+      if (loOpen) lo += 1;
+      if (hiOpen) hi -= 1;
+    }
+    if (!huge(lo) && !huge(hi)) return `${what} from ${lo} to ${hi}`;
+    if (!huge(lo)) return !s.isInt && loOpen ? `${what} above ${lo}` : `${what} of ${lo} or more`;
+    if (!huge(hi)) return !s.isInt && hiOpen ? `${what} below ${hi}` : `${what} of ${hi} or less`;
+    return what;
+  }
+  if (s instanceof z.ZodEnum) return `one of ${(s.options as string[]).join(', ')}`;
+  if (s instanceof z.ZodString) {
+    if (s.format === 'url') return ACCEPTS.baseUrl!;
+    const min = s.minLength ?? 0;
+    const max = s.maxLength;
+    return `${min > 0 ? 'a non-empty text' : 'a text'}${max !== null ? ` of at most ${max} characters` : ''}`;
+  }
+  return 'a valid value';
+}
+
+/**
+ * The sentence for a bad setting value: `--port (PHYSPAY_PORT) must be a whole number from 0 to 65535
+ * (got "abc")`, ending `from PHYSPAY_PORT` when the value came from the variable.
+ */
+export function settingProblem(key: SettingKey, value: unknown): string {
+  const s: Setting = SETTINGS[key];
+  const flag = s.flags.split(' ')[0];
+  const got = value === undefined ? 'nothing' : JSON.stringify(value);
+  const fromEnv = typeof value === 'string' && process.env[s.env] === value ? ` from ${s.env}` : '';
+  return `${flag} (${s.env}) must be ${acceptedValues(key)} (got ${got}${fromEnv})`;
+}
+
+/** The config file read when neither --config nor PHYSPAY_CONFIG names one (only if it exists). */
+export const DEFAULT_CONFIG_FILE = 'physpay.config.json';
+
+const flagName = (key: SettingKey) => (SETTINGS[key] as Setting).flags.split(' ')[0]!.slice(2);
+
+/** Config-file key (a setting's name or its flag spelling) -> setting name. `config` itself is not one. */
+const CONFIG_KEYS = new Map<string, SettingKey>(
+  (Object.keys(SETTINGS) as SettingKey[]).filter((k) => k !== 'config').flatMap((k) => [[k, k], [flagName(k), k]] as [string, SettingKey][]),
+);
+
+/** A config value is a JSON string or number, then checked against its setting's own schema. */
+const ConfigValue = z.union([z.string(), z.number()]);
+
+/**
+ * Read and check a config file. Returns setting name -> value (numbers as strings, like flag values).
+ * Throws CliError (exit 2) naming the file and the key.
+ */
+export function readConfigFile(path: string): Partial<Record<SettingKey, string>> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliError(`config file ${path} not found (--config, PHYSPAY_CONFIG)`, 2);
+    throw new CliError(`cannot read config file ${path}: ${(err as Error).message}`, 2);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`config file ${path} is not valid JSON (${(err as Error).message})`, 2);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new CliError(`config file ${path} must hold one JSON object of settings, e.g. {"db": "reports.db", "baseUrl": "https://physpay.example"}`, 2);
+  }
+  const out: Partial<Record<SettingKey, string>> = {};
+  const from: Partial<Record<SettingKey, string>> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const key = CONFIG_KEYS.get(name);
+    if (!key) {
+      const known = [...CONFIG_KEYS.entries()].filter(([n, k]) => n === k).map(([n]) => n).join(', ');
+      throw new CliError(`unknown key "${name}" in config file ${path}; a key is a setting's name (${known}) or its flag without the leading dashes (e.g. "base-url")`, 2);
+    }
+    if (from[key] !== undefined) throw new CliError(`key "${name}" in config file ${path} repeats "${from[key]}" (the same setting); give it once`, 2);
+    from[key] = name;
+    if (!ConfigValue.safeParse(value).success) {
+      throw new CliError(`bad value for "${name}" in config file ${path}: ${JSON.stringify(value)} is not a string or a number`, 2);
+    }
+    try {
+      readSettings({ [key]: String(value) }, [key]); // the setting's own check, and its own wording
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw new CliError(`bad value for "${name}" in config file ${path}: ${err.message}`, 2);
+    }
+    out[key] = String(value);
+  }
+  return out;
+}
+
+/** The config file a run uses: --config / PHYSPAY_CONFIG, else physpay.config.json in the working directory if present. */
+function configFor(program: Command): Partial<Record<SettingKey, string>> {
+  const named = program.getOptionValue('config') as string | undefined;
+  if (named !== undefined) {
+    const s = SETTINGS.config.schema.safeParse(named);
+    if (!s.success) throw new CliError(`bad value for --config (PHYSPAY_CONFIG): ${JSON.stringify(named)}: give the path of a JSON file`, 2);
+    return readConfigFile(resolve(named));
+  }
+  const fallback = resolve(process.cwd(), DEFAULT_CONFIG_FILE);
+  return existsSync(fallback) ? readConfigFile(fallback) : {};
+}
+
+/**
+ * Give every command the global `--config <file>` option, and before a command parses its own flags,
+ * set the options it takes from the config file (commander source `config`: a flag or a `PHYSPAY_*`
+ * variable still wins). Call once, after every command is registered.
+ */
+export function useConfigFile(program: Command): void {
+  program.addOption(option('config'));
+  const install = (cmd: Command): void => {
+    if (!cmd.commands.length) return;
+    cmd.hook('preSubcommand', (_parent, sub) => {
+      const values = configFor(program);
+      for (const o of sub.options) {
+        const key = o.attributeName() as SettingKey;
+        const value = values[key];
+        if (value !== undefined && key in SETTINGS) sub.setOptionValueWithSource(key, value, 'config');
+      }
+    });
+    for (const sub of cmd.commands) install(sub);
+  };
+  install(program);
+}
+
+/** Whether a setting of a command was given by flag, variable or config file (not left at its default). */
+export function givenExplicitly(cmd: Command, key: SettingKey): boolean {
+  const source = cmd.getOptionValueSource(key);
+  return source === 'cli' || source === 'env' || source === 'config';
 }

@@ -11,7 +11,7 @@
  *   specialties. The keyed API uses the same references, so a report's perturbation has one size.
  */
 import type { Dataset } from './dataset.ts';
-import { quantile, tukeyFences } from './stats.ts';
+import { quantile, tukeyFences, type Sorted } from './stats.ts';
 
 export interface NationalFacts {
   /** 1 when the report's total is inside its specialty's national fences (counted by the open data) */
@@ -26,6 +26,19 @@ export interface NationalFacts {
   referenceAll: number;
   /** per specialty: reports outside the fences (total) */
   outliers: Uint32Array;
+}
+
+/**
+ * The open data's outlier rule for totals: the Tukey fences of one specialty's approved totals (ascending).
+ * `physpay moderate list` flags reports with the same function, so a moderator sees what the build will do.
+ */
+export function specialtyTotalFences(sortedTotals: Sorted): { lower: number; upper: number } {
+  return tukeyFences(sortedTotals);
+}
+
+/** 'low' or 'high' when a total lies outside the fences, else null. */
+export function outsideFences(total: number, fences: { lower: number; upper: number }): 'low' | 'high' | null {
+  return total < fences.lower ? 'low' : total > fences.upper ? 'high' : null;
 }
 
 export function nationalFacts(ds: Dataset): NationalFacts {
@@ -44,9 +57,9 @@ export function nationalFacts(ds: Dataset): NationalFacts {
     if (end === start) continue;
     const totals = R.total.subarray(start, end); // ascending within a specialty
     facts.reference[si] = quantile(totals, 0.5);
-    const { lower, upper } = tukeyFences(totals);
+    const fences = specialtyTotalFences(totals);
     for (let i = start; i < end; i++) {
-      if (R.total[i]! >= lower && R.total[i]! <= upper) facts.openTotal[i] = 1;
+      if (outsideFences(R.total[i]!, fences) === null) facts.openTotal[i] = 1;
       else facts.outliers[si] = facts.outliers[si]! + 1;
     }
     const rated: number[] = [];

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SPECIALTIES } from './reference/specialties.ts';
 import { DEFAULT_COL_SOURCE, DEFAULT_COL_YEAR, STATES } from './reference/states.ts';
 import { normalizeName, slugify } from '../contract/names.ts';
+import { fillMissingFingerprints } from './fingerprint.ts';
 
 interface Migration {
   version: number;
@@ -140,6 +141,69 @@ export const MIGRATIONS: readonly Migration[] = [
         secret BLOB NOT NULL CHECK (length(secret) = 32)
       ) STRICT`);
       db.prepare('INSERT INTO record_key_secret (id, secret) VALUES (1, ?)').run(randomBytes(32));
+    },
+  },
+  {
+    version: 3,
+    name: 'import batches and report fingerprints',
+    up(db) {
+      // Every import (of any kind) is a batch, refused ones included; reports point at theirs, and a
+      // batch of reports can be undone. `imports` (v1) is superseded: its rows become batches with the
+      // same ids and it is no longer written (SQLite cannot drop a table that reports.import_id references).
+      // last_report_id: the highest report id a batch assigned, so that ids freed by an undo are never reused.
+      // fingerprint: build/db/fingerprint.ts, for finding reports that are already in the DB.
+      db.exec(`
+        CREATE TABLE import_batches (
+          id                 INTEGER PRIMARY KEY,
+          kind               TEXT NOT NULL CHECK (kind IN ('reports', 'institutions', 'bls', 'col')),
+          file_name          TEXT NOT NULL,
+          sha256             TEXT NOT NULL,
+          imported_at        TEXT NOT NULL,
+          rows_read          INTEGER NOT NULL CHECK (rows_read >= 0),
+          rows_imported      INTEGER NOT NULL CHECK (rows_imported >= 0),
+          duplicates_skipped INTEGER NOT NULL DEFAULT 0 CHECK (duplicates_skipped >= 0),
+          rows_refused       INTEGER NOT NULL DEFAULT 0 CHECK (rows_refused >= 0),
+          status             TEXT NOT NULL CHECK (status IN ('imported', 'refused', 'undone')),
+          undone_at          TEXT,
+          reports_removed    INTEGER,
+          last_report_id     INTEGER
+        ) STRICT;
+        CREATE INDEX import_batches_by_file ON import_batches (kind, sha256);
+        ALTER TABLE reports ADD COLUMN batch_id INTEGER REFERENCES import_batches(id);
+        ALTER TABLE reports ADD COLUMN fingerprint TEXT;
+        CREATE INDEX reports_by_batch ON reports (batch_id);
+        CREATE INDEX reports_by_fingerprint ON reports (fingerprint);
+        INSERT INTO import_batches (id, kind, file_name, sha256, imported_at, rows_read, rows_imported, status, last_report_id)
+          SELECT i.id, i.kind, i.file_name, i.sha256, i.imported_at, i.rows, i.rows, 'imported',
+                 (SELECT max(r.id) FROM reports r WHERE r.import_id = i.id)
+          FROM imports i;
+        UPDATE reports SET batch_id = import_id WHERE import_id IS NOT NULL;
+      `);
+      fillMissingFingerprints(db);
+    },
+  },
+  {
+    version: 4,
+    name: 'moderation decisions: moderator, reason and log',
+    up(db) {
+      // Who decided and why (physpay moderate --moderator, --reason), next to moderated_at; and every
+      // decision in order, deletions included (`report` keeps the deleted row as JSON).
+      db.exec(`
+        ALTER TABLE reports ADD COLUMN moderated_by TEXT;
+        ALTER TABLE reports ADD COLUMN moderation_reason TEXT;
+        CREATE TABLE moderation_log (
+          id          INTEGER PRIMARY KEY,
+          report_id   INTEGER NOT NULL,
+          action      TEXT NOT NULL CHECK (action IN ('approve', 'reject', 'delete')),
+          from_status TEXT NOT NULL CHECK (from_status IN ('pending', 'approved', 'rejected')),
+          to_status   TEXT CHECK (to_status IN ('approved', 'rejected')),
+          moderator   TEXT,
+          reason      TEXT,
+          at          TEXT NOT NULL,
+          report      TEXT
+        ) STRICT;
+        CREATE INDEX moderation_log_by_report ON moderation_log (report_id);
+      `);
     },
   },
 ];

@@ -1,13 +1,19 @@
 /**
- * Moderation of reports: list, approve, reject, by id or in bulk. Only `approved` reports are ever used by
- * the build. Moves allowed: pending -> approved | rejected, and an operator may reverse a decision
- * (approved <-> rejected). Every change stamps `moderated_at`.
+ * Moderation of reports: list, approve, reject, delete, by id or in bulk. Only `approved` reports are ever
+ * used by the build. Moves allowed: pending -> approved | rejected, and an operator may reverse a decision
+ * (approved <-> rejected). Every change stamps `moderated_at`, `moderated_by` and `moderation_reason` on the
+ * report and appends one row per report to `moderation_log` (a deleted report's row is kept there as JSON).
+ *
+ * Outlier flags use the build's own rule (build/compute/national.ts): a total outside the Tukey fences of its
+ * specialty's approved totals.
  */
 import type { Db } from './open.ts';
 import type { ReportStatus } from '../contract/vocab.ts';
 import { normalizeName } from '../contract/names.ts';
+import { outsideFences, specialtyTotalFences } from '../compute/national.ts';
 
 export interface ReportFilter {
+  /** undefined: every status */
   status?: ReportStatus;
   /** slug, name or alias */
   specialty?: string;
@@ -23,13 +29,43 @@ export interface ListedReport {
   state: string;
   year: number;
   total_compensation: number;
+  base_salary: number | null;
+  bonus: number | null;
+  hours_per_week: number | null;
+  wrvus: number | null;
+  years_in_practice: number | null;
   practice_setting: string | null;
   employment_type: string | null;
   submitted_at: string;
   status: ReportStatus;
+  moderated_at: string | null;
+  moderated_by: string | null;
+  moderation_reason: string | null;
+}
+
+export type Outlier = 'low' | 'high' | null;
+
+export interface SpecialtyFences {
+  /** approved reports of the specialty (the distribution the fences come from) */
+  approved: number;
+  lower: number;
+  upper: number;
 }
 
 export class ModerationError extends Error {}
+/** A bad filter value (unknown specialty or state, a date that is not one): a usage error. */
+export class FilterError extends ModerationError {}
+/** --expect-count did not match: nothing changed. */
+export class CountMismatchError extends ModerationError {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`--expect-count is ${expected} but ${actual} ${actual === 1 ? 'report matches' : 'reports match'}; nothing changed`);
+  }
+}
+
+const SPECIALTY_EXAMPLES = 'e.g. cardiology, "Family Medicine", ob-gyn';
 
 function where(db: Db, f: ReportFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -38,22 +74,27 @@ function where(db: Db, f: ReportFilter): { sql: string; params: unknown[] } {
     clauses.push('r.status = ?');
     params.push(f.status);
   }
-  if (f.specialty) {
+  if (f.specialty !== undefined) {
     const hit = db.prepare('SELECT specialty_id FROM specialty_aliases WHERE alias = ?').get(normalizeName(f.specialty)) as
       | { specialty_id: number }
       | undefined;
-    if (!hit) throw new ModerationError(`unknown specialty "${f.specialty}"`);
+    if (!hit) throw new FilterError(`--specialty must be a specialty's slug, name or common spelling, ${SPECIALTY_EXAMPLES} (got "${f.specialty}")`);
     clauses.push('r.specialty_id = ?');
     params.push(hit.specialty_id);
   }
-  if (f.state) {
+  if (f.state !== undefined) {
     const code = f.state.toUpperCase();
-    if (!db.prepare('SELECT 1 FROM states WHERE code = ?').get(code)) throw new ModerationError(`unknown state code "${f.state}"`);
+    if (!db.prepare('SELECT 1 FROM states WHERE code = ?').get(code)) {
+      const byName = db.prepare('SELECT code FROM states WHERE lower(name) = lower(?)').get(f.state.trim()) as { code: string } | undefined;
+      throw new FilterError(`--state must be a two-letter state code (50 states and DC) (got "${f.state}"${byName ? `; did you mean ${byName.code}?` : ''})`);
+    }
     clauses.push('r.state = ?');
     params.push(code);
   }
-  if (f.submittedBefore) {
-    if (Number.isNaN(Date.parse(f.submittedBefore))) throw new ModerationError(`--submitted-before must be an ISO date (got "${f.submittedBefore}")`);
+  if (f.submittedBefore !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}/.test(f.submittedBefore) || Number.isNaN(Date.parse(f.submittedBefore))) {
+      throw new FilterError(`--submitted-before must be a date YYYY-MM-DD or an ISO 8601 timestamp (got "${f.submittedBefore}")`);
+    }
     clauses.push('r.submitted_at < ?');
     params.push(new Date(Date.parse(f.submittedBefore)).toISOString());
   }
@@ -65,16 +106,68 @@ export function countReports(db: Db, filter: ReportFilter): number {
   return (db.prepare(`SELECT count(*) AS n FROM reports r ${w.sql}`).get(...w.params) as { n: number }).n;
 }
 
-export function listReports(db: Db, filter: ReportFilter, limit = 50): ListedReport[] {
+const LISTED_COLUMNS = `r.id, s.slug AS specialty, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week,
+  r.wrvus, r.years_in_practice, r.practice_setting, r.employment_type, r.submitted_at, r.status,
+  r.moderated_at, r.moderated_by, r.moderation_reason`;
+
+/** Matching reports, oldest submission first, one at a time (an export of every pending report stays small). */
+export function iterateReports(db: Db, filter: ReportFilter, limit: number | null = 50): IterableIterator<ListedReport> {
   const w = where(db, filter);
   return db
     .prepare(
-      `SELECT r.id, s.slug AS specialty, r.state, r.year, r.total_compensation, r.practice_setting, r.employment_type,
-              r.submitted_at, r.status
+      `SELECT ${LISTED_COLUMNS}
        FROM reports r JOIN specialties s ON s.id = r.specialty_id ${w.sql}
        ORDER BY r.submitted_at, r.id LIMIT ?`,
     )
-    .all(...w.params, limit) as ListedReport[];
+    .iterate(...w.params, limit ?? -1) as IterableIterator<ListedReport>;
+}
+
+/** Matching reports, oldest submission first, up to `limit` (null: all). */
+export function listReports(db: Db, filter: ReportFilter, limit: number | null = 50): ListedReport[] {
+  return [...iterateReports(db, filter, limit)];
+}
+
+/**
+ * Each specialty's Tukey fences of its approved totals (the build's outlier rule), for the given slugs (all
+ * when omitted). Specialties without an approved report have no fences and are left out.
+ */
+export function specialtyFences(db: Db, slugs?: readonly string[]): Map<string, SpecialtyFences> {
+  const totals = new Map<string, number[]>();
+  const only = slugs ? 'AND s.slug IN (SELECT value FROM json_each(?))' : '';
+  const rows = db
+    .prepare(`SELECT s.slug, r.total_compensation FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ${only}`)
+    .raw(true)
+    .iterate(...(slugs ? [JSON.stringify(slugs)] : [])) as IterableIterator<[string, number]>;
+  for (const [slug, total] of rows) {
+    const list = totals.get(slug);
+    if (list) list.push(total);
+    else totals.set(slug, [total]);
+  }
+  const out = new Map<string, SpecialtyFences>();
+  for (const slug of [...totals.keys()].sort()) {
+    const sorted = Float64Array.from(totals.get(slug)!).sort();
+    out.set(slug, { approved: sorted.length, ...specialtyTotalFences(sorted) });
+  }
+  return out;
+}
+
+/** 'high' or 'low' when the report's total lies outside its specialty's fences; null inside or without fences. */
+export function outlierOf(report: Pick<ListedReport, 'specialty' | 'total_compensation'>, fences: Map<string, SpecialtyFences>): Outlier {
+  const f = fences.get(report.specialty);
+  return f ? outsideFences(report.total_compensation, f) : null;
+}
+
+/** The rows with their outlier flag (fences read once for the specialties present). */
+export function withOutliers(db: Db, rows: ListedReport[], fences?: Map<string, SpecialtyFences>): (ListedReport & { outlier: Outlier })[] {
+  const f = fences ?? specialtyFences(db, [...new Set(rows.map((r) => r.specialty))]);
+  return rows.map((r) => ({ ...r, outlier: outlierOf(r, f) }));
+}
+
+/** Who decided and why; `expectCount`: change nothing unless exactly this many reports would change. */
+export interface DecisionRecord {
+  moderator?: string | null;
+  reason?: string | null;
+  expectCount?: number;
 }
 
 export interface ModerationResult {
@@ -83,36 +176,127 @@ export interface ModerationResult {
   unchanged: number[];
 }
 
-const TARGET: Record<'approve' | 'reject', ReportStatus> = { approve: 'approved', reject: 'rejected' };
+type Action = 'approve' | 'reject';
+const TARGET: Record<Action, ReportStatus> = { approve: 'approved', reject: 'rejected' };
+
+function checkCount(expected: number | undefined, actual: number): void {
+  if (expected !== undefined && expected !== actual) throw new CountMismatchError(expected, actual);
+}
+
+/** What an id-based decision would do: ids it changes, ids already in the target status, unknown ids. */
+export function planIds(db: Db, action: Action | 'delete', ids: number[]): { change: number[]; unchanged: number[]; missing: number[] } {
+  const get = db.prepare('SELECT status FROM reports WHERE id = ?');
+  const plan = { change: [] as number[], unchanged: [] as number[], missing: [] as number[] };
+  for (const id of new Set(ids)) {
+    const row = get.get(id) as { status: ReportStatus } | undefined;
+    if (!row) plan.missing.push(id);
+    else if (action !== 'delete' && row.status === TARGET[action]) plan.unchanged.push(id);
+    else plan.change.push(id);
+  }
+  return plan;
+}
+
+const LOG_INSERT = `INSERT INTO moderation_log (report_id, action, from_status, to_status, moderator, reason, at, report)`;
 
 /** Approve or reject the given report ids. Unknown ids refuse the whole batch (nothing changes). */
-export function moderateIds(db: Db, action: 'approve' | 'reject', ids: number[], now: Date): ModerationResult {
+export function moderateIds(db: Db, action: Action, ids: number[], now: Date, record: DecisionRecord = {}): ModerationResult {
   const target = TARGET[action];
+  const at = now.toISOString();
   return db
     .transaction((): ModerationResult => {
-      const get = db.prepare('SELECT status FROM reports WHERE id = ?');
-      const missing: number[] = [];
-      const unchanged: number[] = [];
-      const toChange: number[] = [];
-      for (const id of new Set(ids)) {
-        const row = get.get(id) as { status: ReportStatus } | undefined;
-        if (!row) missing.push(id);
-        else if (row.status === target) unchanged.push(id);
-        else toChange.push(id);
+      const plan = planIds(db, action, ids);
+      if (plan.missing.length) throw new ModerationError(`no report with id ${plan.missing.join(', ')}; nothing changed`);
+      checkCount(record.expectCount, plan.change.length);
+      const log = db.prepare(`${LOG_INSERT} SELECT id, ?, status, ?, ?, ?, ?, NULL FROM reports WHERE id = ?`);
+      const upd = db.prepare('UPDATE reports SET status = ?, moderated_at = ?, moderated_by = ?, moderation_reason = ? WHERE id = ?');
+      for (const id of plan.change) {
+        log.run(action, target, record.moderator ?? null, record.reason ?? null, at, id);
+        upd.run(target, at, record.moderator ?? null, record.reason ?? null, id);
       }
-      if (missing.length) throw new ModerationError(`no report with id ${missing.join(', ')}; nothing changed`);
-      const upd = db.prepare('UPDATE reports SET status = ?, moderated_at = ? WHERE id = ?');
-      for (const id of toChange) upd.run(target, now.toISOString(), id);
-      return { changed: toChange.length, unchanged };
+      return { changed: plan.change.length, unchanged: plan.unchanged };
     })
     .immediate();
 }
 
 /** Approve or reject every pending report matching the filter (bulk moderation). */
-export function moderatePending(db: Db, action: 'approve' | 'reject', filter: Omit<ReportFilter, 'status'>, now: Date): ModerationResult {
+export function moderatePending(
+  db: Db,
+  action: Action,
+  filter: Omit<ReportFilter, 'status'>,
+  now: Date,
+  record: DecisionRecord = {},
+): ModerationResult {
   const w = where(db, { ...filter, status: 'pending' });
-  const info = db
-    .prepare(`UPDATE reports AS r SET status = ?, moderated_at = ? ${w.sql}`)
-    .run(TARGET[action], now.toISOString(), ...w.params);
-  return { changed: info.changes, unchanged: [] };
+  const at = now.toISOString();
+  const who = [record.moderator ?? null, record.reason ?? null, at] as const;
+  return db
+    .transaction((): ModerationResult => {
+      checkCount(record.expectCount, (db.prepare(`SELECT count(*) AS n FROM reports r ${w.sql}`).get(...w.params) as { n: number }).n);
+      db.prepare(`${LOG_INSERT} SELECT r.id, ?, r.status, ?, ?, ?, ?, NULL FROM reports r ${w.sql} ORDER BY r.id`).run(action, TARGET[action], ...who, ...w.params);
+      const info = db
+        .prepare(`UPDATE reports AS r SET status = ?, moderated_by = ?, moderation_reason = ?, moderated_at = ? ${w.sql}`)
+        .run(TARGET[action], ...who, ...w.params);
+      return { changed: info.changes, unchanged: [] };
+    })
+    .immediate();
+}
+
+/** Delete reports by id; each is kept in moderation_log (as JSON) with who, why and when. */
+export function deleteReports(db: Db, ids: number[], now: Date, record: DecisionRecord): { deleted: number } {
+  const at = now.toISOString();
+  return db
+    .transaction(() => {
+      const plan = planIds(db, 'delete', ids);
+      if (plan.missing.length) throw new ModerationError(`no report with id ${plan.missing.join(', ')}; nothing changed`);
+      checkCount(record.expectCount, plan.change.length);
+      const get = db.prepare('SELECT * FROM reports WHERE id = ?');
+      const log = db.prepare(`${LOG_INSERT} VALUES (?, 'delete', ?, NULL, ?, ?, ?, ?)`);
+      const del = db.prepare('DELETE FROM reports WHERE id = ?');
+      for (const id of plan.change) {
+        const row = get.get(id) as { status: ReportStatus };
+        log.run(id, row.status, record.moderator ?? null, record.reason ?? null, at, JSON.stringify(row));
+        del.run(id);
+      }
+      return { deleted: plan.change.length };
+    })
+    .immediate();
+}
+
+/** What a bulk or id-based action would touch: how many, by specialty (most first), and the first ids. */
+export function describeSelection(db: Db, sel: { filter: ReportFilter } | { ids: number[] }, firstIds = 20): {
+  count: number;
+  bySpecialty: [string, number][];
+  ids: number[];
+} {
+  const w = 'ids' in sel ? { sql: 'WHERE r.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(sel.ids)] } : where(db, sel.filter);
+  const bySpecialty = (
+    db
+      .prepare(`SELECT s.slug, count(*) AS n FROM reports r JOIN specialties s ON s.id = r.specialty_id ${w.sql} GROUP BY s.slug ORDER BY n DESC, s.slug`)
+      .raw(true)
+      .all(...w.params) as [string, number][]
+  );
+  const ids = (db.prepare(`SELECT r.id FROM reports r ${w.sql} ORDER BY r.id LIMIT ?`).raw(true).all(...w.params, firstIds) as [number][]).map((r) => r[0]);
+  return { count: bySpecialty.reduce((a, [, n]) => a + n, 0), bySpecialty, ids };
+}
+
+export interface LogEntry {
+  id: number;
+  report_id: number;
+  action: 'approve' | 'reject' | 'delete';
+  from_status: ReportStatus;
+  to_status: ReportStatus | null;
+  moderator: string | null;
+  reason: string | null;
+  at: string;
+  /** a deleted report's row, as JSON */
+  report: string | null;
+}
+
+/** Every decision in order (of one report when given). */
+export function moderationLog(db: Db, reportId?: number): LogEntry[] {
+  return (
+    reportId === undefined
+      ? db.prepare('SELECT * FROM moderation_log ORDER BY id').all()
+      : db.prepare('SELECT * FROM moderation_log WHERE report_id = ? ORDER BY id').all(reportId)
+  ) as LogEntry[];
 }

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { migrate } from '../db/migrations.ts';
+import { checkDbPath, expectKind, stampKind } from '../db/kind.ts';
 import { DEFAULT_TOP_CODE } from '../import/bls.ts';
 import { DemoError, demoBlsRows, generateInstitutions, generateReports, type DemoOptions } from './generate.ts';
 
@@ -29,6 +30,16 @@ export function demoSecret(seed: number): Buffer {
 
 export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean; now?: () => Date }): DemoSummary {
   const started = performance.now();
+  // A missing folder or a file that is not a reports DB (a service DB, a CSV) is refused even with --force:
+  // --force replaces a reports DB, nothing else.
+  if (checkDbPath(path, 'reports') === 'sqlite') {
+    const existing = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      expectKind(existing, path, 'reports', true);
+    } finally {
+      existing.close();
+    }
+  }
   if (existsSync(path) && !opts.force) {
     throw new DemoError(`${path} already exists; pass --force to replace it with a new demo DB`);
   }
@@ -40,6 +51,7 @@ export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean
     db.pragma('synchronous = OFF');
     db.pragma('foreign_keys = ON');
     migrate(db, opts.now);
+    stampKind(db, 'reports');
     // Synthetic data has nothing to protect, and its builds should be the same on every machine: the demo's
     // disclosure-control secret is derived from the seed (a real DB gets a random one at `physpay init`).
     db.prepare('UPDATE record_key_secret SET secret = ? WHERE id = 1').run(demoSecret(opts.seed));

@@ -71,7 +71,7 @@ export function generateReports(opts: DemoOptions, emit: (r: DemoReport) => void
   const asOf = Date.parse(`${opts.asOf}T23:59:59Z`);
   // Only the years whose submission window (from March 1) has opened by the as-of date.
   const years = YEARS.filter((y) => Date.UTC(y, 2, 1) <= asOf);
-  if (years.length === 0) throw new DemoError(`the demo as-of date must be ${YEARS[0]}-03-01 or later (got "${opts.asOf}")`);
+  if (years.length === 0) throw new DemoError(`--as-of (PHYSPAY_DEMO_AS_OF) must be ${YEARS[0]}-03-01 or later (got "${opts.asOf}")`);
   const yearCum = cumulative(YEAR_WEIGHTS.slice(0, years.length));
   const settingCum = cumulative(SETTING_WEIGHTS);
   const employmentCum = cumulative(EMPLOYMENT_WEIGHTS);

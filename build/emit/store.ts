@@ -5,7 +5,9 @@
  *     current -> builds/<id>          symlink, switched atomically (rename over it), last step of a build
  *     builds/<id>/                    a published build: manifest.json, build.json, public/, private/
  *     builds/.staging-<id>/           a build in progress (never served; removed if abandoned)
- *     .build.lock                     held while a build or rollback runs
+ *     pins/<id>                       an empty file per pinned build: never pruned; a pinned current build
+ *                                     is not replaced by `physpay build` (until `physpay builds unpin`)
+ *     .build.lock                     held while a build, rollback, pin or unpin runs
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,37 @@ export class StoreError extends Error {}
 
 export const buildsDir = (root: string) => join(root, 'builds');
 export const currentLink = (root: string) => join(root, 'current');
+export const pinsDir = (root: string) => join(root, 'pins');
+
+/** Ids of pinned builds, sorted. */
+export function pinnedBuilds(root: string): string[] {
+  const dir = pinsDir(root);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((n) => !n.startsWith('.')).sort();
+}
+
+export function isPinned(root: string, id: string): boolean {
+  return existsSync(join(pinsDir(root), id));
+}
+
+/** Pin a build (call while holding the lock): it is never pruned, and while current it is not replaced. */
+export function pinBuild(root: string, id: string): void {
+  mkdirSync(pinsDir(root), { recursive: true });
+  closeSync(openSync(join(pinsDir(root), id), 'w'));
+  fsyncDir(pinsDir(root));
+}
+
+/** Remove a build's pin; false when it was not pinned. */
+export function unpinBuild(root: string, id: string): boolean {
+  try {
+    unlinkSync(join(pinsDir(root), id));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+  fsyncDir(pinsDir(root));
+  return true;
+}
 
 /** Id of the build `current` points at, or null. */
 export function currentBuildId(root: string): string | null {
@@ -60,6 +93,7 @@ export function writeFileDurable(path: string, data: string | Uint8Array, durabl
 export interface BuildListing {
   id: string;
   current: boolean;
+  pinned: boolean;
   summary: BuildSummary | null;
 }
 
@@ -68,6 +102,7 @@ export function listBuilds(root: string): BuildListing[] {
   const dir = buildsDir(root);
   if (!existsSync(dir)) return [];
   const cur = currentBuildId(root);
+  const pins = new Set(pinnedBuilds(root));
   return readdirSync(dir)
     .filter((name) => !name.startsWith('.') && existsSync(join(dir, name, 'manifest.json')))
     .sort()
@@ -79,7 +114,7 @@ export function listBuilds(root: string): BuildListing[] {
       } catch {
         summary = null;
       }
-      return { id, current: id === cur, summary };
+      return { id, current: id === cur, pinned: pins.has(id), summary };
     });
 }
 
@@ -96,12 +131,12 @@ export function removeStaleStaging(root: string): string[] {
   return removed;
 }
 
-/** Keep the newest `keep` builds and always the current one. Returns removed ids. */
+/** Keep the newest `keep` builds, and always the current one and every pinned one. Returns removed ids. */
 export function pruneBuilds(root: string, keep: number): string[] {
   const builds = listBuilds(root);
   const removed: string[] = [];
   builds.forEach((b, i) => {
-    if (i >= keep && !b.current) {
+    if (i >= keep && !b.current && !b.pinned) {
       rmSync(join(buildsDir(root), b.id), { recursive: true, force: true });
       removed.push(b.id);
     }

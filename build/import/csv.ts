@@ -1,6 +1,7 @@
 /**
- * A small RFC 4180 CSV reader (pure). Quoted fields may hold commas, doubled quotes and line breaks;
- * lines end in LF or CRLF; a UTF-8 byte-order mark is ignored. Every record remembers the line it starts
+ * A small RFC 4180 CSV reader (pure). Files must be UTF-8 (decodeCsvBytes refuses anything else, naming
+ * the encoding); quoted fields may hold commas, doubled quotes and line breaks; lines end in LF or CRLF;
+ * a UTF-8 byte-order mark is ignored. Every record remembers the line it starts
  * on, so importers can point at the exact line of a bad row.
  */
 export interface CsvRecord {
@@ -15,6 +16,140 @@ export class CsvSyntaxError extends Error {
   ) {
     super(`line ${line}: ${message}`);
   }
+}
+
+/**
+ * A file that is not UTF-8 text. `line`/`column` (1-based, column in characters) point at the first bad
+ * byte; the message names the encoding the bytes look like and the `iconv` command that converts them.
+ */
+export class CsvEncodingError extends CsvSyntaxError {
+  constructor(
+    line: number,
+    readonly column: number,
+    message: string,
+  ) {
+    super(line, message);
+    this.message = message; // already "line N, column C: ..."
+  }
+}
+
+/**
+ * The characters Windows-1252 gives bytes 0x80-0x9F (curly quotes, dashes, euro, ...); the five bytes it
+ * leaves undefined are absent. Spelled out because Node's TextDecoder('windows-1252') reads them as Latin-1
+ * C1 controls. Bytes 0xA0-0xFF are the same in Latin-1 and Windows-1252 (U+00A0-U+00FF).
+ */
+const CP1252_HIGH = new Map<number, string>(
+  [...'\u20AC_\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152_\u017D__\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153_\u017E\u0178']
+    .map((c, i): [number, string] => [0x80 + i, c])
+    .filter(([, c]) => c !== '_'),
+);
+
+function decodeCp1252(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b < 0x80 || b >= 0xa0 ? String.fromCharCode(b) : (CP1252_HIGH.get(b) ?? '\uFFFD');
+  return out;
+}
+
+const hex = (b: number) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+
+function converted(file: string): string {
+  return /\.csv$/i.test(file) ? file.replace(/(\.csv)$/i, '-utf8$1') : `${file}-utf8`;
+}
+
+/** A path as a POSIX shell word (quoted only when it needs to be). */
+const shellWord = (p: string) => (/^[\w./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
+
+/** How to convert: `iconv -f FROM -t utf-8 FILE > FILE-utf8.csv`. */
+function iconvHint(from: string, file: string): string {
+  return `convert it with \`iconv -f ${from} -t utf-8 ${shellWord(file)} > ${shellWord(converted(file))}\` and import that`;
+}
+
+/** UTF-16/32 by byte-order mark, or UTF-16 by the pattern of NUL bytes in the first kilobytes. */
+function wideEncoding(bytes: Uint8Array): { name: string; iconv: string } | undefined {
+  const [b0, b1, b2, b3] = bytes;
+  if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) return { name: 'UTF-32 (little-endian, with a byte-order mark)', iconv: 'utf-32' };
+  if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) return { name: 'UTF-32 (big-endian, with a byte-order mark)', iconv: 'utf-32' };
+  if (b0 === 0xff && b1 === 0xfe) return { name: 'UTF-16 (little-endian, with a byte-order mark)', iconv: 'utf-16' };
+  if (b0 === 0xfe && b1 === 0xff) return { name: 'UTF-16 (big-endian, with a byte-order mark)', iconv: 'utf-16' };
+  const n = Math.min(bytes.length - (bytes.length % 2), 4096);
+  if (n < 4) return undefined;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) (i % 2 === 0 ? evenNul++ : oddNul++);
+  // ASCII text in UTF-16 has a NUL in (nearly) every other byte.
+  if (oddNul >= n / 4 && evenNul <= oddNul / 8) return { name: 'UTF-16 (little-endian)', iconv: 'utf-16le' };
+  if (evenNul >= n / 4 && oddNul <= evenNul / 8) return { name: 'UTF-16 (big-endian)', iconv: 'utf-16be' };
+  return undefined;
+}
+
+/** Length of the valid UTF-8 sequence starting at `i` (lead byte >= 0x80), or 0 when it is invalid. */
+function utf8SequenceLength(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => {
+    const c = bytes[i + k];
+    return c !== undefined && c >= lo && c <= hi;
+  };
+  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
+  if (b === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0; // no overlong forms
+  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (b === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0; // no UTF-16 surrogates
+  if (b === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (b >= 0xf1 && b <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (b === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0; // nothing above U+10FFFF
+  return 0;
+}
+
+/** The CSV field around byte `at`, read as Windows-1252 (a superset of Latin-1's printable characters). */
+function fieldAround(bytes: Uint8Array, at: number): string {
+  const stop = (b: number) => b === 0x2c || b === 0x0a || b === 0x0d || b === 0x22;
+  let start = at;
+  while (start > 0 && at - start < 40 && !stop(bytes[start - 1]!)) start--;
+  let end = at + 1;
+  while (end < bytes.length && end - at < 40 && !stop(bytes[end]!)) end++;
+  return decodeCp1252(bytes.subarray(start, end)).trim();
+}
+
+/**
+ * The text of a CSV file's bytes: UTF-8, with a byte-order mark removed. Anything else is refused before
+ * any of it is read as CSV: UTF-16/32 (named, with the iconv command), NUL bytes, and invalid UTF-8 at
+ * its line and column; invalid UTF-8 whose bytes all read as Latin-1 or Windows-1252 text says so.
+ */
+export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
+  const wide = wideEncoding(bytes);
+  if (wide) throw new CsvEncodingError(1, 1, `line 1: the file is ${wide.name}, not UTF-8: ${iconvHint(wide.iconv, file)}`);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let line = 1;
+  let column = 1;
+  for (let i = bom; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      if (b === 0) throw new CsvEncodingError(line, column, `line ${line}, column ${column}: a NUL byte; this is not a UTF-8 text file (save it as CSV, UTF-8)`);
+      if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) {
+        line++;
+        column = 1;
+      } else if (b !== 0x0d) column++;
+      i++;
+      continue;
+    }
+    const len = utf8SequenceLength(bytes, i);
+    if (len > 0) {
+      i += len;
+      column++;
+      continue;
+    }
+    const where = `line ${line}, column ${column}: not valid UTF-8 (byte ${hex(b)})`;
+    let latin1 = true;
+    let cp1252 = false;
+    for (const x of bytes) {
+      if (x < 0x80 || x >= 0xa0) continue;
+      if (CP1252_HIGH.has(x)) cp1252 = true;
+      else latin1 = false;
+    }
+    if (!latin1) throw new CsvEncodingError(line, column, `${where}; save the file as UTF-8 text`);
+    const [name, from] = cp1252 ? ['Windows-1252', 'windows-1252'] : ['Latin-1 (ISO-8859-1)', 'latin1'];
+    throw new CsvEncodingError(line, column, `${where}; the file looks like ${name}, where these bytes read "${fieldAround(bytes, i)}": ${iconvHint(from, file)}`);
+  }
+  return Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
 }
 
 export function parseCsv(text: string): CsvRecord[] {

@@ -78,12 +78,18 @@ function reportRowSchema(refs: Refs, now: Date) {
     });
 }
 
-/** Validate every row; a file is imported only when `errors` is empty. */
-export function validateReportRows(rows: CsvRow[], refs: Refs, now: Date): { valid: ValidReport[]; errors: RowError[] } {
+/** Validate every row; a file is imported only when `errors` is empty. `tick` counts rows (progress). */
+export function validateReportRows(
+  rows: CsvRow[],
+  refs: Refs,
+  now: Date,
+  tick: (done: number) => void = () => {},
+): { valid: ValidReport[]; errors: RowError[] } {
   const schema = reportRowSchema(refs, now);
   const valid: ValidReport[] = [];
   const errors: RowError[] = [];
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    tick(i);
     const parsed = schema.safeParse(row.values);
     if (!parsed.success) {
       errors.push({ line: row.line, message: describeIssues(parsed.error) });

@@ -3,7 +3,7 @@ import type { QuotaWindows } from '../store/types.ts';
 
 export function quotaWindows(now: Date): QuotaWindows {
   const iso = now.toISOString();
-  return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
+  return { day: iso.slice(0, 10), month: iso.slice(0, 7), at: `${iso.slice(0, 19)}Z` };
 }
 
 /** Unix seconds of the next 00:00 UTC. */

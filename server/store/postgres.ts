@@ -5,8 +5,8 @@
 import pg from 'pg';
 import { quotaRefusal, refusal } from './sqlite.ts';
 import {
-  KeyNotFoundError, StoreUnavailableError,
-  type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  KeyNotFoundError, KeyRevokedError, StoreUnavailableError,
+  type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -41,6 +41,16 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       month_count INTEGER NOT NULL
     )`,
   },
+  {
+    // the time of the key's last counted request (ISO 8601 UTC), written by the same statement as the counts
+    version: 3,
+    sql: 'ALTER TABLE quota_usage ADD COLUMN IF NOT EXISTS last_used_at TEXT',
+  },
+  {
+    // the store's kind (the SQLite store's application_id 'PPSV'): a marker a tool or person can check
+    version: 4,
+    sql: "COMMENT ON TABLE service_migrations IS 'physpay service store (PPSV): API keys, quotas, per-IP counters'",
+  },
 ];
 
 /**
@@ -52,7 +62,8 @@ const QUOTA_ON_CONFLICT = (daily: string, monthly: string) => `ON CONFLICT (key_
          day_count = CASE WHEN excluded.day > q.day THEN 1 ELSE q.day_count + 1 END,
          day = GREATEST(q.day, excluded.day),
          month_count = CASE WHEN excluded.month > q.month THEN 1 ELSE q.month_count + 1 END,
-         month = GREATEST(q.month, excluded.month)
+         month = GREATEST(q.month, excluded.month),
+         last_used_at = GREATEST(q.last_used_at, excluded.last_used_at)
        WHERE (CASE WHEN excluded.day > q.day THEN 0 ELSE q.day_count END) < ${daily}
          AND (CASE WHEN excluded.month > q.month THEN 0 ELSE q.month_count END) < ${monthly}
        RETURNING day_count, month_count`;
@@ -66,6 +77,13 @@ function tiersParam(limits: Record<string, QuotaLimits>): string {
 }
 
 const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
+
+/** The one key named by id or key_prefix, its row locked until the transaction ends. */
+async function keyByRef(c: pg.PoolClient, ref: string): Promise<ApiKeyRecord> {
+  const found = await c.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 OR key_prefix = $2 FOR UPDATE`, [/^\d+$/.test(ref) ? Number(ref) : -1, ref]);
+  if (found.rows.length !== 1) throw new KeyNotFoundError(found.rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${found.rows.length} keys; use the id`);
+  return found.rows[0]!;
+}
 
 /** Errors that mean "the database is not reachable right now" (answer 503, retry later). */
 export function isConnectionError(err: unknown): boolean {
@@ -172,23 +190,81 @@ export class PostgresServiceStore implements ServiceStore {
     return (await this.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`, [])).rows;
   }
 
-  async updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): Promise<ApiKeyRecord> {
-    const found = await this.query<{ id: number }>('SELECT id::int AS id FROM api_keys WHERE id = $1 OR key_prefix = $2', [/^\d+$/.test(ref) ? Number(ref) : -1, ref]);
-    if (found.rows.length !== 1) throw new KeyNotFoundError(found.rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${found.rows.length} keys; use the id`);
-    const r = await this.query<ApiKeyRecord>(
-      `UPDATE api_keys SET plan_tier = coalesce($1, plan_tier), subscription_status = coalesce($2, subscription_status),
-         revoked_at = coalesce(revoked_at, $3) WHERE id = $4 RETURNING ${KEY_COLUMNS}`,
-      [patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, found.rows[0]!.id],
+  async listKeyUsage(w: QuotaWindows): Promise<KeyUsage[]> {
+    const r = await this.query<ApiKeyRecord & { last_used_at: string | null; used_today: number; used_this_month: number }>(
+      `SELECT ${KEY_COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, q.last_used_at,
+         CASE WHEN q.day >= $1 THEN q.day_count ELSE 0 END AS used_today,
+         CASE WHEN q.month >= $2 THEN q.month_count ELSE 0 END AS used_this_month
+       FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id ORDER BY k.id`,
+      [w.day, w.month],
     );
-    return r.rows[0]!;
+    return r.rows;
+  }
+
+  async updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): Promise<ApiKeyRecord> {
+    const changes = patch.plan !== undefined || patch.status !== undefined;
+    return this.transaction(async (c) => {
+      const found = await keyByRef(c, ref);
+      if (found.revoked_at && changes) throw new KeyRevokedError(found);
+      const r = await c.query<ApiKeyRecord>(
+        `UPDATE api_keys SET plan_tier = coalesce($1, plan_tier), subscription_status = coalesce($2, subscription_status),
+           revoked_at = coalesce(revoked_at, $3) WHERE id = $4 RETURNING ${KEY_COLUMNS}`,
+        [patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, found.id],
+      );
+      return r.rows[0]!;
+    });
+  }
+
+  async rotateKey(ref: string, next: NextApiKey, revokedAt: string): Promise<{ old: ApiKeyRecord; key: ApiKeyRecord }> {
+    return this.transaction(async (c) => {
+      const found = await keyByRef(c, ref);
+      if (found.revoked_at) throw new KeyRevokedError(found);
+      const key = (await c.query<ApiKeyRecord>(
+        `INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
+        [next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt],
+      )).rows[0]!;
+      // the quota is the account's: the current periods' counts carry over to the new key (the old key's row
+      // is locked first, so no request is counted on it in between)
+      await c.query(
+        `INSERT INTO quota_usage (key_id, day, day_count, month, month_count)
+         SELECT $1, day, day_count, month, month_count FROM quota_usage WHERE key_id = $2 FOR UPDATE`,
+        [key.id, found.id],
+      );
+      const old = (await c.query<ApiKeyRecord>(`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 RETURNING ${KEY_COLUMNS}`, [revokedAt, found.id])).rows[0]!;
+      return { old, key };
+    });
+  }
+
+  /** Run `fn` in one transaction on one connection; connection failures become StoreUnavailableError. */
+  private async transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
+      throw err;
+    }
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** Periods only move forward: an instance whose clock lags behind counts into the newer period. */
   async hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): Promise<QuotaDecision> {
     const r = await this.query<{ day_count: number; month_count: number }>(
-      `INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count) VALUES ($1, $2, 1, $3, 1)
+      `INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count, last_used_at) VALUES ($1, $2, 1, $3, 1, $6::text)
        ${QUOTA_ON_CONFLICT('$4', '$5')}`,
-      [keyId, w.day, w.month, limits.daily, limits.monthly],
+      [keyId, w.day, w.month, limits.daily, limits.monthly, w.at ?? null],
       'physpay_hit_quota',
     );
     const row = r.rows[0];
@@ -208,14 +284,14 @@ export class PostgresServiceStore implements ServiceStore {
          SELECT ${KEY_COLUMNS}, (($4::jsonb -> plan_tier) ->> 0)::int AS daily, (($4::jsonb -> plan_tier) ->> 1)::int AS monthly
          FROM api_keys WHERE key_hash = $1
        ), hit AS (
-         INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count)
-         SELECT id, $2, 1, $3, 1 FROM k WHERE revoked_at IS NULL AND subscription_status = 'active' AND daily >= 1 AND monthly >= 1
+         INSERT INTO quota_usage AS q (key_id, day, day_count, month, month_count, last_used_at)
+         SELECT id, $2, 1, $3, 1, $5::text FROM k WHERE revoked_at IS NULL AND subscription_status = 'active' AND daily >= 1 AND monthly >= 1
          ${QUOTA_ON_CONFLICT('(SELECT daily FROM k)', '(SELECT monthly FROM k)')}
        )
        SELECT k.*, (k.revoked_at IS NULL AND k.subscription_status = 'active' AND k.daily IS NOT NULL) AS counted,
          hit.day_count, hit.month_count
        FROM k LEFT JOIN hit ON true`,
-      [keyHash, w.day, w.month, tiers],
+      [keyHash, w.day, w.month, tiers, w.at ?? null],
       'physpay_identify_count',
     );
     const row = r.rows[0];

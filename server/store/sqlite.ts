@@ -3,9 +3,10 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { KeyNotFoundError, StoreUnavailableError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type NewApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -39,6 +40,11 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       month_count INTEGER NOT NULL
     ) STRICT;`,
   },
+  {
+    // the time of the key's last counted request (ISO 8601 UTC), written by the same statement as the counts
+    version: 3,
+    sql: 'ALTER TABLE quota_usage ADD COLUMN last_used_at TEXT;',
+  },
 ];
 
 const KEY_COLUMNS = 'id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
@@ -53,6 +59,8 @@ export function migrateSqliteStore(db: Database.Database, extra: { version: numb
       db.exec(m.sql);
       db.prepare('INSERT INTO service_migrations (version) VALUES (?)').run(m.version);
     }
+    // the file's kind (build/db/kind.ts): a new service DB, or one made before application_id, is stamped
+    if ((db.pragma('application_id', { simple: true }) as number) !== APPLICATION_IDS.service) db.pragma(`application_id = ${APPLICATION_IDS.service}`);
   }).immediate();
 }
 
@@ -87,9 +95,20 @@ export class SqliteServiceStore implements ServiceStore {
   constructor(path: string, private readonly events: StoreEvents = {}) {
     // API key hashes and client addresses: readable by the owner only. SQLite gives the -wal and -shm files
     // the main file's permissions.
-    if (path !== ':memory:' && !existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+    // A missing folder, a file that is not SQLite, a reports DB or another application's DB is refused
+    // (DbKindError) before anything is written to it.
+    if (path !== ':memory:' && checkDbPath(path, 'service') === 'missing') closeSync(openSync(path, 'a', 0o600));
     this.path = path === ':memory:' ? path : resolve(path);
     this.db = new Database(path);
+    if (path !== ':memory:') {
+      try {
+        this.db.pragma('busy_timeout = 10000');
+        expectKind(this.db, path, 'service', true);
+      } catch (err) {
+        this.db.close();
+        throw err;
+      }
+    }
     this.inode = path === ':memory:' ? null : (({ dev, ino }) => ({ dev, ino }))(statSync(path));
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');
@@ -137,13 +156,15 @@ export class SqliteServiceStore implements ServiceStore {
     // Same pattern as the IP counters: both periods counted in one statement, only when both fit.
     // Periods only move forward (ISO strings compare in time order): a process whose clock lags behind
     // another's around midnight counts into the newer period instead of resetting it.
+    // The last use moves forward only as well (max of two ISO times; a NULL, no time given, changes nothing).
     this.quotaHit = this.db.prepare(`
-      INSERT INTO quota_usage (key_id, day, day_count, month, month_count) VALUES (@key, @day, 1, @month, 1)
+      INSERT INTO quota_usage (key_id, day, day_count, month, month_count, last_used_at) VALUES (@key, @day, 1, @month, 1, @at)
       ON CONFLICT (key_id) DO UPDATE SET
         day_count = CASE WHEN excluded.day > day THEN 1 ELSE day_count + 1 END,
         day = max(day, excluded.day),
         month_count = CASE WHEN excluded.month > month THEN 1 ELSE month_count + 1 END,
-        month = max(month, excluded.month)
+        month = max(month, excluded.month),
+        last_used_at = coalesce(max(last_used_at, excluded.last_used_at), last_used_at, excluded.last_used_at)
       WHERE (CASE WHEN excluded.day > day THEN 0 ELSE day_count END) < @daily
         AND (CASE WHEN excluded.month > month THEN 0 ELSE month_count END) < @monthly
       RETURNING day_count, month_count`);
@@ -229,22 +250,60 @@ export class SqliteServiceStore implements ServiceStore {
     return this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`).all() as ApiKeyRecord[];
   }
 
+  listKeyUsage(w: QuotaWindows): KeyUsage[] {
+    const rows = this.guard(false, () => this.db
+      .prepare(`SELECT ${KEY_COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, q.day, q.day_count, q.month, q.month_count, q.last_used_at
+        FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id ORDER BY k.id`)
+      .all()) as (ApiKeyRecord & { day: string | null; day_count: number | null; month: string | null; month_count: number | null; last_used_at: string | null })[];
+    return rows.map(({ day, day_count, month, month_count, ...k }) => ({
+      ...k,
+      // the readQuota rule: a newer stored period (a clock ahead) is the current one
+      used_today: day !== null && day >= w.day ? day_count! : 0,
+      used_this_month: month !== null && month >= w.month ? month_count! : 0,
+    }));
+  }
+
+  /** The one key named by id or key_prefix (inside a transaction). */
+  private keyByRef(ref: string): ApiKeyRecord {
+    const rows = this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? OR key_prefix = ?`).all(/^\d+$/.test(ref) ? Number(ref) : -1, ref) as ApiKeyRecord[];
+    if (rows.length !== 1) throw new KeyNotFoundError(rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${rows.length} keys; use the id`);
+    return rows[0]!;
+  }
+
   updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): ApiKeyRecord {
-    return this.db
+    return this.guard(true, () => this.db
       .transaction(() => {
-        const rows = this.db.prepare(`SELECT id FROM api_keys WHERE id = ? OR key_prefix = ?`).all(/^\d+$/.test(ref) ? Number(ref) : -1, ref) as { id: number }[];
-        if (rows.length !== 1) throw new KeyNotFoundError(rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${rows.length} keys; use the id`);
+        const key = this.keyByRef(ref);
+        if (key.revoked_at && (patch.plan !== undefined || patch.status !== undefined)) throw new KeyRevokedError(key);
         return this.db
           .prepare(`UPDATE api_keys SET plan_tier = coalesce(?, plan_tier), subscription_status = coalesce(?, subscription_status),
             revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${KEY_COLUMNS}`)
-          .get(patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, rows[0]!.id) as ApiKeyRecord;
+          .all(patch.plan ?? null, patch.status ?? null, patch.revokedAt ?? null, key.id)[0] as ApiKeyRecord;
       })
-      .immediate();
+      .immediate());
+  }
+
+  rotateKey(ref: string, next: NextApiKey, revokedAt: string): { old: ApiKeyRecord; key: ApiKeyRecord } {
+    return this.guard(true, () => this.db
+      .transaction(() => {
+        const found = this.keyByRef(ref);
+        if (found.revoked_at) throw new KeyRevokedError(found);
+        const key = this.db
+          .prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`)
+          .all(next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt)[0] as ApiKeyRecord;
+        // the quota is the account's: the current periods' counts carry over to the new key
+        this.db.prepare(`INSERT INTO quota_usage (key_id, day, day_count, month, month_count)
+          SELECT ?, day, day_count, month, month_count FROM quota_usage WHERE key_id = ?`).run(key.id, found.id);
+        const old = this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`).all(revokedAt, found.id)[0] as ApiKeyRecord;
+        return { old, key };
+      })
+      .immediate());
   }
 
   hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): QuotaDecision {
     // .all() runs the statement to its end, so a failed commit throws (.get() would hide it: issue 16)
-    const row = this.guard(true, () => this.quotaHit.all({ key: keyId, day: w.day, month: w.month, daily: limits.daily, monthly: limits.monthly })[0]) as
+    const row = this.guard(true, () => this.quotaHit.all({ key: keyId, day: w.day, month: w.month, at: w.at ?? null, daily: limits.daily, monthly: limits.monthly })[0]) as
       | { day_count: number; month_count: number }
       | undefined;
     if (row) return { allowed: true, dayCount: row.day_count, monthCount: row.month_count };

@@ -50,6 +50,22 @@ export interface NewApiKey {
 export interface QuotaWindows {
   day: string;
   month: string;
+  /** the request's time (ISO 8601 UTC, seconds): a counted request records it as the key's last use */
+  at?: string;
+}
+
+/** A key with its use: last counted request, and requests counted today / this month (the quota counters). */
+export interface KeyUsage extends ApiKeyRecord {
+  last_used_at: string | null;
+  used_today: number;
+  used_this_month: number;
+}
+
+/** The new key's hash and prefix (the key itself is never given to the store). */
+export interface NextApiKey {
+  keyHash: string;
+  keyPrefix: string;
+  createdAt: string;
 }
 
 export interface QuotaLimits {
@@ -74,13 +90,31 @@ export interface Identified {
 
 export class KeyNotFoundError extends Error {}
 
+/** A change asked of a revoked key (its plan or status, or a rotation): revocation is final. */
+export class KeyRevokedError extends Error {
+  constructor(readonly key: ApiKeyRecord) {
+    super(`API key ${key.key_prefix} (id ${key.id}) is revoked`);
+  }
+}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
   createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
   findKeyByHash(keyHash: string): MaybePromise<ApiKeyRecord | null>;
   listKeys(): MaybePromise<ApiKeyRecord[]>;
-  /** Change a key found by id or key_prefix. Throws KeyNotFoundError (unknown or ambiguous). */
+  /** Every key with its last use and its counts in the windows `w` (the same rule as readQuota). */
+  listKeyUsage(w: QuotaWindows): MaybePromise<KeyUsage[]>;
+  /**
+   * Change a key found by id or key_prefix. Throws KeyNotFoundError (unknown or ambiguous), and
+   * KeyRevokedError when a plan or status is asked of a revoked key (revoking again keeps the first time).
+   */
   updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): MaybePromise<ApiKeyRecord>;
+  /**
+   * One atomic step: a new key for the same account as the key found by id or key_prefix (same plan,
+   * status and label; its quota counts of the current periods carry over), and that key revoked at
+   * `revokedAt`. Throws KeyNotFoundError, or KeyRevokedError when the key is already revoked.
+   */
+  rotateKey(ref: string, next: NextApiKey, revokedAt: string): MaybePromise<{ old: ApiKeyRecord; key: ApiKeyRecord }>;
   /** Count one request against both quotas if it fits both (one atomic step); refuse it uncounted otherwise. */
   hitQuota(keyId: number, w: QuotaWindows, limits: QuotaLimits): MaybePromise<QuotaDecision>;
   /**

@@ -201,3 +201,111 @@ describe('sanity diff, retention, rollback', () => {
     expect(existsSync(join(out, 'current'))).toBe(true);
   });
 });
+
+describe('publishing policy: no-change builds, pins, --json (through the CLI)', () => {
+  // One dist-data folder for the whole block: each test starts from the state the previous one left.
+  const out = () => join(work, 'policy');
+  let clock = FIXED_NOW.getTime();
+  async function cli(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+    const io = { ...captureIo(), now: () => new Date((clock += 60_000)) };
+    const code = await main(['node', 'physpay', ...args], io);
+    return { code, out: io.lines, err: io.errors };
+  }
+  const build = (...extra: string[]) =>
+    cli('build', '--db', db, '--out', out(), '--base-url', 'https://physpay.example', '--no-fsync', ...(extra.includes('--build-date') ? [] : ['--build-date', '2026-11-16']), ...extra);
+  const ids = () => listBuilds(out()).map((b) => b.id);
+  const noStaging = () => expect(listFiles(join(out(), 'builds')).some((p) => p.includes('.staging'))).toBe(false);
+  let first = '';
+
+  it('build --json prints exactly one JSON object on stdout for a published build', async () => {
+    const r = await build('--json');
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(1);
+    const j = JSON.parse(r.out[0]!) as Record<string, unknown>;
+    first = currentBuildId(out())!;
+    expect(j).toMatchObject({
+      status: 'published', build_id: first, current: first, previous: null, pinned: false,
+      reports_used: expect.any(Number), files: expect.any(Number), files_changed: j.files, bytes: expect.any(Number),
+      synthetic: true, base_url: 'https://physpay.example', pruned: [], warnings: [],
+    });
+    expect(j.reports_used as number).toBeGreaterThan(1000);
+    expect(j.files as number).toBeGreaterThan(2000);
+    expect(typeof j.duration_s).toBe('number');
+    expect(j.message).toMatch(/^built \S+: .*; published as current$/);
+  });
+
+  it('a build whose files equal the current build\'s (another build date and clock) is not published: one line, exit 0, no folder left', async () => {
+    const j = await build('--json', '--build-date', '2026-11-18');
+    expect(j.err).toEqual([]);
+    expect(j.code).toBe(0);
+    expect(j.out).toHaveLength(1);
+    expect(JSON.parse(j.out[0]!)).toMatchObject({ status: 'unchanged', build_id: null, current: first, previous: first, files_changed: 0 });
+    expect(ids()).toEqual([first]);
+    noStaging();
+
+    const text = await build();
+    expect(text.code).toBe(0);
+    expect(text.err).toEqual([]);
+    expect(text.out).toEqual([expect.stringMatching(new RegExp(`^no change: same content as the current build ${first} \\(1,\\d{3} reports used, \\d,\\d{3} files\\); nothing published$`))]);
+    expect(ids()).toEqual([first]);
+    expect(currentBuildId(out())).toBe(first);
+    noStaging();
+  });
+
+  it('while the current build is pinned, a changed build is validated but not published (exit 0)', async () => {
+    const pin = await cli('builds', 'pin', '--out', out());
+    expect(pin.code).toBe(0);
+    expect(pin.out).toEqual([`pinned ${first}; physpay build will not replace it while it is current (physpay builds unpin ${first} to undo)`]);
+
+    const j = await build('--publisher', 'PhysPay Policy', '--json');
+    expect(j.err).toEqual([]);
+    expect(j.code).toBe(0);
+    expect(j.out).toHaveLength(1);
+    const pinned = JSON.parse(j.out[0]!) as Record<string, unknown>;
+    expect(pinned).toMatchObject({ status: 'pinned', build_id: null, current: first, previous: first, pinned: true });
+    expect(pinned.files_changed as number).toBeGreaterThan(0);
+    expect(ids()).toEqual([first]);
+    noStaging();
+
+    const text = await build('--publisher', 'PhysPay Policy');
+    expect(text.code).toBe(0);
+    expect(text.out).toEqual([
+      expect.stringMatching(new RegExp(`^not published: the current build ${first} is pinned; the new build \\(1,\\d{3} reports used, \\d,\\d{3} files, [\\d,]+ changed\\) was validated and discarded \\(physpay builds unpin ${first} to publish again\\)$`)),
+    ]);
+    expect(ids()).toEqual([first]);
+  });
+
+  it('builds list shows the pin; after unpin the next changed build is published', async () => {
+    const list = await cli('builds', 'list', '--out', out(), '--json');
+    expect(list.out).toHaveLength(1);
+    expect(JSON.parse(list.out[0]!)).toMatchObject({ out: out(), current: first, builds: [{ id: first, current: true, pinned: true, reports_used: expect.any(Number) }] });
+    expect((await cli('builds', 'list', '--out', out())).out).toEqual([expect.stringMatching(new RegExp(`^\\* ${first} .*, pinned$`))]);
+
+    const unpin = await cli('builds', 'unpin', '--out', out());
+    expect(unpin.code).toBe(0);
+    expect(unpin.out).toEqual([`unpinned ${first}`]);
+    const published = await build('--publisher', 'PhysPay Policy', '--json');
+    expect(published.code).toBe(0);
+    expect(JSON.parse(published.out[0]!)).toMatchObject({ status: 'published', previous: first, pinned: false });
+    expect(currentBuildId(out())).not.toBe(first);
+  });
+
+  it('--keep never prunes a pinned build; pin and unpin name unknown builds as usage errors', async () => {
+    const second = currentBuildId(out())!;
+    expect((await cli('builds', 'pin', first, '--out', out())).code).toBe(0); // not current: kept, not frozen
+    const r = await build('--publisher', 'PhysPay Policy 2', '--keep', '1', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out[0]!) as { status: string; build_id: string; pruned: string[] };
+    expect(j.status).toBe('published');
+    expect(j.pruned).toEqual([second]);
+    expect(ids()).toEqual([j.build_id, first]);
+
+    const unknown = await cli('builds', 'pin', 'no-such-build', '--out', out());
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toEqual([expect.stringMatching(/^physpay: no build no-such-build in .*physpay builds list/)]);
+    const notPinned = await cli('builds', 'unpin', j.build_id, '--out', out());
+    expect(notPinned.code).toBe(2);
+    expect(notPinned.err).toEqual([expect.stringMatching(new RegExp(`^physpay: build ${j.build_id} is not pinned`))]);
+  });
+});

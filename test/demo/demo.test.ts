@@ -242,10 +242,17 @@ describe('the default demo dataset (60,000 reports, seed 42)', () => {
 describe('createDemoDb file handling', () => {
   it('refuses an existing target without force and leaves it untouched; replaces it with force', () => {
     const path = join(dir, 'existing.db');
-    writeFileSync(path, 'not a database');
+    createDemoDb(path, { ...SMALL, reports: 50, seed: 2, now: NOW });
+    const before = readFileSync(path);
     expect(() => createDemoDb(path, { ...SMALL, reports: 100, seed: 1, now: NOW })).toThrow(DemoError);
     expect(() => createDemoDb(path, { ...SMALL, reports: 100, seed: 1, now: NOW })).toThrow(/already exists.*--force/);
-    expect(readFileSync(path, 'utf8')).toBe('not a database');
+    expect(readFileSync(path).equals(before)).toBe(true);
+
+    // --force replaces a reports DB, never a file that is something else (issue 18 item 3)
+    const text = join(dir, 'not-a-db.db');
+    writeFileSync(text, 'not a database');
+    expect(() => createDemoDb(text, { ...SMALL, reports: 100, seed: 1, now: NOW, force: true })).toThrow(/is not a SQLite database \(it looks like a CSV or text file\)/);
+    expect(readFileSync(text, 'utf8')).toBe('not a database');
 
     createDemoDb(path, { ...SMALL, reports: 100, seed: 1, now: NOW, force: true });
     const db = new Database(path, { readonly: true });

@@ -32,6 +32,36 @@ describe('README documents', () => {
     expect(readme).toContain(`\`${env}\``);
   });
 
+  // Every option of every command (walked through commander, so options added outside settings.ts count
+  // too): an option with a variable comes from the settings registry and has its row in the settings table
+  // (`| \`--flag\` | \`PHYSPAY_X\` |`); one without is listed in the table of options without a variable.
+  function allCommands(cmd: Command, prefix = ''): [string, Command][] {
+    return cmd.commands.flatMap((c): [string, Command][] => [[`${prefix}${c.name()}`, c], ...allCommands(c, `${prefix}${c.name()} `)]);
+  }
+  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const commandOptions = allCommands(program).flatMap(([name, c]) =>
+    c.options.filter((o) => o.long !== '--help').map((o) => [`physpay ${name} ${o.long}`, o.long!, o.envVar ?? null] as const),
+  );
+  it.each(commandOptions)('the option %s with its variable (%s, %s)', (_where, flag, env) => {
+    if (env) {
+      expect(Object.values(SETTINGS).some((s) => s.flags.split(' ')[0] === flag && s.env === env), `${flag} (${env}) comes from settings.ts`).toBe(true);
+      expect(readme).toMatch(new RegExp(`^\\| \`${escapeRe(flag)}\` \\| \`${env}\` \\|`, 'm'));
+    } else {
+      expect(readme, `${flag}: a row "| \`${flag}\` | none | ..." in the table of options without a variable`).toMatch(
+        new RegExp(`^\\| \`${escapeRe(flag)}\` \\| none \\|`, 'm'),
+      );
+    }
+  });
+
+  it('does not claim that every option has a variable', () => {
+    expect(readme).not.toMatch(/Every option can also be set/);
+  });
+
+  it('the program version (physpay --version)', () => {
+    expect(program.version()).toBe((JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version);
+    expect(readme).toContain('physpay --version');
+  });
+
   const keyedPaths = Object.keys(keyedOpenApi().paths as object).map((p) => `/api/v1${p}`);
   const openPaths = Object.keys(openDataOpenApi().paths as object).map((p) => `/data/api/v1${p}`);
   it.each([...keyedPaths, ...openPaths, '/mcp', '/.well-known/mcp.json', '/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/data/api/v1/openapi.json'])(

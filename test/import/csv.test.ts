@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvSyntaxError, parseCsv, recordsToRows } from '../../build/import/csv.ts';
+import { CsvEncodingError, CsvSyntaxError, decodeCsvBytes, parseCsv, recordsToRows } from '../../build/import/csv.ts';
 
 function syntaxError(text: string): CsvSyntaxError {
   try {
@@ -147,5 +147,101 @@ describe('recordsToRows', () => {
 
   it('accepts a header-only file as zero rows', () => {
     expect(recordsToRows(parseCsv('specialty,state,total\n'), COLUMNS)).toEqual({ rows: [], errors: [] });
+  });
+});
+
+describe('decodeCsvBytes (encodings)', () => {
+  const utf8 = (s: string) => Buffer.from(s, 'utf8');
+  function encodingError(bytes: Uint8Array, file = 'in.csv'): CsvEncodingError {
+    try {
+      decodeCsvBytes(bytes, file);
+    } catch (err) {
+      expect(err).toBeInstanceOf(CsvEncodingError);
+      return err as CsvEncodingError;
+    }
+    throw new Error('expected a CsvEncodingError');
+  }
+
+  it('returns the text of valid UTF-8, multi-byte characters included', () => {
+    expect(decodeCsvBytes(utf8('name,city\nHôpital Saint-Éloi,Zürich 🏥\n'))).toBe('name,city\nHôpital Saint-Éloi,Zürich 🏥\n');
+  });
+
+  it('strips a UTF-8 byte-order mark', () => {
+    expect(decodeCsvBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8('a,b\n1,2\n')]))).toBe('a,b\n1,2\n');
+  });
+
+  it('refuses Latin-1 with the line, the column and the byte, names Latin-1 and shows the iconv command', () => {
+    const bytes = Buffer.from('name,city\nMercy,Sacramento\n"H\xf4pital Nord",Paris\n', 'latin1');
+    const err = encodingError(bytes, 'hospitals.csv');
+    expect(err.line).toBe(3);
+    expect(err.column).toBe(3);
+    expect(err.message).toMatch(/^line 3, column 3: /);
+    expect(err.message).toContain('byte 0xF4');
+    expect(err.message).toContain('Latin-1');
+    expect(err.message).toContain('"Hôpital Nord"');
+    expect(err.message).toContain('iconv -f latin1 -t utf-8 hospitals.csv > hospitals-utf8.csv');
+    expect(err.message).not.toMatch(/\uFFFD|\0/);
+  });
+
+  it('names Windows-1252 when the bytes use its 0x80-0x9F punctuation (curly quotes, dashes)', () => {
+    const bytes = Buffer.from([...utf8('a,b\n'), 0x93, ...utf8('quoted'), 0x94, ...utf8(',x\n')]);
+    const err = encodingError(bytes, 'w.csv');
+    expect(err.line).toBe(2);
+    expect(err.column).toBe(1);
+    expect(err.message).toContain('Windows-1252');
+    expect(err.message).toContain('read "\u201Cquoted\u201D"');
+    expect(err.message).not.toMatch(/[\u0080-\u009f]/);
+    expect(err.message).toContain('iconv -f windows-1252 -t utf-8 w.csv > w-utf8.csv');
+  });
+
+  it('counts columns in characters, after valid multi-byte characters on the same line', () => {
+    // "é" (2 bytes, valid), a comma, then a lone 0xE9: character column 3
+    const bytes = Buffer.from([...utf8('a,b\né,'), 0xe9, ...utf8('\n')]);
+    const err = encodingError(bytes);
+    expect([err.line, err.column]).toEqual([2, 3]);
+  });
+
+  it('refuses invalid UTF-8 that is not plausible Latin-1 without guessing an encoding', () => {
+    // 0x81 is not a character in Windows-1252 either
+    const err = encodingError(Buffer.from([...utf8('a,b\n1,2\nx'), 0x81, ...utf8(',y\n')]));
+    expect(err.line).toBe(3);
+    expect(err.column).toBe(2);
+    expect(err.message).toMatch(/not valid UTF-8/);
+    expect(err.message).not.toMatch(/Latin-1|Windows-1252/);
+  });
+
+  it.each<[string, number[]]>([
+    ['an overlong encoding', [0xc0, 0xaf]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['a truncated sequence at the end', [0xe2, 0x82]],
+    ['a code point above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ])('refuses %s', (_label, seq) => {
+    const err = encodingError(Buffer.from([...utf8('a,b\n'), ...seq]));
+    expect(err.line).toBe(2);
+  });
+
+  it.each<[string, Buffer, RegExp, string]>([
+    ['UTF-16 LE with a byte-order mark', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a,b\n1,2\n', 'utf16le')]), /UTF-16 \(little-endian, with a byte-order mark\)/, 'iconv -f utf-16 -t utf-8'],
+    ['UTF-16 BE with a byte-order mark', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('a,b\n1,2\n', 'utf16le').swap16()]), /UTF-16 \(big-endian, with a byte-order mark\)/, 'iconv -f utf-16 -t utf-8'],
+    ['UTF-16 LE without a byte-order mark', Buffer.from('specialty,state\ncardiology,NY\n', 'utf16le'), /UTF-16 \(little-endian\)/, 'iconv -f utf-16le -t utf-8'],
+    ['UTF-16 BE without a byte-order mark', Buffer.from('specialty,state\ncardiology,NY\n', 'utf16le').swap16(), /UTF-16 \(big-endian\)/, 'iconv -f utf-16be -t utf-8'],
+  ])('detects %s and says how to convert it', (_label, bytes, name, iconv) => {
+    const err = encodingError(bytes, 'export.csv');
+    expect(err.line).toBe(1);
+    expect(err.message).toMatch(name);
+    expect(err.message).toContain(`${iconv} export.csv > export-utf8.csv`);
+    expect(err.message).not.toContain('\0');
+  });
+
+  it("quotes a file name with spaces or quotes in the iconv command", () => {
+    const err = encodingError(Buffer.from('a\nH\xf4pital\n', 'latin1'), "/srv/in box/Bob's.csv");
+    expect(err.message).toContain(`iconv -f latin1 -t utf-8 '/srv/in box/Bob'\\''s.csv' > '/srv/in box/Bob'\\''s-utf8.csv'`);
+  });
+
+  it('refuses a stray NUL byte, naming its line', () => {
+    const err = encodingError(Buffer.from([...utf8('a,b\n1,2\n3,'), 0, ...utf8('4\n')]));
+    expect(err.line).toBe(3);
+    expect(err.column).toBe(3);
+    expect(err.message).toMatch(/NUL byte/);
   });
 });

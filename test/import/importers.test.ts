@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openReportsDb, type Db } from '../../build/db/open.ts';
+import Database from 'better-sqlite3';
 import { ImportRejected, importFile, type ImportKind, type ImportOptions } from '../../build/import/run.ts';
+import { BatchError, listBatches, undoBatch } from '../../build/import/batches.ts';
+import { MIGRATIONS, migrate } from '../../build/db/migrations.ts';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../build/import/institutions.ts';
 import type { RowError } from '../../build/import/csv.ts';
@@ -64,6 +67,7 @@ function rejected(kind: ImportKind, path: string, opts: ImportOptions = {}): Row
 function expectNoReportsImported(): void {
   expect(count('reports')).toBe(0);
   expect(count('imports')).toBe(0);
+  expect(count('import_batches', "WHERE status = 'imported'")).toBe(0);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -106,7 +110,7 @@ interface ReportRow {
   submitted_at: string;
   status: string;
   moderated_at: string | null;
-  import_id: number | null;
+  batch_id: number | null;
 }
 
 function reports(): ReportRow[] {
@@ -114,7 +118,7 @@ function reports(): ReportRow[] {
     .prepare(
       `SELECT s.slug AS specialty, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week,
               r.years_in_practice, r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, r.status, r.moderated_at,
-              r.import_id
+              r.batch_id
        FROM reports r JOIN specialties s ON s.id = r.specialty_id ORDER BY r.id`,
     )
     .all() as ReportRow[];
@@ -130,7 +134,8 @@ describe('import reports', () => {
 
     const rows = reports();
     expect(rows).toHaveLength(4);
-    const importId = (db.prepare('SELECT id FROM imports').get() as { id: number }).id;
+    const batchId = (db.prepare('SELECT id FROM import_batches').get() as { id: number }).id;
+    expect(result.batchId).toBe(batchId);
     expect(rows[0]).toEqual({
       specialty: 'family-medicine',
       state: 'NY',
@@ -146,7 +151,7 @@ describe('import reports', () => {
       submitted_at: '2025-02-10T00:00:00.000Z',
       status: 'approved',
       moderated_at: NOW.toISOString(),
-      import_id: importId,
+      batch_id: batchId,
     });
     // "ob-gyn", every optional cell empty, status empty
     expect(rows[1]).toEqual({
@@ -164,7 +169,7 @@ describe('import reports', () => {
       submitted_at: '2025-06-01T09:30:00.000Z',
       status: 'pending',
       moderated_at: null,
-      import_id: importId,
+      batch_id: batchId,
     });
     expect(rows[2]).toMatchObject({
       specialty: 'cardiology', // "Cardiology"
@@ -189,18 +194,18 @@ describe('import reports', () => {
       status: 'pending',
       moderated_at: null,
     });
-    expect(db.prepare('SELECT kind, file_name, rows, imported_at FROM imports').all()).toEqual([
-      { kind: 'reports', file_name: 'reports-good.csv', rows: 4, imported_at: NOW.toISOString() },
+    expect(db.prepare('SELECT kind, file_name, rows_read, rows_imported, duplicates_skipped, rows_refused, imported_at, status FROM import_batches').all()).toEqual([
+      { kind: 'reports', file_name: 'reports-good.csv', rows_read: 4, rows_imported: 4, duplicates_skipped: 0, rows_refused: 0, imported_at: NOW.toISOString(), status: 'imported' },
     ]);
   });
 
   it('accepts the columns in any order and specialties by display name or alias', () => {
     const cols = [...REPORT_COLUMNS].reverse();
-    const row = (spec: string) =>
+    const row = (spec: string, total = '400000') =>
       cols
-        .map((c) => ({ specialty: spec, state: 'CA', year: '2025', total_compensation: '400000', submitted_at: '2025-07-01' })[c as string] ?? '')
+        .map((c) => ({ specialty: spec, state: 'CA', year: '2025', total_compensation: total, submitted_at: '2025-07-01' })[c as string] ?? '')
         .join(',');
-    const path = csv([cols.join(','), row('Diagnostic Radiology'), row('ENT'), row('cardiologist'), row('OB/GYN'), row('obgyn')]);
+    const path = csv([cols.join(','), row('Diagnostic Radiology'), row('ENT'), row('cardiologist'), row('OB/GYN'), row('obgyn', '410000')]);
     expect(importFile(db, 'reports', path, { now }).rows).toBe(5);
     expect(reports().map((r) => r.specialty)).toEqual([
       'radiology',
@@ -232,7 +237,7 @@ describe('import reports', () => {
     expect(again.summary).toMatch(/already imported/);
     expect(reports()).toEqual(before);
     expect(count('reports')).toBe(4);
-    expect(count('imports')).toBe(1);
+    expect(count('import_batches')).toBe(1);
 
     // The same bytes under another name are still the same file.
     const copy = join(dir, 'renamed.csv');
@@ -241,11 +246,17 @@ describe('import reports', () => {
     expect(count('reports')).toBe(4);
   });
 
-  it('a different file with the same rows is imported again (it is new data)', () => {
+  it('a different file with the same rows imports only the new rows; --allow-duplicates imports them all', () => {
     importFile(db, 'reports', csv([REPORT_HEADER, reportRow()]), { now });
-    importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow()]), { now });
-    expect(count('reports')).toBe(3);
-    expect(count('imports')).toBe(2);
+    const second = importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow({ state: 'CA' })]), { now });
+    expect(second.rows).toBe(1);
+    expect(second.duplicates).toEqual([{ line: 2, reportId: 1, batchId: 1 }]);
+    expect(count('reports')).toBe(2);
+    const third = importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow()]), { now, allowDuplicates: true });
+    expect(third.rows).toBe(2);
+    expect(third.duplicates).toEqual([]);
+    expect(count('reports')).toBe(4);
+    expect(count('import_batches')).toBe(3);
   });
 
   // Each kind of bad row: the file has good rows around the bad one (line 3), and nothing is imported.
@@ -345,7 +356,7 @@ describe('import reports', () => {
     expectNoReportsImported();
   });
 
-  it('a refused file can be imported once fixed (the refusal left no trace)', () => {
+  it('a refused file can be imported once fixed (the refusal imported nothing)', () => {
     const bad = csv([REPORT_HEADER, reportRow({ status: 'nope' })], 'r.csv');
     rejected('reports', bad);
     const good = csv([REPORT_HEADER, reportRow()], 'r.csv');
@@ -654,5 +665,294 @@ describe('import col', () => {
     expect(errors[0]!.line).toBe(line);
     expect(errors[0]!.message).toMatch(message);
     expect(db.prepare('SELECT * FROM states ORDER BY code').all()).toEqual(before);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// batches, duplicates and undo (issue 18)
+
+describe('import batches and duplicate reports', () => {
+  const EIGHT = [
+    reportRow(),
+    reportRow({ state: 'CA' }),
+    reportRow({ state: 'TX', status: 'pending' }),
+    reportRow({ specialty: 'cardiology', total_compensation: '520000', base_salary: '480000', bonus: '40000' }),
+    reportRow({ specialty: 'pediatrics', total_compensation: '240000', base_salary: '', bonus: '' }),
+    reportRow({ year: '2023', submitted_at: '2024-11-02T10:00:00Z' }),
+    reportRow({ practice_setting: 'Academic', status: '' }),
+    reportRow({ wrvus: '', hours_per_week: '', status: 'rejected' }),
+  ];
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const batches = () =>
+    db.prepare('SELECT id, kind, file_name, rows_read, rows_imported, duplicates_skipped, rows_refused, status FROM import_batches ORDER BY id').all();
+
+  it('the same rows with CRLF line endings, or one blank line more, are duplicates: 8 reports stay 8', () => {
+    const first = importFile(db, 'reports', write('lf.csv', `${[REPORT_HEADER, ...EIGHT].join('\n')}\n`), { now });
+    expect(first.rows).toBe(8);
+    const crlf = importFile(db, 'reports', write('crlf.csv', `${[REPORT_HEADER, ...EIGHT].join('\r\n')}\r\n`), { now });
+    expect(crlf.alreadyImported).toBeFalsy();
+    expect(crlf.rows).toBe(0);
+    expect(crlf.duplicates.map((d) => [d.line, d.reportId])).toEqual(EIGHT.map((_, i) => [i + 2, i + 1]));
+    expect(crlf.summary).toBe('0 reports imported from crlf.csv; 8 duplicates skipped (already in the DB: 8; --allow-duplicates imports them); batch 2');
+    const blank = importFile(db, 'reports', write('blank.csv', `${[REPORT_HEADER, ...EIGHT].join('\n')}\n\n`), { now });
+    expect(blank.rows).toBe(0);
+    expect(count('reports')).toBe(8);
+    expect(batches()).toEqual([
+      { id: 1, kind: 'reports', file_name: 'lf.csv', rows_read: 8, rows_imported: 8, duplicates_skipped: 0, rows_refused: 0, status: 'imported' },
+      { id: 2, kind: 'reports', file_name: 'crlf.csv', rows_read: 8, rows_imported: 0, duplicates_skipped: 8, rows_refused: 0, status: 'imported' },
+      { id: 3, kind: 'reports', file_name: 'blank.csv', rows_read: 8, rows_imported: 0, duplicates_skipped: 8, rows_refused: 0, status: 'imported' },
+    ]);
+  });
+
+  it('row order, letter case of enumerations, spellings of the specialty, date forms and status do not make a row new', () => {
+    importFile(db, 'reports', write('a.csv', `${[REPORT_HEADER, ...EIGHT].join('\n')}\n`), { now });
+    const variants = [
+      reportRow({ state: 'ca' }), // row 2 with a lower-case state
+      reportRow({ practice_setting: 'HOSPITAL EMPLOYED', employment_type: 'full-time (w-2)', status: 'rejected' }), // row 1, other status
+      reportRow({ specialty: 'Family Medicine', submitted_at: '2025-02-10T00:00:00Z', total_compensation: '285000.00' }), // row 1 again
+    ].reverse();
+    const result = importFile(db, 'reports', write('b.csv', `${[REPORT_HEADER, ...variants].join('\n')}\n`), { now });
+    expect(result.rows).toBe(0);
+    expect(result.duplicates.map((d) => [d.line, d.reportId ?? null, d.firstLine ?? null])).toEqual([
+      [2, 1, null],
+      [3, 1, null],
+      [4, 2, null],
+    ]);
+    expect(count('reports')).toBe(8);
+  });
+
+  it('a row repeated within one file is a duplicate of its first line', () => {
+    const result = importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow({ state: 'CA' }), reportRow({ status: 'pending' })]), { now });
+    expect(result.rows).toBe(2);
+    expect(result.duplicates).toEqual([{ line: 4, firstLine: 2 }]);
+    expect(result.summary).toMatch(/^2 reports imported from .*; 1 duplicate skipped \(repeated in the file: 1; --allow-duplicates imports them\); batch 1$/);
+  });
+
+  it('a changed value is a new report', () => {
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow()]), { now });
+    expect(importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ bonus: '35001', total_compensation: '285001' })]), { now }).rows).toBe(1);
+  });
+
+  it('byte-identical files are recognised by their SHA-256 and name the batch that imported them', () => {
+    const path = csv([REPORT_HEADER, ...EIGHT], 'nightly.csv');
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ state: 'WA' })]), { now });
+    importFile(db, 'reports', path, { now });
+    const again = importFile(db, 'reports', path, { now });
+    expect(again.alreadyImported).toBe(true);
+    expect(again.batchId).toBe(2);
+    expect(again.summary).toBe(`nightly.csv was already imported as batch 2 on ${NOW.toISOString()} (8 reports); nothing to do`);
+    expect(count('import_batches')).toBe(2);
+  });
+
+  it('records a refused file as a refused batch with its rows read and refused, and imports no report', () => {
+    let caught: unknown;
+    try {
+      importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow({ specialty: 'astrology' }), reportRow({ state: 'XX' })], 'bad.csv'), { now });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ImportRejected);
+    expect((caught as ImportRejected).batchId).toBe(1);
+    expect(count('reports')).toBe(0);
+    expect(batches()).toEqual([
+      { id: 1, kind: 'reports', file_name: 'bad.csv', rows_read: 3, rows_imported: 0, duplicates_skipped: 0, rows_refused: 2, status: 'refused' },
+    ]);
+  });
+
+  it('records imports of every kind as batches', () => {
+    importFile(db, 'institutions', fixture('institutions-good.csv'), { now });
+    importFile(db, 'bls', fixture('bls-oews-national.csv'), { now, year: 2024 });
+    importFile(db, 'col', fixture('col-good.csv'), { now });
+    expect(batches()).toEqual([
+      { id: 1, kind: 'institutions', file_name: 'institutions-good.csv', rows_read: 7, rows_imported: 7, duplicates_skipped: 0, rows_refused: 0, status: 'imported' },
+      { id: 2, kind: 'bls', file_name: 'bls-oews-national.csv', rows_read: 4, rows_imported: 4, duplicates_skipped: 0, rows_refused: 0, status: 'imported' },
+      { id: 3, kind: 'col', file_name: 'col-good.csv', rows_read: 3, rows_imported: 3, duplicates_skipped: 0, rows_refused: 0, status: 'imported' },
+    ]);
+  });
+
+  it('stores a fingerprint for every imported report', () => {
+    importFile(db, 'reports', csv([REPORT_HEADER, ...EIGHT]), { now });
+    const fps = db.prepare('SELECT fingerprint FROM reports').all() as { fingerprint: string | null }[];
+    expect(fps.every((f) => typeof f.fingerprint === 'string' && f.fingerprint.length >= 32)).toBe(true);
+    expect(new Set(fps.map((f) => f.fingerprint)).size).toBe(8);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT id FROM reports WHERE fingerprint = 'x'").all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX/);
+  });
+
+  it('finds duplicates of reports written without a fingerprint (e.g. by the demo generator)', () => {
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow()]), { now });
+    db.prepare('UPDATE reports SET fingerprint = NULL').run();
+    expect(importFile(db, 'reports', csv([REPORT_HEADER, reportRow()]), { now }).rows).toBe(0);
+  });
+});
+
+describe('undo of an import batch', () => {
+  it('removes exactly the reports of that batch, in one go, and says how many', () => {
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow(), reportRow({ state: 'CA' })]), { now });
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ state: 'TX' }), reportRow({ state: 'WA', status: '' }), reportRow({ state: 'OR', status: 'rejected' })]), { now });
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ state: 'NV' })]), { now });
+    const later = new Date('2026-01-16T08:00:00.000Z');
+    const result = undoBatch(db, 2, { now: () => later });
+    expect(result).toMatchObject({ removed: 3, byStatus: { approved: 1, pending: 1, rejected: 1 }, dryRun: false });
+    expect(result.batch).toMatchObject({ id: 2, file_name: 'file-' + (fileCounter - 1) + '.csv' });
+    expect(reports().map((r) => [r.state, r.batch_id])).toEqual([
+      ['NY', 1],
+      ['CA', 1],
+      ['NV', 3],
+    ]);
+    expect(db.prepare('SELECT status, undone_at, reports_removed FROM import_batches WHERE id = 2').get()).toEqual({
+      status: 'undone',
+      undone_at: later.toISOString(),
+      reports_removed: 3,
+    });
+  });
+
+  it('--dry-run counts and changes nothing', () => {
+    importFile(db, 'reports', fixture('reports-good.csv'), { now });
+    const result = undoBatch(db, 1, { now, dryRun: true });
+    expect(result).toMatchObject({ removed: 4, dryRun: true, byStatus: { approved: 1, pending: 2, rejected: 1 } });
+    expect(count('reports')).toBe(4);
+    expect(db.prepare('SELECT status FROM import_batches').get()).toEqual({ status: 'imported' });
+  });
+
+  it('refuses an unknown batch, a second undo, a refused batch and a batch of another kind', () => {
+    importFile(db, 'reports', fixture('reports-good.csv'), { now });
+    importFile(db, 'bls', fixture('bls-oews-national.csv'), { now, year: 2024 });
+    expect(() => rejected('reports', csv([REPORT_HEADER, reportRow({ state: 'XX' })]))).not.toThrow();
+    expect(() => undoBatch(db, 99, { now })).toThrow(BatchError);
+    expect(() => undoBatch(db, 99, { now })).toThrow(/no import batch 99/);
+    expect(() => undoBatch(db, 2, { now })).toThrow(/batch 2 imported bls data; only reports batches can be undone/);
+    expect(() => undoBatch(db, 3, { now })).toThrow(/batch 3 was refused/);
+    undoBatch(db, 1, { now });
+    expect(() => undoBatch(db, 1, { now })).toThrow(/batch 1 was already undone on 2026-01-15T12:00:00.000Z \(4 reports removed\)/);
+    expect(count('reports')).toBe(0);
+  });
+
+  it('after an undo the same file can be imported again, and report ids are never reused', () => {
+    const path = fixture('reports-good.csv');
+    importFile(db, 'reports', path, { now });
+    undoBatch(db, 1, { now });
+    const again = importFile(db, 'reports', path, { now });
+    expect(again.alreadyImported).toBeFalsy();
+    expect(again.rows).toBe(4);
+    expect((db.prepare('SELECT min(id) AS lo FROM reports').get() as { lo: number }).lo).toBe(5);
+  });
+
+  it('lists batches newest first with their counts', () => {
+    importFile(db, 'reports', fixture('reports-good.csv'), { now });
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ state: 'VT' }), reportRow({ state: 'WY' })], 'more.csv'), { now });
+    undoBatch(db, 1, { now });
+    expect(listBatches(db).map((b) => ({ id: b.id, file: b.file_name, status: b.status, imported: b.rows_imported, dup: b.duplicates_skipped, left: b.reports_remaining }))).toEqual([
+      { id: 2, file: 'more.csv', status: 'imported', imported: 2, dup: 0, left: 2 },
+      { id: 1, file: 'reports-good.csv', status: 'undone', imported: 4, dup: 0, left: 0 },
+    ]);
+  });
+});
+
+describe('migration v3 on a DB of schema v2', () => {
+  it('turns the old imports into batches, links their reports and fingerprints every existing report', () => {
+    const old = new Database(':memory:');
+    old.pragma('foreign_keys = ON');
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) {
+      m.up(old);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, NOW.toISOString());
+    }
+    old.prepare("INSERT INTO imports (id, kind, file_name, sha256, rows, imported_at) VALUES (1, 'reports', 'old.csv', 'abc', 2, '2025-01-01T00:00:00.000Z')").run();
+    const ins = old.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, practice_setting, submitted_at, status, import_id)
+      VALUES ((SELECT id FROM specialties WHERE slug = 'family-medicine'), ?, 2024, 285000, ?, '2025-02-10T00:00:00.000Z', 'approved', ?)`);
+    ins.run('NY', 'Hospital Employed', 1);
+    ins.run('CA', 'Hospital Employed', 1);
+    ins.run('TX', null, null); // e.g. demo data: no import
+    migrate(old);
+    db.close();
+    db = old;
+    expect(db.prepare('SELECT id, kind, file_name, sha256, rows_read, rows_imported, status FROM import_batches').all()).toEqual([
+      { id: 1, kind: 'reports', file_name: 'old.csv', sha256: 'abc', rows_read: 2, rows_imported: 2, status: 'imported' },
+    ]);
+    expect(db.prepare('SELECT state, batch_id FROM reports ORDER BY id').all()).toEqual([
+      { state: 'NY', batch_id: 1 },
+      { state: 'CA', batch_id: 1 },
+      { state: 'TX', batch_id: null },
+    ]);
+    expect(count('reports', 'WHERE fingerprint IS NULL')).toBe(0);
+    // The migrated fingerprints match what an import computes.
+    const result = importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ base_salary: '', bonus: '', hours_per_week: '', years_in_practice: '', employment_type: '', wrvus: '', state: 'CA' })]), { now });
+    expect(result.duplicates).toEqual([{ line: 2, reportId: 2, batchId: 1 }]);
+  });
+});
+
+describe('encodings', () => {
+  const write = (name: string, bytes: Buffer) => {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+  function refusedForEncoding(kind: ImportKind, path: string, opts: ImportOptions = {}): ImportRejected {
+    let caught: unknown;
+    try {
+      importFile(db, kind, path, { now, ...opts });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ImportRejected);
+    expect((caught as ImportRejected).fileLevel).toBe(true);
+    expect(count('import_batches')).toBe(0);
+    return caught as ImportRejected;
+  }
+
+  it('refuses a Latin-1 institutions file before writing anything, naming the line and Latin-1', () => {
+    const text = `${INST_HEADER}\n${instRow({ institution_name: 'H\xf4pital Mercy' })}\n`;
+    const err = refusedForEncoding('institutions', write('inst.csv', Buffer.from(text, 'latin1')));
+    expect(err.errors).toHaveLength(1);
+    expect(err.errors[0]!.line).toBe(2);
+    expect(err.errors[0]!.message).toMatch(/Latin-1/);
+    expect(err.errors[0]!.message).toContain(`iconv -f latin1 -t utf-8 ${join(dir, 'inst.csv')} > ${join(dir, 'inst-utf8.csv')}`);
+    expect(count('institutions')).toBe(0);
+  });
+
+  it('refuses a Latin-1 reports file (no "H\\uFFFDpital" ever reaches the DB)', () => {
+    const text = `${REPORT_HEADER}\n${reportRow()}\n${reportRow({ practice_setting: 'Acad\xe9mic' })}\n`;
+    const err = refusedForEncoding('reports', write('r.csv', Buffer.from(text, 'latin1')));
+    expect(err.errors[0]!.line).toBe(3);
+    expect(count('reports')).toBe(0);
+  });
+
+  it('refuses UTF-16 col and bls files, naming UTF-16', () => {
+    const col = refusedForEncoding('col', write('col.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('state,index,source,year\nNY,120,RPP,2023\n', 'utf16le')])));
+    expect(col.errors[0]!.message).toMatch(/UTF-16/);
+    const bls = refusedForEncoding('bls', write('bls.csv', Buffer.from('OCC_CODE,OCC_TITLE,A_MEDIAN\n29-1215,Family,1\n', 'utf16le')), { year: 2024 });
+    expect(bls.errors[0]!.message).toMatch(/UTF-16 \(little-endian\)/);
+  });
+
+  it('accepts a UTF-8 file with a byte-order mark and real accents for every kind', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    importFile(db, 'institutions', write('i.csv', Buffer.concat([bom, Buffer.from(`${INST_HEADER}\n${instRow({ institution_name: 'Hôpital Mercy' })}\n`)])), { now });
+    expect(db.prepare('SELECT name FROM institutions').get()).toEqual({ name: 'Hôpital Mercy' });
+    importFile(db, 'col', write('c.csv', Buffer.concat([bom, Buffer.from('state,index,source,year\nNY,120,Régional,2023\n')])), { now });
+    expect(col('NY').col_source).toBe('Régional');
+    importFile(db, 'bls', write('b.csv', Buffer.concat([bom, Buffer.from('OCC_CODE,OCC_TITLE,A_MEDIAN\n29-1215,Médecins,231770\n')])), { now, year: 2024 });
+    expect(wages()[0]!.title).toBe('Médecins');
+  });
+});
+
+describe('progress on large imports', () => {
+  it('reports stages with row counts above 10,000 rows, and stays silent below', () => {
+    const rows = Array.from({ length: 10_001 }, (_, i) => reportRow({ total_compensation: String(200_000 + i), base_salary: '', bonus: '' }));
+    const big = csv([REPORT_HEADER, ...rows]);
+    const written: string[] = [];
+    importFile(db, 'reports', big, { now, progress: (s) => written.push(s) });
+    const text = written.join('');
+    expect(text).toMatch(/\[1\/3\] validating 10,001 rows/);
+    expect(text).toMatch(/\[2\/3\] checking duplicates/);
+    expect(text).toMatch(/\[3\/3\] writing 10,001 reports/);
+    expect(text).toMatch(/\(\d+\.\d s\) *\n$/);
+    const small: string[] = [];
+    importFile(db, 'reports', csv([REPORT_HEADER, reportRow({ state: 'AK' })]), { now, progress: (s) => small.push(s) });
+    expect(small).toEqual([]);
   });
 });

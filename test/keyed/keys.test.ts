@@ -53,6 +53,13 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 
 const created: string[] = [];
 
+/** `keys list --json`: one JSON object. */
+function listJson(r: { code: number; out: string }): { store: string; as_of: string; day: string; month: string; keys: Record<string, unknown>[] } {
+  expect(r.code).toBe(0);
+  expect(r.out.split('\n')).toHaveLength(1);
+  return JSON.parse(r.out) as { store: string; as_of: string; day: string; month: string; keys: Record<string, unknown>[] };
+}
+
 describe('key format', () => {
   it('pcb_live_ + 32 base62 characters, uniformly drawn; key_prefix is the first 12 characters; SHA-256 hash', () => {
     const keys = Array.from({ length: 3000 }, () => generateKey());
@@ -80,11 +87,12 @@ describe('physpay keys (real processes) against a running server', () => {
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const rec = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(rec).sort()).toEqual(['created_at', 'id', 'key', 'key_prefix', 'label', 'plan_tier', 'revoked_at', 'subscription_status']);
+    expect(Object.keys(rec).sort()).toEqual(['created_at', 'id', 'key', 'key_prefix', 'label', 'plan_tier', 'revoked_at', 'store', 'subscription_status']);
+    expect(rec.store).toBe(serviceDb);
     expect(rec.key).toMatch(/^pcb_live_[0-9A-Za-z]{32}$/);
     expect(rec.key_prefix).toBe((rec.key as string).slice(0, 12));
     expect(rec).toMatchObject({ plan_tier: 'starter', subscription_status: 'active', label: 'Acme Health', revoked_at: null });
-    expect(rec.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
+    expect(rec.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(Math.abs(Date.parse(rec.created_at as string) - Date.now())).toBeLessThan(120_000);
     expect(stderr).not.toContain(rec.key as string);
     created.push(rec.key as string);
@@ -108,15 +116,15 @@ describe('physpay keys (real processes) against a running server', () => {
   it('list shows prefix, plan and status of every key, never the key or its hash', async () => {
     const table = await physpay('list');
     const rows = table.stdout.trim().split('\n');
-    expect(rows[0]).toBe('id\tkey_prefix\tplan_tier\tsubscription_status\tcreated_at\trevoked_at\tlabel');
+    expect(rows[0]).toBe('id\tkey_prefix\tstate\tplan_tier\tcreated_at\trevoked_at\tlast_used_at\tused_today\tused_this_month\tlabel');
     expect(rows).toHaveLength(1 + created.length);
-    const json = (await cli('list', '--json')).out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const json = listJson(await cli('list', '--json')).keys;
     expect(json).toHaveLength(created.length);
     expect(json.map((k) => k.key_prefix)).toEqual(created.map((k) => k.slice(0, 12)));
     expect(json.map((k) => k.plan_tier)).toEqual(['starter', 'enterprise']);
     expect(json.map((k) => k.subscription_status)).toEqual(['active', 'past_due']);
     for (const k of json) {
-      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'key_prefix', 'label', 'plan_tier', 'revoked_at', 'subscription_status']);
+      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'key_prefix', 'label', 'last_used_at', 'plan_tier', 'revoked_at', 'state', 'subscription_status', 'used_this_month', 'used_today']);
     }
     for (const key of created) {
       for (const out of [table.stdout, JSON.stringify(json)]) {
@@ -129,7 +137,7 @@ describe('physpay keys (real processes) against a running server', () => {
 
   it('set-plan, set-status and revoke (by prefix or id) apply to the next request', async () => {
     const [starterKey, enterpriseKey] = created as [string, string];
-    const ids = (await cli('list', '--json')).out.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = listJson(await cli('list', '--json')).keys.map((k) => k.id as number);
 
     let r = await call(serve.url, '/benchmarks?specialty=Cardiology', starterKey);
     expect(r.status).toBe(200);
@@ -154,12 +162,13 @@ describe('physpay keys (real processes) against a running server', () => {
     }
 
     const revoked = await physpay('revoke', starterKey.slice(0, 12));
-    expect(revoked.stdout.trim()).toBe(`revoked ${starterKey.slice(0, 12)} (id ${ids[0]})`);
+    expect(revoked.stdout.trim()).toMatch(new RegExp(`^revoked ${starterKey.slice(0, 12)} \\(id ${ids[0]}\\) at \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$`));
     r = await call(serve.url, '/me/usage', starterKey);
     expectError(r, 401, /invalid API key/);
     expect(r.headers['x-ratelimit-limit-daily']).toBeUndefined();
-    const listed = (await cli('list', '--json')).out.trim().split('\n').map((l) => JSON.parse(l) as { revoked_at: string | null });
-    expect(listed[0]!.revoked_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const listed = listJson(await cli('list', '--json')).keys;
+    expect(listed[0]!.revoked_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(listed[0]!.state).toBe('revoked');
     expect(listed[1]!.revoked_at).toBeNull();
   });
 
@@ -239,5 +248,91 @@ describe('the key is never stored, logged or echoed', () => {
       expect(log).not.toContain(k);
       expect(log).not.toContain(k.slice(12));
     }
+  });
+});
+
+describe('key lifecycle (issue 18 item 9): true state, last use and usage, rotation, revocation is final', () => {
+  const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+  const row = async (id: number) => listJson(await cli('list', '--json')).keys.find((k) => k.id === id)!;
+
+  it('list shows a revoked key as revoked; set-status and set-plan on it are refused (exit 2) and it stays 401', async () => {
+    const made = JSON.parse((await cli('create', '--plan', 'starter', '--label', 'Revoked Co', '--json')).out) as { key: string; id: number; key_prefix: string };
+    expect((await call(serve.url, '/specialties', made.key)).status).toBe(200);
+    expect((await cli('revoke', String(made.id))).code).toBe(0);
+    const before = await row(made.id);
+    expect(before).toMatchObject({ state: 'revoked', subscription_status: 'active', label: 'Revoked Co' });
+    expect(before.revoked_at).toMatch(ISO);
+    const table = (await physpay('list')).stdout.split('\n').find((l) => l.startsWith(`${made.id}\t`))!;
+    expect(table.split('\t').slice(0, 4)).toEqual([String(made.id), made.key_prefix, 'revoked', 'starter']);
+
+    const status = await cli('set-status', made.key_prefix, 'active');
+    expect(status.code).toBe(2);
+    expect(status.out).toBe('');
+    expect(status.err).toBe(`physpay: key ${made.key_prefix} (id ${made.id}) was revoked at ${before.revoked_at}, so its status cannot change; create a new key with physpay keys create`);
+    const plan = await cli('set-plan', String(made.id), 'enterprise');
+    expect(plan.code).toBe(2);
+    expect(plan.err).toBe(`physpay: key ${made.key_prefix} (id ${made.id}) was revoked at ${before.revoked_at}, so its plan cannot change; create a new key with physpay keys create`);
+    expectError(await call(serve.url, '/specialties', made.key), 401, /invalid API key/);
+    expect(await row(made.id)).toEqual(before);
+    // revoking again keeps the first time and says so
+    const again = await cli('revoke', String(made.id));
+    expect(again.code).toBe(0);
+    expect(again.out).toBe(`${made.key_prefix} (id ${made.id}) was already revoked at ${before.revoked_at}`);
+  });
+
+  it('list shows the last use and the requests counted today and this month', async () => {
+    const made = JSON.parse((await cli('create', '--plan', 'professional', '--json')).out) as { key: string; id: number; created_at: string };
+    expect(await row(made.id)).toMatchObject({ state: 'active', last_used_at: null, used_today: 0, used_this_month: 0, created_at: made.created_at });
+    const t0 = Date.now();
+    for (let i = 0; i < 3; i++) expect((await call(serve.url, '/specialties', made.key)).status).toBe(200);
+    expect((await call(serve.url, '/me/usage', made.key)).status).toBe(200); // never counted
+    const after = await row(made.id);
+    expect(after).toMatchObject({ state: 'active', used_today: 3, used_this_month: 3 });
+    expect(after.last_used_at).toMatch(ISO);
+    expect(Math.abs(Date.parse(after.last_used_at as string) - t0)).toBeLessThan(60_000);
+    const list = listJson(await cli('list', '--json'));
+    expect(list.store).toBe(serviceDb);
+    expect(list.as_of).toMatch(ISO);
+    expect(list.day).toBe(list.as_of.slice(0, 10));
+    expect(list.month).toBe(list.as_of.slice(0, 7));
+    for (const k of list.keys) for (const f of ['created_at', 'revoked_at', 'last_used_at']) if (k[f] !== null) expect(k[f], f).toMatch(ISO);
+  });
+
+  it('rotate: a new key for the same account printed once; the old key is refused at once; --json', async () => {
+    const made = JSON.parse((await cli('create', '--plan', 'professional', '--label', 'Rotate Health', '--json')).out) as { key: string; id: number; key_prefix: string };
+    for (let i = 0; i < 2; i++) expect((await call(serve.url, '/specialties', made.key)).status).toBe(200);
+    const r = await physpay('rotate', made.key_prefix);
+    const fresh = r.stdout.trim();
+    expect(fresh).toMatch(/^pcb_live_[0-9A-Za-z]{32}$/);
+    expect(r.stdout).toBe(`${fresh}\n`);
+    expect(r.stderr).not.toContain(fresh);
+    const newId = made.id + 1;
+    const old = await row(made.id);
+    expect(r.stderr.trim()).toBe(
+      `rotated key ${made.key_prefix} (id ${made.id}, revoked at ${old.revoked_at}) to ${fresh.slice(0, 12)}... (id ${newId}, professional, active) in the service DB ${serviceDb}; store it now: it cannot be shown again`,
+    );
+    expect(old).toMatchObject({ state: 'revoked' });
+    expectError(await call(serve.url, '/specialties', made.key), 401, /invalid API key/);
+    const u = UsageResponse.parse((await call(serve.url, '/me/usage', fresh)).json());
+    expect(u).toMatchObject({ plan_tier: 'professional', subscription_status: 'active', key_prefix: fresh.slice(0, 12) });
+    expect(u.usage.requests_today).toBe(2); // the account's use carries over
+    expect(await row(newId)).toMatchObject({ state: 'active', plan_tier: 'professional', label: 'Rotate Health', used_today: 2 });
+
+    // --json: one object with the new key, and the key it replaced
+    const j = await cli('rotate', String(newId), '--json');
+    expect(j.code).toBe(0);
+    const o = JSON.parse(j.out) as Record<string, unknown>;
+    expect(Object.keys(o).sort()).toEqual(['created_at', 'id', 'key', 'key_prefix', 'label', 'plan_tier', 'replaced', 'revoked_at', 'store', 'subscription_status']);
+    expect(o).toMatchObject({ id: newId + 1, plan_tier: 'professional', subscription_status: 'active', label: 'Rotate Health', revoked_at: null, store: serviceDb });
+    expect(o.created_at).toMatch(ISO);
+    expect(o.replaced).toEqual({ id: newId, key_prefix: fresh.slice(0, 12), revoked_at: o.created_at });
+    expectError(await call(serve.url, '/specialties', fresh), 401, /invalid API key/);
+    expect((await call(serve.url, '/specialties', o.key as string)).status).toBe(200);
+
+    // a revoked key cannot be rotated
+    const refused = await cli('rotate', String(made.id));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe(`physpay: key ${made.key_prefix} (id ${made.id}) was revoked at ${old.revoked_at}, so it cannot be rotated; create a new key with physpay keys create`);
+    expect((await cli('rotate', 'pcb_live_nope')).code).toBe(1);
   });
 });

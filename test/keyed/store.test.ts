@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
-import type { ServiceStore } from '../../server/store/types.ts';
+import { KeyNotFoundError, KeyRevokedError, type ServiceStore } from '../../server/store/types.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
 let work: string;
@@ -178,6 +178,82 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
     expect(await store.readQuota(rec.id, behind)).toEqual({ dayCount: 3, monthCount: 3 });
     // and the next real day starts afresh
     expect(await store.hitQuota(rec.id, { day: '2027-01-02', month: '2027-01' }, lim)).toEqual({ allowed: true, dayCount: 1, monthCount: 4 });
+  });
+
+  it('marks its kind: application_id PPSV on SQLite, a comment on service_migrations on PostgreSQL', async () => {
+    if (store instanceof PostgresServiceStore) {
+      const r = await store.pool.query<{ c: string }>("SELECT obj_description('service_migrations'::regclass, 'pg_class') AS c");
+      expect(r.rows[0]!.c).toMatch(/^physpay service store \(PPSV\)/);
+    } else {
+      expect((store as SqliteServiceStore).db.pragma('application_id', { simple: true })).toBe(Buffer.from('PPSV').readUInt32BE(0));
+    }
+  });
+
+  it('listKeyUsage: each key with its last counted use and its counts today and this month', async () => {
+    const a = await newKey();
+    const b = await newKey('enterprise');
+    const lim = { daily: 2, monthly: 100 };
+    const limits = { starter: lim, enterprise: lim };
+    await store.hitQuota(a.rec.id, { day: '2026-12-19', month: '2026-12', at: '2026-12-19T10:00:00Z' }, lim);
+    await store.identifyAndCount(hashKey(a.key), { day: '2026-12-20', month: '2026-12', at: '2026-12-20T08:30:00Z' }, limits);
+    await store.hitQuota(a.rec.id, { day: '2026-12-20', month: '2026-12', at: '2026-12-20T08:31:00Z' }, lim);
+    // refused (daily limit): not a counted use
+    expect((await store.hitQuota(a.rec.id, { day: '2026-12-20', month: '2026-12', at: '2026-12-20T09:00:00Z' }, lim)).allowed).toBe(false);
+    // a lagging clock never moves the last use back
+    await store.hitQuota(b.rec.id, { day: '2026-12-20', month: '2026-12', at: '2026-12-20T12:00:00Z' }, lim);
+    await store.hitQuota(b.rec.id, { day: '2026-12-20', month: '2026-12', at: '2026-12-20T11:59:59Z' }, lim);
+    const c = await newKey();
+    const list = (await store.listKeyUsage({ day: '2026-12-20', month: '2026-12' })).filter((k) => [a.rec.id, b.rec.id, c.rec.id].includes(k.id));
+    expect(list).toEqual([
+      { ...a.rec, last_used_at: '2026-12-20T08:31:00Z', used_today: 2, used_this_month: 3 },
+      { ...b.rec, last_used_at: '2026-12-20T12:00:00Z', used_today: 2, used_this_month: 2 },
+      { ...c.rec, last_used_at: null, used_today: 0, used_this_month: 0 },
+    ]);
+    // the next day: today's count is 0, the month's carries on
+    const next = (await store.listKeyUsage({ day: '2026-12-21', month: '2026-12' })).find((k) => k.id === a.rec.id)!;
+    expect(next).toMatchObject({ used_today: 0, used_this_month: 3, last_used_at: '2026-12-20T08:31:00Z' });
+  });
+
+  it('updateKey refuses a plan or status for a revoked key; revoking again keeps the first time', async () => {
+    const { rec } = await newKey();
+    const revoked = await store.updateKey(rec.key_prefix, { revokedAt: '2026-12-21T00:00:00Z' });
+    for (const patch of [{ status: 'active' }, { plan: 'enterprise' }]) {
+      await expect(Promise.resolve().then(() => store.updateKey(String(rec.id), patch))).rejects.toBeInstanceOf(KeyRevokedError);
+    }
+    expect((await store.listKeys()).find((k) => k.id === rec.id)).toEqual(revoked);
+    expect(await store.updateKey(String(rec.id), { revokedAt: '2027-01-01T00:00:00Z' })).toEqual(revoked);
+  });
+
+  it('rotateKey: a new key with the same plan, status, label and quota counts; the old one revoked at once', async () => {
+    const old = await newKey('professional');
+    const w = { day: '2026-12-22', month: '2026-12', at: '2026-12-22T07:00:00Z' };
+    for (let i = 0; i < 3; i++) await store.hitQuota(old.rec.id, w, { daily: 10, monthly: 100 });
+    await store.updateKey(String(old.rec.id), { status: 'suspended' });
+    const fresh = generateKey();
+    const r = await store.rotateKey(old.rec.key_prefix, { keyHash: hashKey(fresh), keyPrefix: keyPrefixOf(fresh), createdAt: '2026-12-22T08:00:00Z' }, '2026-12-22T08:00:00Z');
+    mine.push(r.key.id);
+    expect(r.old).toMatchObject({ id: old.rec.id, revoked_at: '2026-12-22T08:00:00Z' });
+    expect(r.key).toEqual({
+      id: r.key.id, key_prefix: keyPrefixOf(fresh), plan_tier: 'professional', subscription_status: 'suspended', label: 'store test',
+      created_at: '2026-12-22T08:00:00Z', revoked_at: null,
+    });
+    expect(r.key.id).not.toBe(old.rec.id);
+    expect(await store.findKeyByHash(hashKey(fresh))).toEqual(r.key);
+    expect(await store.findKeyByHash(hashKey(old.key))).toEqual(r.old);
+    // the account's use this month carries over; the old key is never counted again
+    expect(await store.readQuota(r.key.id, w)).toEqual({ dayCount: 3, monthCount: 3 });
+    const limits = { professional: { daily: 10, monthly: 100 } };
+    expect(await store.identifyAndCount(hashKey(fresh), w, limits)).toEqual({ key: r.key, quota: null }); // suspended, like the old key
+    const active = await store.updateKey(r.key.key_prefix, { status: 'active' });
+    expect(await store.identifyAndCount(hashKey(old.key), w, limits)).toEqual({ key: r.old, quota: null });
+    expect(await store.identifyAndCount(hashKey(fresh), w, limits)).toEqual({ key: active, quota: { allowed: true, dayCount: 4, monthCount: 4 } });
+    // a revoked key cannot be rotated; an unknown one is not found
+    const again = generateKey();
+    await expect(Promise.resolve().then(() => store.rotateKey(String(old.rec.id), { keyHash: hashKey(again), keyPrefix: keyPrefixOf(again), createdAt: '2026-12-22T09:00:00Z' }, '2026-12-22T09:00:00Z')))
+      .rejects.toBeInstanceOf(KeyRevokedError);
+    await expect(Promise.resolve().then(() => store.rotateKey('999999999', { keyHash: hashKey(again), keyPrefix: keyPrefixOf(again), createdAt: '2026-12-22T09:00:00Z' }, '2026-12-22T09:00:00Z')))
+      .rejects.toBeInstanceOf(KeyNotFoundError);
+    expect(await store.findKeyByHash(hashKey(again))).toBeNull();
   });
 });
 }

@@ -168,14 +168,18 @@ describe('the service DB file', () => {
 });
 
 describe('start-up errors and warnings', () => {
-  it('a service DB that cannot be opened: one sentence naming --service-db and the cause, exit 1, no stack', () => {
+  it('a service DB path that cannot be one: one sentence naming --service-db and the cause, exit 2 (the operator\'s path), no stack', () => {
     const bin = join(import.meta.dirname, '../../bin/physpay.js');
-    for (const target of [join(work, 'no-such-folder', 'service.db'), join(dist, 'current', 'manifest.json')]) {
+    const cases: [string, RegExp][] = [
+      [join(work, 'no-such-folder', 'service.db'), /^physpay: --service-db .+: the folder .+ does not exist; create it first or give another path$/],
+      [join(dist, 'current', 'manifest.json'), /^physpay: --service-db .+ is not a SQLite database \(it looks like a CSV or text file\); give the service DB file/],
+    ];
+    for (const [target, sentence] of cases) {
       const r = spawnSync(process.execPath, [bin, 'serve', '--data', dist, '--service-db', target, '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
-      expect(r.status, r.stderr).toBe(1);
+      expect(r.status, r.stderr).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines, r.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(/^physpay: cannot open the service store given by --service-db \(PHYSPAY_SERVICE_DB\) .+: /);
+      expect(lines[0]).toMatch(sentence);
       expect(r.stderr).not.toMatch(/^\s+at /m);
       expect(r.stderr).not.toMatch(/unexpected error/);
     }

@@ -1,14 +1,59 @@
-/** `physpay build` and `physpay builds list|rollback|verify`. */
+/** `physpay build` and `physpay builds list|verify|rollback|pin|unpin`. */
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild } from '../../run-build.ts';
+import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild, type BuildResult } from '../../run-build.ts';
 import { ttyProgress, silentProgress } from '../../emit/progress.ts';
-import { acquireLock, buildsDir, currentBuildId, listBuilds, switchCurrent, StoreError } from '../../emit/store.ts';
+import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
 import { verifyBuildDir } from '../../emit/verify.ts';
-import { option, readSettings } from '../settings.ts';
+import { BuildSummary } from '../../contract/manifest.ts';
+import { givenExplicitly, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
 const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A build the publishing rules refused (as opposed to one that broke): `status: "refused"` in --json. */
+class Refusal extends CliError {}
+
+function normalUrl(url: string): string {
+  try {
+    return new URL(url).toString().replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The default base URL (http://localhost:8080) is for local use: a run that did not give a base URL
+ * (flag, variable or config file) may not publish over a build made with another one.
+ */
+function checkBaseUrl(out: string, baseUrl: string, explicit: boolean): void {
+  if (explicit) return;
+  const id = currentBuildId(out);
+  if (!id) return;
+  let published: string;
+  try {
+    published = BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(out), id, 'build.json'), 'utf8'))).base_url;
+  } catch {
+    return; // unreadable: the sanity diff reports it
+  }
+  if (normalUrl(published) === normalUrl(baseUrl)) return;
+  throw new Refusal(
+    `refusing to build: the current build ${id} was published with base URL ${published}, but this run would use the default ${normalUrl(baseUrl)} (local use only); give --base-url ${published} (or PHYSPAY_BASE_URL, or "baseUrl" in the config file) to keep it, or --base-url ${normalUrl(baseUrl)} to change it`,
+    2,
+  );
+}
+
+/** The one line `physpay build` prints for each outcome. */
+function outcomeLine(r: BuildResult): string {
+  const sm = r.summary;
+  if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${count(sm.reports_used)} reports used, ${count(sm.files)} files); nothing published`;
+  if (r.status === 'pinned') {
+    return `not published: the current build ${r.previous} is pinned; the new build (${count(sm.reports_used)} reports used, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again)`;
+  }
+  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${count(sm.files)} files written, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current`;
+}
 
 export function registerBuildCommands(program: Command, io: CliIo): void {
   program
@@ -26,10 +71,15 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .addOption(option('winsorUpper'))
     .option('--force', 'publish even when the sanity diff against the current build fails')
     .option('--no-fsync', 'do not flush each file to disk (faster; for throwaway builds)')
-    .action((opts) => {
+    .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
+    .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr)')
+    .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper']);
-      if (s.winsorLower >= s.winsorUpper) throw new CliError('--winsor-lower must be below --winsor-upper', 2);
+      if (s.winsorLower >= s.winsorUpper) throw new CliError(`--winsor-lower (PHYSPAY_WINSOR_LOWER) must be below --winsor-upper (PHYSPAY_WINSOR_UPPER) (got ${s.winsorLower} and ${s.winsorUpper})`, 2);
+      const started = performance.now();
+      const previous = currentBuildId(s.out);
       try {
+        checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
         const r = runBuild({
           ...DEFAULT_BUILD_OPTIONS,
           db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep,
@@ -38,38 +88,64 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },
           now: () => io.now(),
           progress: io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress,
+          skipUnchanged: true,
+          allowEmpty: Boolean(opts.allowEmpty),
         });
-        for (const w of r.diffWarnings) io.err(`warning (forced): ${w}`);
+        const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
+        for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
+        const line = outcomeLine(r);
+        if (!opts.json) {
+          io.out(line);
+          return;
+        }
         const sm = r.summary;
-        io.out(`built ${r.id}: ${sm.reports_used.toLocaleString('en-US')} reports used, ${sm.files.toLocaleString('en-US')} files written, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current`);
+        const current = r.published ? r.id : r.previous;
+        io.out(JSON.stringify({
+          status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
+          reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, bytes: sm.bytes,
+          data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
+          pruned: r.pruned, warnings: r.diffWarnings, message: line,
+        }));
       } catch (err) {
+        const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
+        if (opts.json) {
+          const current = currentBuildId(s.out);
+          io.out(JSON.stringify({
+            status: refused ? 'refused' : 'failed', build_id: null, current, previous, pinned: current ? isPinned(s.out, current) : false,
+            error: (err as Error).message, problems: err instanceof BuildError ? err.problems.slice(0, 50) : [],
+            duration_s: Number(((performance.now() - started) / 1000).toFixed(3)),
+          }));
+        }
         if (err instanceof BuildError) {
           for (const p of err.problems.slice(0, 50)) io.err(`  ${p}`);
           if (err.problems.length > 50) io.err(`  ... and ${err.problems.length - 50} more`);
-          throw new CliError(`build failed: ${err.message}`);
+          throw new CliError(refused ? err.message : `build failed: ${err.message}`);
         }
         if (err instanceof StoreError) throw new CliError(`build failed: ${err.message}`);
         throw err;
       }
     });
 
-  const builds = program.command('builds').description('list, verify and roll back published builds');
+  const builds = program.command('builds').description('list, verify, roll back and pin published builds');
   builds
     .command('list')
     .description('list published builds, newest first (* = current)')
     .addOption(option('out'))
-    .option('--json', 'one JSON object per build')
+    .option('--json', 'print one JSON object: {out, current, pinned, builds: [...]}')
     .action((opts) => {
       const { out } = readSettings(opts, ['out']);
       const list = listBuilds(out);
       if (opts.json) {
-        for (const b of list) io.out(JSON.stringify({ id: b.id, current: b.current, ...(b.summary ?? {}) }));
+        io.out(JSON.stringify({
+          out, current: currentBuildId(out), pinned: pinnedBuilds(out),
+          builds: list.map((b) => ({ id: b.id, current: b.current, pinned: b.pinned, ...(b.summary ?? {}) })),
+        }));
         return;
       }
       if (list.length === 0) io.out(`no builds in ${out}`);
       for (const b of list) {
         const s = b.summary;
-        io.out(`${b.current ? '*' : ' '} ${b.id}  ${s ? `${s.reports_used.toLocaleString('en-US')} reports, ${s.files} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}` : '(summary unreadable)'}`);
+        io.out(`${b.current ? '*' : ' '} ${b.id}  ${s ? `${s.reports_used.toLocaleString('en-US')} reports, ${s.files} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
       }
     });
 
@@ -109,8 +185,57 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const previous = currentBuildId(out);
         switchCurrent(out, target);
         io.out(`current is now ${target} (was ${previous ?? 'none'})`);
+        if (!isPinned(out, target)) io.err(`note: the next physpay build whose data differs replaces ${target}; physpay builds pin ${target} keeps it current`);
       } finally {
         release();
       }
+    });
+
+  /** pin/unpin change only dist-data/pins/, under the lock (never in the middle of a build's publish step). */
+  const locked = (out: string, fn: () => void): void => {
+    let release: () => void;
+    try {
+      release = acquireLock(out);
+    } catch (err) {
+      if (err instanceof StoreError) throw new CliError(`${err.message}; try again when it has finished`);
+      throw err;
+    }
+    try {
+      fn();
+    } finally {
+      release();
+    }
+  };
+
+  builds
+    .command('pin')
+    .description('keep a build: never pruned by --keep, and while it is current `physpay build` does not replace it')
+    .argument('[id]', 'build id (default: the current build)')
+    .addOption(option('out'))
+    .action((id: string | undefined, opts) => {
+      const { out } = readSettings(opts, ['out']);
+      locked(out, () => {
+        const target = id ?? currentBuildId(out);
+        if (!target) throw new CliError(`no current build in ${out}; name the build to pin (see \`physpay builds list\`)`, 2);
+        if (!listBuilds(out).some((b) => b.id === target)) throw new CliError(`no build ${target} in ${out} (see \`physpay builds list\`)`, 2);
+        pinBuild(out, target);
+        io.out(`pinned ${target}; physpay build will not replace it while it is current (physpay builds unpin ${target} to undo)`);
+      });
+    });
+
+  builds
+    .command('unpin')
+    .description('remove a pin: the build can be replaced and pruned again')
+    .argument('[id]', 'build id (default: the current build)')
+    .addOption(option('out'))
+    .action((id: string | undefined, opts) => {
+      const { out } = readSettings(opts, ['out']);
+      locked(out, () => {
+        const target = id ?? currentBuildId(out);
+        const pins = pinnedBuilds(out);
+        if (!target) throw new CliError(`no current build in ${out}; name the build to unpin (pinned: ${pins.join(', ') || 'none'})`, 2);
+        if (!pins.includes(target) || !unpinBuild(out, target)) throw new CliError(`build ${target} is not pinned (pinned: ${pins.join(', ') || 'none'})`, 2);
+        io.out(`unpinned ${target}`);
+      });
     });
 }

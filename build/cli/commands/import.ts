@@ -1,7 +1,12 @@
-/** `physpay import reports|institutions|bls|col --db <db> <file.csv>` */
+/**
+ * `physpay import reports|institutions|bls|col --db <db> <file.csv>`, `physpay import list` and
+ * `physpay import undo <batch>`. Every import is a batch; a batch of reports can be undone.
+ */
 import type { Command } from 'commander';
 import { openReportsDb } from '../../db/open.ts';
-import { ImportRejected, importFile, type ImportKind } from '../../import/run.ts';
+import { ImportRejected, importFile, type DuplicateRow, type ImportKind } from '../../import/run.ts';
+import { BatchError, listBatches, undoBatch, type Batch } from '../../import/batches.ts';
+import type { RowError } from '../../import/csv.ts';
 import { REPORT_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
@@ -10,14 +15,73 @@ import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
 const KINDS: { kind: ImportKind; description: string; columns: readonly string[] }[] = [
-  { kind: 'reports', description: 'import salary reports (re-importing the same file does nothing)', columns: REPORT_COLUMNS },
+  { kind: 'reports', description: 'import salary reports (reports already in the DB are skipped; re-importing the same file does nothing)', columns: REPORT_COLUMNS },
   { kind: 'institutions', description: 'import teaching hospitals and their PGY pay scales (replaces each listed scale)', columns: INSTITUTION_COLUMNS },
   { kind: 'bls', description: 'import BLS OEWS national wages (official columns OCC_CODE, OCC_TITLE, A_MEDIAN)', columns: BLS_COLUMNS },
   { kind: 'col', description: 'import a cost-of-living index per state (replaces each listed state)', columns: COL_COLUMNS },
 ];
 
+/** At most this many row lines (bad rows, duplicates) are printed; the rest is one summary line. */
+export const MAX_ROW_LINES = 20;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What a row error is about, without the row's own values: its first issue, minus quoted values and
+ * parenthesised details ('state: must be a two-letter US state code such as NY or DC (got "XX")' ->
+ * 'state: must be a two-letter US state code such as NY or DC').
+ */
+export function reasonOf(message: string): string {
+  const first = message.split('; ')[0]!;
+  return first.replace(/\s*\((?:[^()"]|"[^"]*")*\)/g, '').replace(/\s*"[^"]*"/g, '').replace(/\s+:/g, ':').trim();
+}
+
+/** "... and 2,980 more rows refused: 1,500 x 'unknown specialty', ..." for the rows not printed. */
+function refusedTail(rest: RowError[]): string {
+  const byReason = new Map<string, number>();
+  for (const e of rest) byReason.set(reasonOf(e.message), (byReason.get(reasonOf(e.message)) ?? 0) + 1);
+  const sorted = [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const shown = sorted.slice(0, 5).map(([reason, n]) => `${fmt(n)} x '${reason}'`);
+  if (sorted.length > 5) shown.push(`${fmt(sorted.slice(5).reduce((a, [, n]) => a + n, 0))} x other reasons`);
+  return `... and ${fmt(rest.length)} more ${rest.length === 1 ? 'row' : 'rows'} refused: ${shown.join(', ')}`;
+}
+
+function duplicateLine(d: DuplicateRow): string {
+  if (d.firstLine !== undefined) return `duplicate of line ${d.firstLine}, skipped`;
+  return `duplicate of report ${d.reportId} (${d.batchId === null || d.batchId === undefined ? 'not from an import' : `batch ${d.batchId}`}), skipped`;
+}
+
+function printRefused(io: CliIo, err: ImportRejected): void {
+  for (const e of err.errors.slice(0, MAX_ROW_LINES)) io.err(`${err.file} line ${e.line}: ${e.message}`);
+  const rest = err.errors.slice(MAX_ROW_LINES);
+  if (rest.length) io.err(`${err.file}: ${refusedTail(rest)}`);
+}
+
+function printDuplicates(io: CliIo, file: string, duplicates: DuplicateRow[]): void {
+  for (const d of duplicates.slice(0, MAX_ROW_LINES)) io.err(`${file} line ${d.line}: ${duplicateLine(d)}`);
+  const rest = duplicates.length - MAX_ROW_LINES;
+  if (rest > 0) io.err(`${file}: ... and ${fmt(rest)} more ${rest === 1 ? 'duplicate' : 'duplicates'} skipped`);
+}
+
+/** A plain text table: numbers right-aligned, text left-aligned, the last column unpadded. */
+function table(header: string[], rows: (string | number)[][]): string[] {
+  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)));
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === r.length - 1 ? c : numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+  return [line(header.map((h, i) => (numeric[i] ? h.padStart(widths[i]!) : h))), ...cells.map(line)];
+}
+
+function byStatusText(byStatus: Record<string, number>): string {
+  const parts = Object.entries(byStatus).filter(([, n]) => n > 0).map(([k, n]) => `${fmt(n)} ${k}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
 export function registerImportCommands(program: Command, io: CliIo): void {
-  const imp = program.command('import').description('import a CSV file into the reports DB (all rows or none)');
+  const imp = program
+    .command('import')
+    .description('import a CSV file into the reports DB (all rows or none; each import is a batch), list batches, undo one');
   for (const k of KINDS) {
     const cmd = imp
       .command(k.kind)
@@ -26,19 +90,26 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       .addOption(option('db').makeOptionMandatory())
       .addHelpText('after', `\nColumns: ${k.columns.join(',')}${k.kind === 'bls' ? ' (other columns of the official file are ignored)' : ' (any order)'}`);
     if (k.kind === 'bls') cmd.addOption(option('year')).addOption(option('topCode'));
+    if (k.kind === 'reports') cmd.option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file');
     cmd.action((file: string, opts) => {
       const settings = readSettings(opts, k.kind === 'bls' ? ['db', 'year', 'topCode'] : ['db']);
       const db = openReportsDb(settings.db);
       try {
         const result = importFile(db, k.kind, file, {
           now: () => io.now(),
+          allowDuplicates: Boolean(opts.allowDuplicates),
+          progress: io.isTty ? (text) => process.stderr.write(text) : undefined,
           ...('year' in settings ? { year: settings.year as number | undefined, topCode: settings.topCode as number } : {}),
         });
+        printDuplicates(io, result.file, result.duplicates);
         io.out(result.summary);
       } catch (err) {
         if (err instanceof ImportRejected) {
-          for (const e of err.errors) io.err(`${err.file} line ${e.line}: ${e.message}`);
-          throw new CliError(`${err.file}: ${err.errors.length} bad row(s); nothing was imported`);
+          // A file that cannot be imported is a runtime failure (exit 1), like a missing one.
+          if (err.fileLevel) throw new CliError(`${err.file} ${err.detail}; nothing was imported`);
+          printRefused(io, err);
+          const listed = err.batchId !== undefined ? ` (the attempt is listed as batch ${err.batchId})` : '';
+          throw new CliError(`${err.file}: ${fmt(err.errors.length)} bad row(s); nothing was imported${listed}`);
         }
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`cannot read ${file}: no such file`);
         throw err;
@@ -47,4 +118,54 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       }
     });
   }
+
+  imp
+    .command('list')
+    .description('list import batches, newest first: file, time, rows read, imported, duplicates skipped, refused, status')
+    .addOption(option('db').makeOptionMandatory())
+    .option('--json', 'print one JSON object {db, batches: [...]}')
+    .action((opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      const db = openReportsDb(path);
+      let batches: Batch[];
+      try {
+        batches = listBatches(db);
+      } finally {
+        db.close();
+      }
+      if (opts.json) {
+        io.out(JSON.stringify({ db: path, batches }));
+        return;
+      }
+      if (!batches.length) {
+        io.out(`no import batches in ${path}`);
+        return;
+      }
+      const header = ['batch', 'kind', 'imported at', 'read', 'imported', 'duplicates', 'refused', 'status', 'file'];
+      const rows = batches.map((b) => [b.id, b.kind, b.imported_at, b.rows_read, b.rows_imported, b.duplicates_skipped, b.rows_refused, b.status, b.file_name]);
+      for (const line of table(header, rows)) io.out(line);
+    });
+
+  imp
+    .command('undo')
+    .description('remove the reports imported by one batch (all of them, whatever their status), in one transaction')
+    .argument('<batch>', 'batch id, as shown by physpay import list')
+    .addOption(option('db').makeOptionMandatory())
+    .option('--dry-run', 'say what would be removed, change nothing')
+    .action((batch: string, opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      if (!/^\d+$/.test(batch)) throw new CliError(`<batch> must be a batch id, a whole number as shown by physpay import list (got "${batch}")`, 2);
+      const db = openReportsDb(path);
+      try {
+        const r = undoBatch(db, Number(batch), { now: () => io.now(), dryRun: Boolean(opts.dryRun), dbName: path });
+        const what = `batch ${r.batch.id} (${r.batch.file_name}, imported ${r.batch.imported_at})`;
+        const n = `${fmt(r.removed)} ${r.removed === 1 ? 'report' : 'reports'}`;
+        io.out(r.dryRun ? `dry run: undoing ${what} would remove ${n}${byStatusText(r.byStatus)}; nothing changed` : `${what} undone: ${n} removed${byStatusText(r.byStatus)}`);
+      } catch (err) {
+        if (err instanceof BatchError) throw new CliError(err.message, 2);
+        throw err;
+      } finally {
+        db.close();
+      }
+    });
 }

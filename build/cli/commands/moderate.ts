@@ -1,12 +1,30 @@
-/** `physpay moderate list|approve|reject`: the moderation queue. */
-import type { Command } from 'commander';
-import { openReportsDb } from '../../db/open.ts';
-import { countReports, listReports, moderateIds, moderatePending, type ReportFilter } from '../../db/moderation.ts';
+/**
+ * `physpay moderate list|approve|reject|delete`: the moderation queue.
+ *
+ * list shows every field a moderator needs and an outlier flag (the build's rule), as an aligned table,
+ * one JSON object (--json) or CSV (--csv). Each decision records the moderator (--moderator,
+ * PHYSPAY_MODERATOR, else the OS user), a reason (--reason) and the time. Bulk actions (--all-pending) and
+ * deleting several reports print what would change with --dry-run, and otherwise need a count confirmation:
+ * a question on a terminal, or --yes, or --expect-count N matching exactly.
+ */
+import { userInfo } from 'node:os';
+import { Option, type Command } from 'commander';
+import { openReportsDb, type Db } from '../../db/open.ts';
+import {
+  CountMismatchError, countReports, deleteReports, describeSelection, iterateReports, listReports, moderateIds, moderatePending,
+  outlierOf, planIds, specialtyFences,
+  type ListedReport, type Outlier, type ReportFilter, type SpecialtyFences,
+} from '../../db/moderation.ts';
 import { REPORT_STATUSES, type ReportStatus } from '../../contract/vocab.ts';
+import { csvField } from '../../compute/open-csv.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
-function filterFrom(opts: Record<string, string | undefined>): ReportFilter {
+const LIST_STATUSES = [...REPORT_STATUSES, 'all'] as const;
+const fmt = (n: number) => n.toLocaleString('en-US');
+const reports = (n: number) => `${fmt(n)} ${n === 1 ? 'report' : 'reports'}`;
+
+function filterFrom(opts: Record<string, string | undefined>): Omit<ReportFilter, 'status'> {
   return { specialty: opts.specialty, state: opts.state, submittedBefore: opts.submittedBefore };
 }
 
@@ -17,69 +35,302 @@ function parseIds(ids: string[]): number[] {
   });
 }
 
+function parseReason(reason: unknown): string | null {
+  if (reason === undefined) return null;
+  const r = String(reason).trim();
+  if (r.length < 1 || r.length > 500 || /[\r\n]/.test(r)) throw new CliError(`--reason must be one line of 1 to 500 characters (got ${JSON.stringify(reason)})`, 2);
+  return r;
+}
+
+function parseExpectCount(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(String(value))) throw new CliError(`--expect-count must be a whole number of 0 or more (got ${JSON.stringify(value)})`, 2);
+  return Number(value);
+}
+
+/** --moderator, PHYSPAY_MODERATOR, else the OS user. */
+function moderatorName(opts: Record<string, unknown>): string {
+  const { moderator } = readSettings(opts, ['moderator']);
+  if (moderator) return moderator;
+  try {
+    const name = userInfo().username;
+    if (name) return name;
+  } catch {
+    // no passwd entry for this uid (some containers)
+  }
+  return process.env.USER || process.env.LOGNAME || `uid ${process.getuid?.() ?? 'unknown'}`;
+}
+
+function withDb<T>(path: string, fn: (db: Db) => T): T {
+  const db = openReportsDb(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Confirm a change of `count` reports: --expect-count must match exactly; --yes goes ahead; on a terminal
+ * the operator is asked; otherwise it is refused. Every refusal is exit 2 and changes nothing.
+ */
+async function confirmCount(io: CliIo, verb: string, count: number, opts: { yes?: boolean; expectCount?: number }): Promise<void> {
+  if (opts.expectCount !== undefined) {
+    if (opts.expectCount !== count) throw new CliError(`refusing to ${verb}: ${new CountMismatchError(opts.expectCount, count).message}`, 2);
+    return;
+  }
+  if (opts.yes) return;
+  if (io.confirm) {
+    if (await io.confirm(`${verb[0]!.toUpperCase()}${verb.slice(1)} ${reports(count)}? [y/N] `)) return;
+    throw new CliError('not confirmed; nothing changed', 2);
+  }
+  throw new CliError(
+    `refusing to ${verb} ${reports(count)} without confirmation: pass --yes, or --expect-count ${count} to go ahead only if exactly ${fmt(count)} match; nothing changed`,
+    2,
+  );
+}
+
+/** The DB re-checks the confirmed count in the same transaction as the change. */
+function rethrowMismatch(verb: string, err: unknown, userGaveCount: boolean): never {
+  if (err instanceof CountMismatchError) {
+    throw new CliError(
+      userGaveCount
+        ? `refusing to ${verb}: ${err.message}`
+        : `the reports matching changed while you confirmed (${fmt(err.expected)} then, ${fmt(err.actual)} now); nothing changed`,
+      2,
+    );
+  }
+  throw err;
+}
+
+function dryRun(io: CliIo, what: string, sel: ReturnType<typeof describeSelection>, extra = '', pending = false): void {
+  const top = sel.bySpecialty.slice(0, 10).map(([slug, n]) => `${slug} ${fmt(n)}`);
+  const rest = sel.bySpecialty.slice(10);
+  if (rest.length) top.push(`${rest.length} other specialties ${fmt(rest.reduce((a, [, n]) => a + n, 0))}`);
+  const by = top.join(', ');
+  const count = pending ? `${fmt(sel.count)} pending ${sel.count === 1 ? 'report' : 'reports'}` : reports(sel.count);
+  io.out(`dry run: would ${what} ${count}${by ? ` (${by})` : ''}${extra}; nothing changed`);
+  if (sel.count > 0) io.out(`ids: ${sel.ids.join(', ')}${sel.count > sel.ids.length ? `, ... and ${fmt(sel.count - sel.ids.length)} more` : ''}`);
+}
+
+// ------------------------------------------------------------------------------------------------- list
+
+/** Columns of --csv and keys of each --json row, in order. */
+const ROW_KEYS = [
+  'id', 'submitted_at', 'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus',
+  'years_in_practice', 'practice_setting', 'employment_type', 'status', 'outlier', 'moderated_at', 'moderated_by', 'moderation_reason',
+] as const;
+type Row = ListedReport & { outlier: Outlier };
+
+function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>): Row {
+  const withFlag = { ...r, outlier: outlierOf(r, fences) } as Row;
+  return Object.fromEntries(ROW_KEYS.map((k) => [k, withFlag[k]])) as unknown as Row;
+}
+
+const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '-' : v);
+const money = (v: number | null) => (v === null ? '-' : fmt(Math.round(v)));
+const num = (v: number | null) => (v === null ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: 1 }));
+
+/** The text table: header, then what a moderator needs to decide, one report per line. */
+const TABLE: [string, (r: Row) => string][] = [
+  ['id', (r) => String(r.id)],
+  ['submitted', (r) => r.submitted_at.slice(0, 10)],
+  ['specialty', (r) => r.specialty],
+  ['state', (r) => r.state],
+  ['year', (r) => String(r.year)],
+  ['total', (r) => money(r.total_compensation)],
+  ['base', (r) => money(r.base_salary)],
+  ['bonus', (r) => money(r.bonus)],
+  ['hours', (r) => num(r.hours_per_week)],
+  ['wRVUs', (r) => num(r.wrvus)],
+  ['years', (r) => (r.years_in_practice === null ? '-' : String(r.years_in_practice))],
+  ['setting', (r) => dash(r.practice_setting)],
+  ['employment', (r) => dash(r.employment_type)],
+  ['outlier', (r) => dash(r.outlier)],
+  ['status', (r) => r.status],
+  ['decided', (r) => dash(r.moderated_at?.slice(0, 10))],
+  ['by', (r) => dash(r.moderated_by)],
+  ['reason', (r) => dash(r.moderation_reason?.replace(/\s+/g, ' '))],
+];
+
+function printTable(io: CliIo, rows: Row[]): void {
+  const cells = rows.map((r) => TABLE.map(([, get]) => get(r)));
+  const widths = TABLE.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
+  io.out(line(TABLE.map(([h]) => h)));
+  for (const c of cells) io.out(line(c));
+}
+
 export function registerModerateCommands(program: Command, io: CliIo): void {
-  const mod = program.command('moderate').description('list pending reports, approve or reject them by id or in bulk');
+  const mod = program.command('moderate').description('list reports for moderation; approve, reject or delete them by id or in bulk');
 
   mod
     .command('list')
-    .description('list reports awaiting moderation (oldest first)')
+    .description('list reports for moderation (pending by default), oldest first, with every field and an outlier flag')
     .addOption(option('db').makeOptionMandatory())
-    .option('--status <status>', `pending, approved or rejected`, 'pending')
+    .option('--status <status>', `${LIST_STATUSES.join(', ')}`, 'pending')
     .option('--specialty <name>', 'only this specialty (slug, name or common spelling)')
     .option('--state <code>', 'only this state (two-letter code)')
     .option('--submitted-before <date>', 'only reports submitted before this date')
-    .option('--limit <n>', 'at most this many rows', '50')
-    .option('--json', 'one JSON object per line')
+    .option('--limit <n>', 'at most this many rows, or all', '50')
+    .addOption(new Option('--json', 'print one JSON object {status, filters, total, shown, limit, fences, rows}').conflicts('csv'))
+    .addOption(new Option('--csv', 'print CSV (header row, RFC 4180 quoting)').conflicts('json'))
     .action((opts) => {
       const { db: path } = readSettings(opts, ['db']);
-      if (!REPORT_STATUSES.includes(opts.status)) throw new CliError(`--status must be one of ${REPORT_STATUSES.join(', ')}`, 2);
-      const limit = Number(opts.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a positive whole number', 2);
-      const db = openReportsDb(path);
-      try {
-        const filter = { ...filterFrom(opts), status: opts.status as ReportStatus };
-        const rows = listReports(db, filter, limit);
-        const total = countReports(db, filter);
-        if (opts.json) {
-          for (const r of rows) io.out(JSON.stringify(r));
-          return;
-        }
-        io.out('id\tsubmitted_at\tspecialty\tstate\tyear\ttotal_compensation\tpractice_setting\temployment_type');
-        for (const r of rows) {
-          io.out([r.id, r.submitted_at.slice(0, 10), r.specialty, r.state, r.year, r.total_compensation, r.practice_setting ?? '', r.employment_type ?? ''].join('\t'));
-        }
-        io.out(`${rows.length} of ${total.toLocaleString('en-US')} ${opts.status} report(s) shown`);
-      } finally {
-        db.close();
+      if (!(LIST_STATUSES as readonly string[]).includes(opts.status)) {
+        throw new CliError(`--status must be one of ${LIST_STATUSES.join(', ')} (got ${JSON.stringify(opts.status)})`, 2);
       }
+      const limit = opts.limit === 'all' ? null : /^\d+$/.test(opts.limit) && Number(opts.limit) >= 1 ? Number(opts.limit) : NaN;
+      if (Number.isNaN(limit)) throw new CliError(`--limit must be a whole number of 1 or more, or all (got ${JSON.stringify(opts.limit)})`, 2);
+      const status = opts.status === 'all' ? undefined : (opts.status as ReportStatus);
+      const filter: ReportFilter = { ...filterFrom(opts), status };
+      withDb(path, (db) => {
+        db.exec('BEGIN'); // one snapshot: the count, the fences and the rows agree
+        try {
+          const total = countReports(db, filter);
+          // A page reads the fences of its own specialties; an export of everything streams its rows.
+          const page = limit === null && (opts.json || opts.csv) ? null : listReports(db, filter, limit);
+          const fences = specialtyFences(db, page ? [...new Set(page.map((r) => r.specialty))] : undefined);
+          const rows: Iterable<ListedReport> = page ?? iterateReports(db, filter, null);
+          if (opts.json) {
+            const head = {
+              status: opts.status,
+              filters: { specialty: filter.specialty ?? null, state: filter.state ?? null, submitted_before: filter.submittedBefore ?? null },
+              total,
+              shown: Math.min(total, limit ?? total),
+              limit,
+              fences: Object.fromEntries(fences),
+            };
+            // Streamed one row per line (an export of every pending report is never one big string).
+            io.out(`${JSON.stringify(head).slice(0, -1)},"rows":[`);
+            let previous: string | null = null;
+            for (const r of rows) {
+              if (previous !== null) io.out(`${previous},`);
+              previous = JSON.stringify(exportRow(r, fences));
+            }
+            if (previous !== null) io.out(previous);
+            io.out(']}');
+            return;
+          }
+          if (opts.csv) {
+            io.out(ROW_KEYS.join(','));
+            for (const r of rows) {
+              const row = exportRow(r, fences);
+              io.out(ROW_KEYS.map((k) => csvField(row[k])).join(','));
+            }
+            return;
+          }
+          const shown = [...rows].map((r) => exportRow(r, fences));
+          const what = `${status ? `${status} ` : ''}${total === 1 ? 'report' : 'reports'}`;
+          if (shown.length === 0) {
+            io.out(`0 of ${fmt(total)} ${what} shown`);
+            return;
+          }
+          printTable(io, shown);
+          io.out(`${fmt(shown.length)} of ${fmt(total)} ${what} shown, oldest first${shown.length < total ? ' (--limit N or all for more; --csv or --json to export)' : ''}`);
+          const noFences = [...new Set(shown.map((r) => r.specialty))].filter((s) => !fences.has(s));
+          io.out(`outlier: total outside the Tukey fences of its specialty's approved totals (the build's rule)${noFences.length ? `; no approved reports to compare: ${noFences.join(', ')}` : ''}`);
+        } finally {
+          db.exec('COMMIT');
+        }
+      });
     });
 
   for (const action of ['approve', 'reject'] as const) {
+    const verb = action === 'approve' ? 'approved' : 'rejected';
     mod
       .command(action)
-      .description(`${action} reports by id, or every pending report matching the filters with --all-pending`)
+      .description(`${action} reports by id, or every pending report matching the filters with --all-pending (asks first)`)
       .argument('[ids...]', 'report ids')
       .addOption(option('db').makeOptionMandatory())
       .option('--all-pending', `${action} every pending report (narrow it with the filters below)`)
       .option('--specialty <name>', 'with --all-pending: only this specialty')
       .option('--state <code>', 'with --all-pending: only this state')
       .option('--submitted-before <date>', 'with --all-pending: only reports submitted before this date')
-      .action((ids: string[], opts) => {
+      .option('--reason <text>', 'why (recorded with the decision; shown by moderate list)')
+      .addOption(option('moderator'))
+      .option('--dry-run', 'print what would change; change nothing')
+      .option('--yes', 'with --all-pending: go ahead without asking')
+      .option('--expect-count <n>', 'go ahead only if exactly this many reports would change (no question asked)')
+      .action(async (ids: string[], opts) => {
         const { db: path } = readSettings(opts, ['db']);
         if (ids.length > 0 && opts.allPending) throw new CliError('give report ids or --all-pending, not both', 2);
         if (ids.length === 0 && !opts.allPending) throw new CliError(`nothing to ${action}: give report ids or --all-pending`, 2);
         if (ids.length > 0 && (opts.specialty || opts.state || opts.submittedBefore)) {
           throw new CliError('--specialty, --state and --submitted-before only apply with --all-pending', 2);
         }
+        const idList = parseIds(ids);
+        const reason = parseReason(opts.reason);
+        const expectCount = parseExpectCount(opts.expectCount);
+        const moderator = moderatorName(opts);
         const db = openReportsDb(path);
         try {
-          const now = io.now();
-          const result = opts.allPending ? moderatePending(db, action, filterFrom(opts), now) : moderateIds(db, action, parseIds(ids), now);
-          const verb = action === 'approve' ? 'approved' : 'rejected';
-          io.out(`${result.changed} report(s) ${verb}${result.unchanged.length ? `; already ${verb}: ${result.unchanged.join(', ')}` : ''}`);
+          if (!opts.allPending) {
+            const plan = planIds(db, action, idList);
+            if (plan.missing.length) throw new CliError(`no report with id ${plan.missing.join(', ')}; nothing changed`);
+            const already = plan.unchanged.length ? `; already ${verb}: ${plan.unchanged.join(', ')}` : '';
+            if (opts.dryRun) return dryRun(io, action, describeSelection(db, { ids: plan.change }), already);
+            let result;
+            try {
+              result = moderateIds(db, action, idList, io.now(), { moderator, reason, expectCount });
+            } catch (err) {
+              rethrowMismatch(action, err, true);
+            }
+            io.out(`${reports(result.changed)} ${verb} by ${moderator}${already}`);
+            return;
+          }
+          const filter = filterFrom(opts);
+          const sel = describeSelection(db, { filter: { ...filter, status: 'pending' } });
+          if (opts.dryRun) return dryRun(io, action, sel, '', true);
+          if (sel.count === 0 && expectCount === undefined) {
+            io.out(`no pending reports match; nothing ${verb}`);
+            return;
+          }
+          await confirmCount(io, action, sel.count, { yes: opts.yes, expectCount });
+          let result;
+          try {
+            result = moderatePending(db, action, filter, io.now(), { moderator, reason, expectCount: sel.count });
+          } catch (err) {
+            rethrowMismatch(action, err, expectCount !== undefined);
+          }
+          io.out(`${reports(result.changed)} ${verb} by ${moderator}`);
         } finally {
           db.close();
         }
       });
   }
+
+  mod
+    .command('delete')
+    .description('delete reports by id, recording who, why and when (asks first when deleting several)')
+    .argument('<ids...>', 'report ids')
+    .addOption(option('db').makeOptionMandatory())
+    .requiredOption('--reason <text>', 'why (kept with the deleted report in the moderation log)')
+    .addOption(option('moderator'))
+    .option('--dry-run', 'print what would be deleted; delete nothing')
+    .option('--yes', 'go ahead without asking')
+    .option('--expect-count <n>', 'go ahead only if exactly this many reports would be deleted (no question asked)')
+    .action(async (ids: string[], opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      const idList = parseIds(ids);
+      const reason = parseReason(opts.reason);
+      const expectCount = parseExpectCount(opts.expectCount);
+      const moderator = moderatorName(opts);
+      const db = openReportsDb(path);
+      try {
+        const plan = planIds(db, 'delete', idList);
+        if (plan.missing.length) throw new CliError(`no report with id ${plan.missing.join(', ')}; nothing changed`);
+        if (opts.dryRun) return dryRun(io, 'delete', describeSelection(db, { ids: plan.change }));
+        if (plan.change.length > 1 || expectCount !== undefined) await confirmCount(io, 'delete', plan.change.length, { yes: opts.yes, expectCount });
+        let result;
+        try {
+          result = deleteReports(db, plan.change, io.now(), { moderator, reason, expectCount: plan.change.length });
+        } catch (err) {
+          rethrowMismatch('delete', err, expectCount !== undefined);
+        }
+        io.out(`${reports(result.deleted)} deleted by ${moderator}`);
+      } finally {
+        db.close();
+      }
+    });
 }

@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import v8 from 'node:v8';
 import type { Command } from 'commander';
-import { option, readSettings } from '../settings.ts';
+import { acceptedValues, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
 const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'logLevel', 'shutdownGraceMs'] as const;
@@ -43,7 +43,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       try {
         trustProxy = parseTrustProxy(s.trustProxy);
       } catch (err) {
-        throw new CliError(`bad value for --trust-proxy (PHYSPAY_TRUST_PROXY): ${(err as Error).message}`, 2);
+        throw new CliError(`--trust-proxy (PHYSPAY_TRUST_PROXY) must be ${acceptedValues('trustProxy')} (got ${JSON.stringify(s.trustProxy)}: ${(err as Error).message})`, 2);
       }
       const { createLogger, logWarningsAsJson } = await import('../../../server/observability/logger.ts');
       const logger = createLogger(s.logLevel);
@@ -53,6 +53,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       };
 
       if (s.workers > 1 && cluster.isPrimary) {
+        // a wrong --service-db is refused here, once, rather than by every worker the primary would restart
+        if (!/^postgres(ql)?:\/\//.test(s.serviceDb)) await (await import('../../db/kind.ts')).checkDbFile(s.serviceDb, 'service');
         const { serveAggregates } = await import('../../../server/observability/metrics.ts');
         serveAggregates();
         await runPrimary(s.workers, s.host, io, log);
@@ -71,6 +73,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
+        const { DbKindError } = await import('../../db/kind.ts');
+        if (err instanceof ServiceStoreOpenError && err.cause instanceof DbKindError) throw err.cause; // a wrong --service-db: exit 2
         if (err instanceof ServiceStoreOpenError) {
           throw new CliError(`cannot open the service store given by --service-db (PHYSPAY_SERVICE_DB) ${err.target.replace(/\/\/[^@/]*@/, '//***@')}: ${err.message}`);
         }

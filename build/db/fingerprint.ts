@@ -1,0 +1,70 @@
+/**
+ * Content fingerprints of reports: a hash of every column a submitter gave, except the moderation status
+ * (and ids, batch, moderation time). Two rows with the same fingerprint are the same report, whatever the
+ * file looked like: line endings, blank lines and row order never reach it, and it is computed from the
+ * validated, canonical values (specialty id, upper-case state, canonical vocabulary spellings, numbers,
+ * UTC timestamps), with vocabulary letter case folded once more so that no spelling can make a row "new".
+ *
+ * The reports DB stores it in `reports.fingerprint` (indexed, migration v3). Rows written without one
+ * (e.g. by the demo generator) are filled in by `fillMissingFingerprints` before duplicates are looked up.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+
+export interface FingerprintedReport {
+  specialty_id: number;
+  state: string;
+  year: number;
+  total_compensation: number;
+  base_salary: number | null;
+  bonus: number | null;
+  hours_per_week: number | null;
+  years_in_practice: number | null;
+  practice_setting: string | null;
+  employment_type: string | null;
+  wrvus: number | null;
+  submitted_at: string;
+}
+
+/** The columns that make up a fingerprint, in hashing order. */
+export const FINGERPRINT_COLUMNS = [
+  'specialty_id', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week',
+  'years_in_practice', 'practice_setting', 'employment_type', 'wrvus', 'submitted_at',
+] as const satisfies readonly (keyof FingerprintedReport)[];
+
+const num = (v: number | null) => (v === null ? null : Number(v));
+const folded = (v: string | null) => (v === null ? null : v.trim().toLowerCase());
+
+function timestamp(v: string): string {
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? v.trim() : new Date(t).toISOString();
+}
+
+/** 32 hex digits (128 bits of SHA-256) over the normalised values. */
+export function reportFingerprint(r: FingerprintedReport): string {
+  const values = [
+    num(r.specialty_id),
+    r.state.trim().toUpperCase(),
+    num(r.year),
+    num(r.total_compensation),
+    num(r.base_salary),
+    num(r.bonus),
+    num(r.hours_per_week),
+    num(r.years_in_practice),
+    folded(r.practice_setting),
+    folded(r.employment_type),
+    num(r.wrvus),
+    timestamp(r.submitted_at),
+  ];
+  return createHash('sha256').update(JSON.stringify(['report v1', ...values])).digest('hex').slice(0, 32);
+}
+
+/** Compute the fingerprint of every report that has none. Returns how many were filled. */
+export function fillMissingFingerprints(db: Database.Database): number {
+  const rows = db
+    .prepare(`SELECT id, ${FINGERPRINT_COLUMNS.join(', ')} FROM reports WHERE fingerprint IS NULL`)
+    .all() as (FingerprintedReport & { id: number })[];
+  const set = db.prepare('UPDATE reports SET fingerprint = ? WHERE id = ?');
+  for (const r of rows) set.run(reportFingerprint(r), r.id);
+  return rows.length;
+}
