@@ -208,15 +208,30 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** A DB written by a newer physpay: its schema is not one this code knows, so it is neither read nor migrated. */
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly current: number,
+    readonly latest: number,
+  ) {
+    super(`reports DB schema version ${current} is newer than this physpay (${latest}); upgrade physpay`);
+  }
+}
+
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** Throws SchemaTooNewError when the DB's schema is newer than this code's migrations. */
+export function assertKnownSchema(db: Database.Database): void {
+  const current = schemaVersion(db);
+  if (current > LATEST) throw new SchemaTooNewError(current, LATEST);
+}
+
 /** Apply every migration newer than the DB's version. Returns the versions applied. */
 export function migrate(db: Database.Database, now: () => Date = () => new Date()): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-  const current = (db.prepare('SELECT coalesce(max(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-  if (current > latest) {
-    throw new Error(`reports DB schema version ${current} is newer than this physpay (${latest}); upgrade physpay`);
-  }
+  assertKnownSchema(db);
+  const current = schemaVersion(db);
   const applied: number[] = [];
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;

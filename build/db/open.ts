@@ -2,7 +2,7 @@
  * Opening the reports DB. One of the few modules that touch the disk.
  */
 import Database from 'better-sqlite3';
-import { migrate } from './migrations.ts';
+import { SchemaTooNewError, assertKnownSchema, migrate } from './migrations.ts';
 import { checkDbPath, expectKind, stampKind } from './kind.ts';
 
 export type Db = Database.Database;
@@ -38,9 +38,14 @@ export function openReportsDb(path: string, opts: OpenOptions = {}): Db {
     if (!opts.readonly) {
       migrate(db);
       stampKind(db, 'reports');
+    } else if (onDisk !== null) {
+      assertKnownSchema(db);
     }
   } catch (err) {
     db.close();
+    if (err instanceof SchemaTooNewError) {
+      throw new DbError(`reports DB ${path} has schema version ${err.current}, newer than this physpay (${err.latest}); upgrade physpay before using it (nothing was changed)`);
+    }
     throw err;
   }
   return db;

@@ -1,6 +1,7 @@
 /**
  * Reports CSV: row schema and validation (pure). The header is fixed by README: Demo data and Input files.
  */
+import type { FingerprintedReport } from '../db/fingerprint.ts';
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REPORT_STATUSES, type ReportStatus } from '../contract/vocab.ts';
 import type { CsvRow, RowError } from './csv.ts';
@@ -12,20 +13,9 @@ export const REPORT_COLUMNS = [
   'years_in_practice', 'practice_setting', 'employment_type', 'wrvus', 'submitted_at', 'status',
 ] as const;
 
-export interface ValidReport {
+/** A checked row: the report's columns (those a fingerprint covers), its line and status. */
+export interface ValidReport extends FingerprintedReport {
   line: number;
-  specialty_id: number;
-  state: string;
-  year: number;
-  total_compensation: number;
-  base_salary: number | null;
-  bonus: number | null;
-  hours_per_week: number | null;
-  years_in_practice: number | null;
-  practice_setting: string | null;
-  employment_type: string | null;
-  wrvus: number | null;
-  submitted_at: string;
   status: ReportStatus;
 }
 

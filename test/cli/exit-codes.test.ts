@@ -139,6 +139,24 @@ describe('runtime failures stay 1', () => {
   });
 });
 
+describe('a reports DB made by a newer physpay', () => {
+  it('is refused in one sentence (exit 1, no stack), and nothing is written', async () => {
+    const newer = join(dir, 'newer.db');
+    expect((await run(['init', '--db', newer])).code).toBe(0);
+    const Database = (await import('better-sqlite3')).default;
+    const d = new Database(newer);
+    d.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', '2030-01-01T00:00:00Z')").run();
+    d.close();
+    const before = readFileSync(newer);
+    const r = await run(['stats', '--db', newer]);
+    expect(r.code).toBe(1);
+    expect(r.err).toHaveLength(1);
+    expect(r.err[0]).toMatch(/^physpay: .*newer\.db has schema version 99, newer than this physpay \(\d+\); upgrade physpay/);
+    expect(r.err.join('\n')).not.toMatch(/\n\s+at /);
+    expect(readFileSync(newer).equals(before)).toBe(true);
+  });
+});
+
 describe('physpay --version', () => {
   it.each([['--version'], ['-V']])('%s prints the package version and exits 0', async (flag) => {
     const r = await run([flag]);
