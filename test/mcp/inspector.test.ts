@@ -8,11 +8,8 @@
  * One server for every call; the CLI runs (each a short-lived `node` child) are started together in
  * beforeAll, a few at a time, and each test awaits its own.
  *
- * IN-FLIGHT: tests named `IN-FLIGHT (...)` depend on changes being made now by other engineers: the sixth
- * tool evaluate_compensation; compare_specialties and get_resident_pay({state}) carrying the common fields
- * at the top level and equal to their new feeds (/compare/{a}/{b}.json, /residency/states/{state}.json);
- * an unknown tool answered as a JSON-RPC error (the SDK's McpServer alone answers a result flagged
- * isError). They fail until those changes land; every other test must pass on the committed server.
+ * The unknown-tool test matters because the SDK's McpServer alone answers an unknown tool with a result
+ * flagged isError; physpay answers the JSON-RPC error the MCP specification prescribes.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -221,7 +218,7 @@ describe('Inspector CLI: tools/list', { timeout: RUN_WAIT_MS }, () => {
     }
   });
 
-  it('IN-FLIGHT (evaluate_compensation): lists exactly the six tools, each with schemas and readOnlyHint', async () => {
+  it('lists exactly the six tools, each with schemas and readOnlyHint', async () => {
     const { tools } = jsonOf<{ tools: ListedTool[] }>(await runs.list);
     expect(tools.map((t) => t.name).sort()).toEqual([...SIX_TOOLS].sort());
     for (const t of tools) {
@@ -267,7 +264,7 @@ describe('Inspector CLI: one tools/call of each tool answers the open feed with 
     expect(doc.comparison.median_difference).toBe(cardiology.median! - familyMedicine.median!);
   });
 
-  it('IN-FLIGHT (common fields on top): compare_specialties carries the common fields on top and = /compare/cardiology/family-medicine.json', async () => {
+  it('compare_specialties carries the common fields on top and = /compare/cardiology/family-medicine.json', async () => {
     const doc = okDoc(await runs.compare);
     expectCommonFields(doc, 'compare_specialties');
     expect(doc).toEqual(await feed(server.url, '/compare/cardiology/family-medicine.json'));
@@ -284,13 +281,13 @@ describe('Inspector CLI: one tools/call of each tool answers the open feed with 
     got.forEach((entry, i) => expect(entry).toMatchObject(texas[i]!));
   });
 
-  it('IN-FLIGHT (common fields on top): get_resident_pay({state}) carries the common fields on top and = /residency/states/texas.json', async () => {
+  it('get_resident_pay({state}) carries the common fields on top and = /residency/states/texas.json', async () => {
     const doc = okDoc(await runs.residentState);
     expectCommonFields(doc, 'get_resident_pay(state)');
     expect(doc).toEqual(await feed(server.url, '/residency/states/texas.json'));
   });
 
-  it('IN-FLIGHT (evaluate_compensation): a pay between P25 and the median of /specialties/cardiology.json is in band P25-P50', async () => {
+  it('a pay between P25 and the median of /specialties/cardiology.json is in band P25-P50', async () => {
     const doc = okDoc<{ percentile: number | null; band: string; n: number | null; as_of: string; compensation: unknown; percentiles: unknown }>(await runs.evaluate);
     expectCommonFields(doc, 'evaluate_compensation');
     expect(typeof doc.band).toBe('string');
@@ -308,7 +305,7 @@ describe('Inspector CLI: one tools/call of each tool answers the open feed with 
 });
 
 describe('Inspector CLI: errors and argument typing', { timeout: RUN_WAIT_MS }, () => {
-  it('IN-FLIGHT (unknown tool): reported as the JSON-RPC error -32602, not as a tool result', async () => {
+  it('reported as the JSON-RPC error -32602, not as a tool result', async () => {
     const run = await runs.unknownTool;
     // A JSON-RPC error makes the CLI print "Failed to call tool X: MCP error -32602: ..." on stderr and exit 1
     // with nothing on stdout. (The SDK's McpServer alone would answer a tool result flagged isError instead,
