@@ -24,6 +24,8 @@ import { canonicalJson, compactJson } from './emit/json.ts';
 import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
 import { renderSite } from './pages/site.ts';
+import { siteFiles } from './pages/sitemap.ts';
+import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
 import { buildOpenCsv } from './compute/open-csv.ts';
 import { DEFAULT_TOP_CODE } from './import/bls.ts';
 
@@ -169,8 +171,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const problems: string[] = [];
     let bytesTotal = 0;
     const madeDirs = new Set<string>();
-    const emit = (path: string, text: string) => {
-      let bytes: Buffer = Buffer.from(text);
+    const emit = (path: string, text: string | Buffer) => {
+      let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
       if (opts.tamper) bytes = opts.tamper(path, bytes);
       const found = validateArtifact(path, bytes);
       if (found.length) {
@@ -216,6 +218,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
       });
       progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
       for (const [path, text] of pages) emit(`public/${path}`, text);
+      // robots.txt, sitemap.xml (indexable pages only) and the site icon
+      for (const [path, bytes] of siteFiles(pages, baseUrl, { svg: FAVICON_SVG, ico: faviconIco() })) emit(`public/${path}`, bytes);
     }
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
 

@@ -22,6 +22,7 @@ import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { createPagesHandler } from './pages/handler.ts';
+import { createPageFallback } from './pages/fallback.ts';
 import { createApiReferenceHandler } from './api-reference/handler.ts';
 import { randomUUID } from 'node:crypto';
 import { interfaceOf, type Metrics } from './observability/metrics.ts';
@@ -94,7 +95,9 @@ export function createApp(deps: AppDeps): App {
       next(err);
     }
   });
+  const pageFallback = createPageFallback({ registry: deps.registry });
   web.use((req, res) => {
+    if (pageFallback(req, res)) return; // 503 before the first build; the HTML 404 page for browsers
     res.status(404).set('cache-control', 'no-store').json({ error: `no such endpoint: ${req.method} ${req.path.slice(0, 200)}` });
   });
   web.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {

@@ -10,6 +10,7 @@ import {
 } from '../contract/open-feeds.ts';
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
 import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
+import { byYearRows, yearSpan } from './by-year.ts';
 import { nationalFacts, type NationalFacts } from './national.ts';
 import { rankHighestFirst } from './ranking.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
@@ -68,6 +69,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   const files: FeedFile[] = [];
   const R = ds.reports;
   const ranking = { min_n: RANKING_MIN_N, order: 'median, highest first', ties: 'share a rank (1, 2, 2, 4)' } as const;
+  const years = yearSpan(ds, datasetAsOf);
 
   // ---- per specialty: national cell, per-state cells, practice settings, wRVU
   const national: OpenCellResult[] = [];
@@ -124,6 +126,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       ranking,
       practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1, 0).summary })) : practiceSettings,
       wrvu: { ...(withheld ? openCell(NO_VALUES, 1, 0).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
+      by_year: byYearRows(ds, facts, withheld ? [] : all, facts.reference[si]!, years),
     };
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 
@@ -165,7 +168,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
         feed_url: url(feedPaths.specialty(sp.slug)), citation_url: url(pagePaths.specialty(sp.slug)),
       };
     });
-    const withheld = entries.filter((e) => e.withheld).map((e) => e.slug);
+    const withheld = entries.filter((e) => e.withheld).map((e) => e.name); // names, as readers know them (not slugs)
     const n = entries.reduce((a, e) => a + (e.n ?? 0), 0);
     const newest = national.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
     const doc: SpecialtiesFeed = {
@@ -231,7 +234,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
         feed_url: url(feedPaths.state(st.slug)), citation_url: url(pagePaths.state(st.slug)),
       };
     });
-    const withheld = entries.filter((e) => e.withheld).map((e) => e.state.code);
+    const withheld = entries.filter((e) => e.withheld).map((e) => e.state.name);
     const newest = stateResults.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
     const doc: StatesFeed = {
       ...common('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), asOfOf(newest),

@@ -34,5 +34,7 @@ export function contentTypeFor(path: string): string {
   if (path.endsWith('.svg')) return 'image/svg+xml';
   if (path.endsWith('.css')) return 'text/css; charset=utf-8';
   if (path.endsWith('.txt')) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
+  if (path.endsWith('.ico')) return 'image/x-icon';
   return 'application/octet-stream';
 }

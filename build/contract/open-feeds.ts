@@ -98,6 +98,21 @@ export const SpecialtiesFeed = z
   })
   .strict();
 
+/** One compensation year of a specialty nationally (floor 5, rounding by n; no mean: means are perturbed sums). */
+export const YearRow = z
+  .object({
+    year: z.number().int().describe('compensation year'),
+    n: count.nullable(),
+    median: money,
+    p25: money,
+    p75: money,
+    rounded: z.boolean().describe('true when figures come from 24 or fewer reports and are rounded'),
+    withheld: z.boolean(),
+    partial: z.boolean().describe('the current compensation year, still being reported'),
+  })
+  .strict();
+export type YearRow = z.infer<typeof YearRow>;
+
 /** specialties/{slug}.json: national attending pay. Top-level figures are the national summary. */
 export const SpecialtyFeed = z
   .object({
@@ -113,6 +128,7 @@ export const SpecialtyFeed = z
     ranking: RankingRule,
     practice_settings: z.array(z.object({ practice_setting: z.enum(PRACTICE_SETTINGS), ...OpenSummary.shape }).strict()),
     wrvu: WrvuSummary.extend({ feed_url: url }).strict(),
+    by_year: z.array(YearRow).describe('national figures by compensation year, oldest first, every year from the first to the last of the open data (gaps are withheld rows)'),
   })
   .strict();
 

@@ -7,8 +7,11 @@
 import { attrs, esc, fmtMoney, fmtMoneyShort } from './html.ts';
 
 export const CHART_WIDTH = 400;
-/** Rough width of a chart label in user units (13px system font): used to keep labels inside the chart. */
-export const labelWidth = (text: string) => text.length * 7.4;
+/**
+ * Rough width of a chart label in user units, for the largest chart text (15 units, on phones: see
+ * layout.ts): used to keep labels inside the chart and apart.
+ */
+export const labelWidth = (text: string) => text.length * 8.4;
 
 export interface Domain {
   lo: number;
@@ -74,16 +77,16 @@ export interface PercentileGeometry {
 
 export const PLOT = { left: 16, right: CHART_WIDTH - 16 };
 
-/** Where each part of the percentile bar goes; null when no figure is published. */
+/**
+ * Where each part of the percentile bar goes; null when no figure is published. One baseline rule for
+ * every distribution chart: the axis starts at $0 (so positions compare across pages and a box never
+ * looks wider than it is), and ends at the next nice value past the highest figure.
+ */
 export function percentileGeometry(p: PercentileFigures, reference: number | null = null): PercentileGeometry | null {
   const values = [p.p10, p.p25, p.median, p.p75, p.p90, reference].filter((v): v is number => v !== null);
   if (p.median === null && p.p25 === null && p.p75 === null) return null;
-  let min = Math.min(...values);
-  let max = Math.max(...values);
-  const pad = Math.max((max - min) * 0.25, max * 0.04);
-  min -= pad;
-  max += pad;
-  const domain = niceDomain(min, max);
+  const max = Math.max(...values);
+  const domain = niceDomain(0, max * 1.04);
   const x = scaleX(domain, PLOT.left, PLOT.right);
   return {
     domain,
@@ -134,7 +137,8 @@ export function percentileBarSvg(
   out.push('<g class="grid">');
   for (const t of g.ticks) {
     out.push(`<line${attrs({ x1: t.x, x2: t.x, y1: top + 24, y2: yBar + 56 })}></line>`);
-    out.push(`<text${attrs({ x: t.x, y: height - 4, 'text-anchor': 'middle', class: 'tick' })}>${esc(opts.cents ? money(t.value) : fmtMoneyShort(t.value))}</text>`);
+    const tick = opts.cents ? money(t.value) : fmtMoneyShort(t.value);
+    out.push(`<text${attrs({ x: t.x, y: height - 4, 'text-anchor': anchorFor(t.x, labelWidth(tick)), class: 'tick' })}>${esc(tick)}</text>`);
   }
   out.push('</g>');
   if (g.whisker) {
@@ -144,11 +148,11 @@ export function percentileBarSvg(
   if (g.box) out.push(`<rect${attrs({ class: 'box', x: g.box.x, y: yBar - 14, width: g.box.width, height: 28, rx: 3 })}></rect>`);
   if (g.median !== null && p.median !== null) {
     out.push(`<line${attrs({ class: 'median', x1: g.median, x2: g.median, y1: yBar - 20, y2: yBar + 20 })}></line>`);
-    out.push(`<text${attrs({ x: g.median, y: yMedianLabel, 'text-anchor': anchorFor(g.median), class: 'label strong' })}>Median ${num(f('median'), p.median, money(p.median))}</text>`);
+    out.push(`<text${attrs({ x: g.median, y: yMedianLabel, 'text-anchor': anchorFor(g.median, labelWidth(`Median ${money(p.median)}`)), class: 'label strong' })}>Median ${num(f('median'), p.median, money(p.median))}</text>`);
   }
   if (ref && g.reference !== null) {
     out.push(`<line${attrs({ class: 'reference', x1: g.reference, x2: g.reference, y1: 4, y2: yBar + 22 })}></line>`);
-    out.push(`<text${attrs({ x: g.reference, y: 12, 'text-anchor': anchorFor(g.reference), class: 'label ref' })}>${esc(ref.label)} ${num(ref.field, ref.value, money(ref.value))}</text>`);
+    out.push(`<text${attrs({ x: g.reference, y: 12, 'text-anchor': anchorFor(g.reference, labelWidth(`${ref.label} ${money(ref.value)}`)), class: 'label ref' })}>${esc(ref.label)} ${num(ref.field, ref.value, money(ref.value))}</text>`);
   }
   const below = (field: string, v: number | null, name: string, y: number, away: 'start' | 'end') => {
     if (v === null) return;
@@ -167,7 +171,7 @@ export function percentileBarSvg(
 }
 
 /** Keep labels near the edges inside the chart. */
-function anchorFor(x: number, width = 110): 'start' | 'middle' | 'end' {
+function anchorFor(x: number, width: number): 'start' | 'middle' | 'end' {
   if (x < width / 2) return 'start';
   if (x > CHART_WIDTH - width / 2) return 'end';
   return 'middle';
@@ -236,7 +240,8 @@ export interface PgyGeometry {
   height: number;
 }
 
-export const PGY = { top: 24, plot: 150, left: 8, right: 8 } as const;
+/** top: room for two rows of value labels (staggered when the bars are too narrow for one row) */
+export const PGY = { top: 42, plot: 150, left: 8, right: 8 } as const;
 
 /** Vertical bars, one per PGY level, from 0. */
 export function pgyGeometry(salaries: number[]): PgyGeometry {
@@ -261,11 +266,15 @@ export function pgySvg(c: ChartText, scale: { pgy: number; salary: number }[], f
   const g = pgyGeometry(scale.map((s) => s.salary));
   const out: string[] = [svgOpen(c, g.height)];
   out.push(`<line${attrs({ class: 'axis', x1: PGY.left, x2: CHART_WIDTH - PGY.right, y1: g.baseline, y2: g.baseline })}></line>`);
+  const slot = (CHART_WIDTH - PGY.left - PGY.right) / scale.length;
+  // Too narrow for the labels side by side: value labels in two rows above the plot (alternating), year labels as bare numbers.
+  const stagger = scale.some((s) => labelWidth(fmtMoney(s.salary)) + 6 > slot);
+  const longYears = scale.every((s) => labelWidth(`PGY-${s.pgy}`) + 6 <= slot);
   scale.forEach((s, k) => {
     const b = g.bars[k]!;
     out.push(`<rect${attrs({ class: 'bar', x: b.x, y: b.y, width: b.width, height: b.height, rx: 2 })}></rect>`);
-    out.push(`<text${attrs({ x: b.center, y: round2(b.y - 6), 'text-anchor': 'middle', class: scale.length > 7 ? 'label tiny' : 'label small' })}>${num(fieldOf(k), s.salary, fmtMoney(s.salary))}</text>`);
-    out.push(`<text${attrs({ x: b.center, y: g.baseline + 16, 'text-anchor': 'middle', class: 'label' })}>${esc(`PGY-${s.pgy}`)}</text>`);
+    out.push(`<text${attrs({ x: b.center, y: stagger ? PGY.top - 6 - (k % 2) * 18 : round2(b.y - 6), 'text-anchor': 'middle', class: 'label' })}>${num(fieldOf(k), s.salary, fmtMoney(s.salary))}</text>`);
+    out.push(`<text${attrs({ x: b.center, y: g.baseline + 16, 'text-anchor': 'middle', class: 'label' })}>${esc(longYears ? `PGY-${s.pgy}` : String(s.pgy))}</text>`);
   });
   out.push('</svg>');
   return out.join('');

@@ -16,7 +16,7 @@ ${selfReportedCaveat(site)}
 <li>${link(site, u('/methodology'), 'Methodology')} &middot; ${link(site, u('/license'), 'Licence and citation')}</li>
 </ul>
 <h2>Open data</h2>
-<p>Every page has a JSON feed with the same figures under ${link(site, u('/data/api/v1/specialties.json'), '/data/api/v1')}, free to use under ${esc(site.license)} with attribution; lists are also available as CSV.</p>
+<p>Every page has a JSON feed with the same figures under ${link(site, u('/data/api/v1/'), '/data/api/v1')}, free to use under ${esc(site.license)} with attribution; lists are also available as CSV.</p>
 </article>`;
   return page(site, { title: 'Physician compensation benchmarks', description: 'Physician salary data by specialty and state, and resident pay scales, free under CC BY 4.0.', canonical: u('/'), body });
 }

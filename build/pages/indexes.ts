@@ -11,22 +11,26 @@ import { RANKING_MIN_N } from '../contract/open-feeds.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
 import { noticeBlock } from './blocks.ts';
-import { citeBlock, figure, link, metaLine, page, residencyCaveat, selfReportedCaveat, table, type SiteContext } from './layout.ts';
+import { statesMapBlock } from './map-blocks.ts';
+import { citeBlock, figure, href, link, metaLine, page, residencyCaveat, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 
 const csvOf = (feedUrl: string) => feedUrl.replace(/\.json$/, '.csv');
+/** Code-point order of displayed names (locale-independent, so builds are byte-identical everywhere). */
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function renderSpecialtiesIndex(site: SiteContext, f: SpecialtiesFeed): string {
   const floor = FLOORS.national;
   const ranked = rankHighestFirst(
     f.specialties.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
     (x) => x.e.median!,
-    (a, b) => a.e.slug.localeCompare(b.e.slug),
+    (a, b) => byName(a.e.name, b.e.name),
   );
   const chart = rankedBarsSvg(
     { id: 'ranked', title: 'Specialties ranked by national median total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.name} (n=${x.e.n})`).join(', ') },
     ranked.map(({ rank, item: { e, i } }) => ({ label: `${e.name} (n=${e.n})`, value: e.median!, field: `specialties[${i}].median`, rank })),
   );
-  const rows = f.specialties.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.name)}</th>`
+  // Listed by name as displayed (the feed lists by slug), keeping each figure's path in the feed.
+  const rows = f.specialties.map((e, i) => ({ e, i })).sort((a, b) => byName(a.e.name, b.e.name)).map(({ e, i }) => `<tr><th scope="row">${link(site, e.citation_url, e.name)}</th>`
     + (['n', 'p25', 'median', 'p75'] as const).map((k) => fig(`specialties[${i}].${k}`, e[k], k === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor })).join('')
     + '</tr>');
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
@@ -44,18 +48,19 @@ ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
   return page(site, { title: 'Physician salaries by specialty', description: `Median physician total compensation for ${f.count} specialties, from self-reported reports (data as of ${f.as_of}).`, canonical: f.citation_url, feeds: [f.feed_url], body });
 }
 
-export function renderStatesIndex(site: SiteContext, f: StatesFeed): string {
+export function renderStatesIndex(site: SiteContext, f: StatesFeed, specialties?: SpecialtiesFeed): string {
   const floor = FLOORS.state;
   const ranked = rankHighestFirst(
     f.states.map((e, i) => ({ e, i })).filter((x) => x.e.median !== null && x.e.n! >= RANKING_MIN_N),
     (x) => x.e.median!,
-    (a, b) => a.e.state.code.localeCompare(b.e.state.code),
+    (a, b) => byName(a.e.state.name, b.e.state.name),
   );
   const chart = rankedBarsSvg(
     { id: 'ranked', title: 'States ranked by median physician total compensation', desc: ranked.map(({ rank, item: x }) => `${rank}. ${x.e.state.name} (n=${x.e.n})`).join(', ') },
     ranked.map(({ rank, item: { e, i } }) => ({ label: `${e.state.name} (n=${e.n})`, value: e.median!, field: `states[${i}].median`, rank })),
   );
-  const rows = f.states.map((e, i) => `<tr><th scope="row">${link(site, e.citation_url, e.state.name)}</th><td>${esc(e.state.region)}</td>`
+  // Listed by state name (the feed lists by code: AK before AL).
+  const rows = f.states.map((e, i) => ({ e, i })).sort((a, b) => byName(a.e.state.name, b.e.state.name)).map(({ e, i }) => `<tr><th scope="row">${link(site, e.citation_url, e.state.name)}</th><td>${esc(e.state.region)}</td>`
     + fig(`states[${i}].n`, e.n, 'count', { tag: 'td', className: 'num', floor })
     + fig(`states[${i}].median`, e.median, 'usd', { tag: 'td', className: 'num', floor })
     + fig(`states[${i}].cost_of_living_index`, e.cost_of_living_index, 'index', { tag: 'td', className: 'num' })
@@ -66,13 +71,28 @@ export function renderStatesIndex(site: SiteContext, f: StatesFeed): string {
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
 ${selfReportedCaveat(site)}
+<h2 id="map-h">Map</h2>
+${statesMapBlock(site, f)}
 <h2>States ranked by median</h2>
+${mixNote(site, specialties)}
 ${figure(chart, `States with at least ${RANKING_MIN_N} reports, by median total compensation, all specialties (equal medians share a rank).`)}
 <h2>Every state</h2>
 ${table('Median physician total compensation by state', ['State', 'Region', 'Reports (n)', 'Median', 'Cost-of-living index'], rows, { numericFrom: 2 })}
 ${citeBlock(site, f, 'attr', { csv: csvOf(f.feed_url) })}
 </article>`;
   return page(site, { title: 'Physician salaries by state', description: `Median physician total compensation in every US state, from self-reported reports (data as of ${f.as_of}).`, canonical: f.citation_url, feeds: [f.feed_url], body });
+}
+
+/**
+ * What a state's all-specialty median is, said plainly, with the way to compare like with like: each
+ * specialty's page lists that specialty's median in every state.
+ */
+function mixNote(site: SiteContext, sp: SpecialtiesFeed | undefined): string {
+  const links = sp
+    ? `<details class="by-specialty"><summary>Pay by state for one specialty</summary><ul class="columns">${[...sp.specialties].sort((a, b) => byName(a.name, b.name))
+      .map((e) => `<li><a${attrs({ href: `${href(e.citation_url, site.baseUrl)}#states-h` })}>${esc(e.name)}</a></li>`).join('')}</ul></details>`
+    : '';
+  return `<p class="note"><strong>These medians mix specialties.</strong> A state's median depends on which specialties report there: a state where more reports come from higher-paid specialties ranks higher even if each specialty pays the same as elsewhere. To compare states for one specialty, use that specialty's table of states.</p>${links}`;
 }
 
 export const TOP_INSTITUTIONS = 15;

@@ -5,6 +5,9 @@ import { attrs, esc, fmtMoney } from './html.ts';
 import { fig, textFig } from './figures.ts';
 import { citeBlock, figure, link, metaLine, page, residencyCaveat, table, type SiteContext } from './layout.ts';
 
+/** The feed's rank basis is a clause without a full stop: end it before the next sentence. */
+const sentence = (t: string) => (/[.!?]$/.test(t) ? t : `${t}.`);
+
 export function renderInstitutionPage(site: SiteContext, f: InstitutionFeed): string {
   const inst = f.institution;
   const svg = pgySvg(
@@ -36,7 +39,7 @@ ${figure(svg, 'Annual salary at each postgraduate year (PGY) of residency.')}
 ${scale}
 <h2>Cost of living and rank</h2>
 ${table(`${inst.name}: PGY-1 salary adjusted for cost of living`, ['Measure', 'Value'], rankRows)}
-<p class="meta">${esc(f.rank?.basis ?? 'Ranked by PGY-1 salary divided by the state cost-of-living index / 100.')} Cost of living: ${esc(col.source ?? 'not available')}${col.year !== null ? `, ${esc(col.year)}` : ''}.</p>
+<p class="meta">${esc(sentence(f.rank?.basis ?? 'Ranked by PGY-1 salary divided by the state cost-of-living index / 100.'))} Cost of living: ${esc(col.source ?? 'not available')}${col.year !== null ? `, ${esc(col.year)}` : ''}.</p>
 <p>${link(site, `${site.baseUrl}/residency`, 'All teaching hospitals')}</p>
 ${citeBlock(site, f, 'attr')}
 </article>`;

@@ -8,6 +8,8 @@
 import { attrs, esc } from './html.ts';
 import { fig, textFig } from './figures.ts';
 import { PAY_CHECK_SCRIPT } from './pay-check.ts';
+import { SEARCH_INDEX_FILE, SEARCH_SCRIPT, SORT_SCRIPT, searchBox } from './enhance.ts';
+import { NOINDEX_META } from './sitemap.ts';
 
 export interface SiteContext {
   /** base URL the build was made for, no trailing slash */
@@ -57,7 +59,6 @@ svg.chart{width:100%;height:auto;max-width:30rem;display:block}
 .chart text{font-size:13px;fill:var(--fg)}
 .chart .tick,.chart .small{font-size:11px}
 .chart .tick{fill:var(--muted)}
-.chart .tiny{font-size:9px}
 .chart .strong{font-weight:600}
 .chart .grid line{stroke:#eaeef2}
 .chart .whisker{stroke:#24292f;stroke-width:2}
@@ -67,11 +68,23 @@ svg.chart{width:100%;height:auto;max-width:30rem;display:block}
 .chart .reference{stroke:var(--ref);stroke-width:2;stroke-dasharray:4 3}
 .chart .ref{fill:var(--ref)}
 .chart .axis{stroke:#8c959f}
+.trend .band{fill:var(--box);opacity:.7}.trend .band.partial{opacity:.35}
+.trend .band-line{stroke:var(--box);stroke-width:6}.trend .band-line.partial{opacity:.5}
+.trend .trend-line{fill:none;stroke:var(--bar);stroke-width:2.5}.trend .trend-line.partial{stroke-dasharray:5 4}
+.trend .dot{fill:var(--bar)}.trend .dot.partial{fill:#fff;stroke:var(--bar);stroke-width:2}.trend .tick.gap{fill:#afb8c1}
+.usmap svg.map{width:100%;height:auto;display:block;max-width:48rem}
+.usmap .st path{stroke:#fff;stroke-width:.75}.usmap .st.withheld path,.usmap .st.none path{stroke:#afb8c1}
+.usmap a.st:hover path,.usmap a.st:focus path{stroke:#111;stroke-width:2.5}
+.map-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:.5rem 0;font-size:.9rem}
+.map-legend svg{vertical-align:-1px;margin-right:.35rem}
 .table-wrap{overflow-x:auto;-webkit-overflow-scrolling:touch}
+/* Wide tables scroll inside their wrapper, the first column (the row's name) stays in view. */
+tr>:first-child{position:sticky;left:0;z-index:1;background:var(--bg);box-shadow:inset -1px 0 0 var(--line)}
 table{border-collapse:collapse;min-width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 .num{text-align:right;white-space:nowrap}
+.num.withheld,.num.na{white-space:normal;min-width:7rem}
 .cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
 .cite h2{margin-top:.25rem}
 .cite a{overflow-wrap:anywhere}
@@ -87,8 +100,25 @@ ul.links{padding-left:1.2rem}
 .pay-result{font-weight:600;min-height:1.5em}
 .pay-result[data-state="invalid"],.pay-result[data-state="negative"]{color:var(--ref)}
 .paycheck tr.hit th,.paycheck tr.hit td{background:var(--warn);font-weight:700}
+/* Site search (shown by its script) and sortable column headers */
+.site-search{position:relative;padding:.5rem 0;max-width:26rem}
+.site-search label{display:block;font-size:.9rem;color:var(--muted)}
+.site-search input{font:inherit;width:100%;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px}
+.site-search ul{position:absolute;left:0;right:0;z-index:3;margin:0;padding:0;list-style:none;background:var(--bg);border:1px solid var(--line);border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.12)}
+.site-search li a{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem .6rem;text-decoration:none}
+.site-search li[aria-selected="true"] a,.site-search li a:hover{background:#eaf1fb}
+.site-search .kind{color:var(--muted);font-size:.85rem;white-space:nowrap}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+th button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;cursor:pointer;text-align:inherit}
+th button.sort::after{content:" \\2195";color:var(--muted);font-weight:400}
+th[aria-sort="ascending"] button.sort::after{content:" \\2191";color:var(--fg)}
+th[aria-sort="descending"] button.sort::after{content:" \\2193";color:var(--fg)}
+.note{border-left:4px solid var(--accent);background:#f3f7fc;padding:.5rem .75rem}
+ul.columns{columns:14rem;padding-left:1.2rem}
 footer{border-top:1px solid var(--line);margin-top:2rem;padding:1rem;color:var(--muted);font-size:.9rem}
-@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}}`;
+@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}table{font-size:14px}}
+/* Phones: chart text scales with the chart's width (viewBox 400), so it is set larger to render at 12 px or more. */
+@media (max-width:30rem){.chart text,.chart .tick,.chart .small{font-size:15px}}`;
 
 /** Copies the text of the element named by a button's data-copy; works without the async clipboard. */
 const SCRIPT = `(function(){function say(s,ok){if(s)s.textContent=ok?'Copied to the clipboard.':'Copy failed: select the line and copy it by hand.'}
@@ -107,6 +137,8 @@ export interface PageSpec {
   body: string;
   /** the body holds the "Where does my pay fall?" box (pay-check.ts): inline its script too */
   payCheck?: boolean;
+  /** keep the page out of search indexes and the sitemap (its headline figure is withheld) */
+  noindex?: boolean;
 }
 
 export function page(site: SiteContext, p: PageSpec): string {
@@ -129,15 +161,19 @@ export function page(site: SiteContext, p: PageSpec): string {
 <title>${esc(p.title)} | ${esc(site.publisher)}</title>
 <meta${attrs({ name: 'description', content: p.description })}>
 <link${attrs({ rel: 'canonical', href: p.canonical })}>
-${alternates ? `${alternates}\n` : ''}<style>${CSS}</style>
+<link${attrs({ rel: 'icon', type: 'image/svg+xml', href: href(`${site.baseUrl}/favicon.svg`, site.baseUrl) })}>
+${p.noindex ? `${NOINDEX_META}\n` : ''}${alternates ? `${alternates}\n` : ''}<style>${CSS}</style>
 </head>
 <body>
-<header><nav aria-label="Site">${nav}</nav></header>
+<header><nav aria-label="Site">${nav}</nav>
+${searchBox(href(`${site.baseUrl}/${SEARCH_INDEX_FILE}`, site.baseUrl))}</header>
 <main>
 ${site.synthetic ? '<p class="synthetic"><strong>Synthetic demo data.</strong> The figures on this site are generated for demonstration; they are not real salary reports.</p>\n' : ''}${p.body}
 </main>
-<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/specialties.json`, '/data/api/v1')}.</p></footer>
-<script>${SCRIPT}${p.payCheck ? `\n${PAY_CHECK_SCRIPT}` : ''}</script>
+<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/`, '/data/api/v1')}.</p></footer>
+<script>${SCRIPT}
+${SEARCH_SCRIPT}
+${SORT_SCRIPT}${p.payCheck ? `\n${PAY_CHECK_SCRIPT}` : ''}</script>
 </body>
 </html>
 `;
@@ -166,6 +202,13 @@ export interface CitableDoc {
   license_url: string;
 }
 
+/** How to quote a figure: reported pay needs n and "self-reported"; resident pay is a published pay scale. */
+export function citeAdvice(feedUrl: string): string {
+  return /\/residency\//.test(feedUrl)
+    ? 'give the academic year and the as-of (checked) date, and say the figures are published pay scales of the teaching hospitals.'
+    : 'give n and the as-of date, and say the data is self-reported.';
+}
+
 /**
  * The attribution line with a copy button, and links to the JSON feed (and CSV download when given).
  * `id` must be unique on the page.
@@ -176,7 +219,7 @@ export function citeBlock(site: SiteContext, doc: CitableDoc, id: string, o: { h
 <h2${attrs({ id: `${id}-h` })}>${esc(heading)}</h2>
 <p class="attribution">${textFig('attribution', doc.attribution, 'span', { id })}</p>
 <p><button${attrs({ type: 'button', class: 'copy', 'data-copy': id })}>Copy attribution</button><span${attrs({ id: `${id}-status`, class: 'copy-status', role: 'status', 'aria-live': 'polite' })}></span></p>
-<p>Licensed ${link(site, doc.license_url, doc.license)}. When you quote a figure, link ${link(site, doc.citation_url, doc.citation_url)}, give n and the as-of date, and say the data is self-reported.</p>
+<p>Licensed ${link(site, doc.license_url, doc.license)}. When you quote a figure, link ${link(site, doc.citation_url, doc.citation_url)}, ${citeAdvice(doc.feed_url)}</p>
 <ul class="links"><li>JSON feed: ${link(site, doc.feed_url, href(doc.feed_url, site.baseUrl), { type: 'application/json' })}</li>${o.csv ? `<li>CSV download: ${link(site, o.csv, href(o.csv, site.baseUrl), { type: 'text/csv' })}</li>` : ''}</ul>
 </section>`;
 }
@@ -185,7 +228,9 @@ export function citeBlock(site: SiteContext, doc: CitableDoc, id: string, o: { h
 export function table(caption: string, head: string[], rows: string[], o: { numericFrom?: number; id?: string } = {}): string {
   const from = o.numericFrom ?? 1;
   const th = head.map((h, k) => `<th${attrs({ scope: 'col', class: k >= from ? 'num' : undefined })}>${esc(h)}</th>`).join('');
-  return `<div class="table-wrap"><table${attrs({ id: o.id })}><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>
+  // Lists (three or more columns, five or more rows) sort by any column with JavaScript (enhance.ts).
+  const sortable = head.length >= 3 && rows.length >= 5;
+  return `<div class="table-wrap"><table${attrs({ id: o.id, 'data-sortable': sortable ? '' : undefined })}><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></div>`;
 }

@@ -16,7 +16,7 @@ export function renderLicensePage(site: SiteContext, example: SpecialtiesFeed): 
 <li>say whether you changed the data (for example, re-rounded or combined it).</li>
 </ul>
 <h2>How to cite a figure</h2>
-<p>Link its <code>citation_url</code>, give <code>n</code> (the number of reports) and <code>as_of</code> (the data date), and say the data is self-reported. Every page and JSON feed carries a ready-made line in this shape:</p>
+<p>Link its <code>citation_url</code>, give <code>n</code> (the number of reports) and <code>as_of</code> (the data date), and say the data is self-reported (for resident pay: that the figures are the teaching hospitals&rsquo; published pay scales). Every page and JSON feed carries a ready-made line in this shape:</p>
 <p class="attribution">${esc(site.publisher)}, &quot;&lt;Specialty&gt; Salary Data,&quot; &lt;citation_url&gt; (data as of &lt;as_of&gt;; accessed &lt;access date&gt;). Licensed under ${esc(site.license)}.</p>
 <p>The access date is the day you retrieved the data (the server fills in the day it serves the page or feed).</p>
 ${citeBlock(site, example, 'attr', { heading: 'Example: cite the specialty overview', csv: example.feed_url.replace(/\.json$/, '.csv') })}

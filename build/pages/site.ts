@@ -1,6 +1,7 @@
 /**
  * Every public page of a build, rendered from the finished feed documents (pure: no fs, no clock), so a
- * page shows exactly the figures of its feed. Returns public-tree paths -> HTML.
+ * page shows exactly the figures of its feed. Returns public-tree paths -> HTML (and the site search
+ * index, search-index.json: enhance.ts).
  *
  * File naming: the page at URL path /a/b is written to a/b.html (and / to index.html): one file per page,
  * no directory per page (a build is ~5,400 files; a folder per page would add ~2,700 more entries to
@@ -22,6 +23,7 @@ import { renderMethodologyPage } from './methodology.ts';
 import { renderSpecialtyStatePage } from './specialty-state.ts';
 import { renderSpecialtyPage } from './specialty.ts';
 import { renderStatePage } from './state.ts';
+import { SEARCH_INDEX_FILE, searchIndex, searchIndexJson } from './enhance.ts';
 
 export interface SiteOptions {
   baseUrl: string;
@@ -81,9 +83,10 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
   const out = new Map<string, string>();
+  out.set(SEARCH_INDEX_FILE, searchIndexJson(searchIndex(o.baseUrl, specialties, states, institutions)));
   out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions));
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
-  out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states));
+  out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states, specialties));
   out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
   out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? []));
   out.set(pageFile(pagePaths.license()), renderLicensePage(site, specialties));

@@ -4,7 +4,7 @@
  */
 import type { SpecialtyStateFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
-import { attrs, esc } from './html.ts';
+import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
 import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { payCheckBlock } from './pay-check.ts';
@@ -17,7 +17,7 @@ export function renderSpecialtyStatePage(site: SiteContext, f: SpecialtyStateFee
   const payCheck = payCheckBlock(f, { scope: `${sp} in ${st}`, floor });
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>${esc(sp)} salary in ${esc(st)}</h1>
-${lead(`Median total compensation of ${sp} physicians in ${st}`, f, floor)}
+${lead(`Median total compensation in ${sp}, ${st}`, f, floor)}
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
 ${roundedNote(f)}
@@ -32,10 +32,11 @@ ${citeBlock(site, f, 'attr')}
 </article>`;
   return page(site, {
     title: `${sp} salary in ${st}`,
-    description: f.median !== null ? `${sp} physician salary in ${st}: median total compensation from ${f.n} self-reported reports (data as of ${f.as_of}).` : `${sp} physician salary in ${st} (figures withheld: too few reports).`,
+    description: f.median !== null ? `${sp} salary in ${st}: median total compensation from ${fmtCount(f.n ?? 0)} self-reported reports (data as of ${f.as_of}).` : `${sp} salary in ${st} (figures withheld: too few reports).`,
     canonical: f.citation_url,
     feeds: [f.feed_url],
     body,
     payCheck: payCheck.script,
+    noindex: f.median === null,
   });
 }

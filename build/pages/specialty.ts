@@ -6,10 +6,12 @@
 import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
-import { attrs, esc } from './html.ts';
+import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
 import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { payCheckBlock } from './pay-check.ts';
+import { specialtyMapBlock } from './map-blocks.ts';
+import { trendBlock } from './trend-block.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 
 export interface SpecialtyPageInput {
@@ -68,7 +70,7 @@ ${citeBlock(site, w, 'attr-wrvu', { heading: 'Cite the wRVU figures' })}
 
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>${esc(name)} salary</h1>
-${lead(`Median total compensation of ${name} physicians in the US`, f, floor)}
+${lead(`US median total compensation in ${name}`, f, floor)}
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
 ${roundedNote(f)}
@@ -76,22 +78,25 @@ ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}
 ${payCheck.html}
+${trendBlock(f)}
 <h2>Top paying states</h2>
 ${top.length ? `${figure(topChart, `States ranked by median total compensation (states with at least ${FLOORS.specialtyInState} reports).`)}\n${topTable}` : `<p>No state has published figures for ${esc(name)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}
 <p>States with published figures: ${fig('states_with_data', f.states_with_data, 'count')}.</p>
 <h2>By practice setting</h2>
 ${settings}
 <h2 id="states-h">${esc(name)} salary by state</h2>
+${specialtyMapBlock(site, name, input.states)}
 ${table(`${name}: median total compensation in every state`, ['State', 'Reports (n)', 'Median', 'vs national median'], cellRows(site, input.states, (c) => c.state.name))}
 ${wrvuSection}
 ${citeBlock(site, f, 'attr')}
 </article>`;
   return page(site, {
     title: `${name} salary`,
-    description: f.median !== null ? `${name} physician salary: median total compensation from ${f.n} self-reported reports (data as of ${f.as_of}).` : `${name} physician salary data (figures withheld: too few reports).`,
+    description: f.median !== null ? `${name} salary in the US: median total compensation from ${fmtCount(f.n ?? 0)} self-reported reports (data as of ${f.as_of}).` : `${name} salary data (figures withheld: too few reports).`,
     canonical: f.citation_url,
     feeds: [f.feed_url, w.feed_url],
     body,
     payCheck: payCheck.script,
+    noindex: f.median === null,
   });
 }

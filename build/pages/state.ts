@@ -5,7 +5,7 @@
 import type { SpecialtyStateFeed, StateFeed, StateInstitutionsFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
-import { attrs, esc } from './html.ts';
+import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
 import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
@@ -79,9 +79,10 @@ ${citeBlock(site, f, 'attr')}
 </article>`;
   return page(site, {
     title: `Physician salaries in ${st}`,
-    description: f.median !== null ? `Physician salaries in ${st}: median total compensation from ${f.n} self-reported reports (data as of ${f.as_of}), top specialties and cost of living.` : `Physician salaries in ${st} (figures withheld: too few reports).`,
+    description: f.median !== null ? `Physician salaries in ${st}: median total compensation from ${fmtCount(f.n ?? 0)} self-reported reports (data as of ${f.as_of}), top specialties and cost of living.` : `Physician salaries in ${st} (figures withheld: too few reports).`,
     canonical: f.citation_url,
     feeds: [f.feed_url],
     body,
+    noindex: f.median === null,
   });
 }

@@ -17,6 +17,7 @@ import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { FEED_INDEX, matchFeed } from './routes.ts';
 import type { EntityKind } from './resolve.ts';
+import { API_INDEX_PATH, apiIndexFile, wantsHtml } from './index-page.ts';
 import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './comparison.ts';
 import { createHash } from 'node:crypto';
 import { feedJsonSchema, openDataOpenApi } from '../../build/contract/openapi.ts';
@@ -109,6 +110,10 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q >= 0 ? url.slice(0, q) : url;
+    if (API_INDEX_PATH.test(decodePath(rawPath) ?? '')) {
+      serveIndex(req, res, head);
+      return;
+    }
     const doc = contract.get(rawPath);
     if (doc) {
       const h: Record<string, string | number> = { etag: doc.etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, ...requestIdHeader(res) };
@@ -202,6 +207,27 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const found = file;
     limited(req, res, head, (v) => sendFile(req, res, build, found, head, link, v));
   };
+
+  /** The API's index (index-page.ts): HTML for browsers, JSON otherwise; not counted, like the contract documents. */
+  function serveIndex(req: IncomingMessage, res: ServerResponse, head: boolean): void {
+    const build = deps.registry.current;
+    if (!build) {
+      json(res, 503, { error: 'no published build is loaded yet; retry shortly' }, head, { 'retry-after': 5 });
+      return;
+    }
+    const file = apiIndexFile(build, deps.limiter.limits, wantsHtml(req.headers.accept));
+    const { body, etag } = build.render(file, utcDay(deps.clock()));
+    const h: Record<string, string | number> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept', ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, h);
+      res.end();
+      done(304);
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h });
+    res.end(head ? undefined : body);
+    done(200);
+  }
 
   function rateFields(v: IpVerdict): Record<string, string> {
     return { 'ratelimit-policy': policy, ratelimit: IpLimiter.rateLimitHeader(v) };

@@ -5,10 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuildRegistry } from '../builds/registry.ts';
+import type { LoadedBuild } from '../builds/loaded-build.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 import { etagMatches, requestIdHeader } from '../http/send.ts';
 import { under } from '../http/canonical-path.ts';
+import { lookupPage } from './not-found.ts';
 import { COMPARISON_PAGE_PATH, comparisonPageFile, lookupComparison } from '../open-data/comparison.ts';
 
 export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock }): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
@@ -27,7 +29,7 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
       // /compare/{a}/{b}[/{state}]: derived from the build's documents, like its feed
       const m = COMPARISON_PAGE_PATH.exec(path);
       const found = m ? lookupComparison(build, m) : null;
-      if (!found?.ok) return false;
+      if (!found?.ok) return m ? false : redirectAlias(res, build, path, method === 'HEAD');
       file = comparisonPageFile(build, found.a, found.b, found.state);
     }
     const { body, etag } = build.render(file, utcDay(deps.clock()));
@@ -48,4 +50,25 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
     res.end(method === 'HEAD' ? undefined : body);
     return true;
   };
+}
+
+/**
+ * A known alias, code or letter case of a page (`/states/TX`, `/salaries/ob-gyn`): a permanent redirect to
+ * the canonical page, without the query string. Anything else is left to the site's 404 (fallback.ts).
+ */
+function redirectAlias(res: ServerResponse, build: LoadedBuild, path: string, head: boolean): boolean {
+  const found = lookupPage({ has: (p) => build.files.has(p), resolve: (k, raw) => build.resolver.resolve(k, raw) }, path);
+  if (found.redirect === null) return false;
+  const body = Buffer.from(`Moved permanently to ${found.redirect}\n`);
+  res.writeHead(301, {
+    location: found.redirect,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': body.length,
+    'cache-control': 'public, max-age=3600',
+    ...CORS_HEADERS,
+    'x-content-type-options': 'nosniff',
+    ...requestIdHeader(res),
+  });
+  res.end(head ? undefined : body);
+  return true;
 }

@@ -99,6 +99,29 @@ describe('open feeds recomputed independently from the documented rules', () => 
     expect(checked).toBeGreaterThan(20);
   });
 
+  it('every specialty by compensation year (floor 5, rounding by n, no mean; every year present; the newest submission year partial)', () => {
+    const years = ref.reports.map((r) => r.year);
+    const first = Math.min(...years);
+    const last = Math.max(...years);
+    const partialFrom = Number(ref.reports.map((r) => r.day).sort().pop()!.slice(0, 4));
+    let published = 0;
+    let withheld = 0;
+    for (const sp of ref.specialties) {
+      const doc = feed(`specialties/${sp.slug}.json`);
+      const k = doc.withheld ? [] : kept.get(sp.slug) ?? [];
+      const want = [];
+      for (let year = first; year <= last; year++) {
+        const e = expected(k.filter((r) => r.year === year).map((r) => r.total), 5);
+        want.push({ year, n: e.n, median: e.median, p25: e.p25, p75: e.p75, rounded: e.n !== null && e.n <= 24, withheld: e.n === null, partial: year >= partialFrom });
+        if (e.n === null) withheld++;
+        else published++;
+      }
+      expect(doc.by_year, sp.slug).toEqual(want);
+    }
+    expect(published).toBeGreaterThan(50);
+    expect(withheld).toBeGreaterThan(20);
+  });
+
   it('every specialty in every state (floor 3) and every state across specialties (floor 5)', () => {
     const all = asc(ref.reports.map((r) => r.total));
     const allMedian = q7(all, 0.5);

@@ -9,6 +9,7 @@
  *
  * Reproduce or widen: FUZZ_SEED=<n> FUZZ_SCALE=<factor> npx vitest run test/fuzz
  */
+import { urlPathOf } from '../../server/builds/loaded-build.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash, randomBytes } from 'node:crypto';
@@ -95,7 +96,8 @@ beforeAll(async () => {
   const docs = join(import.meta.dirname, '../../docs');
   const contractBodies = new Set([join(docs, 'openapi/open-data-api.json'), ...readdirSync(join(docs, 'schemas')).map((f) => join(docs, 'schemas', f))]
     .map((f) => createHash('sha256').update(readFileSync(f)).digest('hex')));
-  expectations = { publicBodies, contractBodies, forbidden: [...known.keys, secret, serviceDb, work] };
+  const publicPaths = new Set(Object.keys(readManifest(built.dir).files).map(urlPathOf).filter((x): x is string => x !== null));
+  expectations = { publicBodies, contractBodies, publicPaths, forbidden: [...known.keys, secret, serviceDb, work] };
 
   // The starter key uses up its day before the run (its counted requests are 429s then).
   for (let i = 0; i < 100; i++) {

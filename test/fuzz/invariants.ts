@@ -16,8 +16,19 @@ export interface Expectations {
   publicBodies: Map<string, string>;
   /** sha256 of the API's own contract documents (OpenAPI, feed JSON Schemas), served under /data/api/v1 too */
   contractBodies: Set<string>;
+  /** URL path of every public file of the build (targets of page redirects) */
+  publicPaths: Set<string>;
   /** strings that must never appear in a response (head or body) */
   forbidden: string[];
+}
+
+/** /data/api/v1[/], any letter case or escapes: the open data API's index. */
+function isApiIndex(rawPath: string): boolean {
+  try {
+    return /^\/data\/api\/v1\/?$/i.test(decodeURIComponent(rawPath).replace(/\/{2,}/g, '/'));
+  } catch {
+    return false;
+  }
 }
 
 /** Node's limit on a request head (request line and headers). */
@@ -152,6 +163,11 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
 
   if (r.status >= 400) {
     if (method === 'HEAD') return problems;
+    if (handler === 'generic' && r.status === 404 && /^text\/html/.test(String(r.headers['content-type']))) {
+      // the site's 404 page, for clients that accept text/html (server/pages/fallback.ts)
+      if (!r.body.toString('utf8').includes('<meta name="robots" content="noindex">')) problems.push('HTML 404 page without noindex');
+      return problems;
+    }
     const body = parseJson(r, problems);
     if (body === undefined) return problems;
     if (handler === 'open') openDataError(r.status, body, r, problems);
@@ -164,6 +180,13 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
   }
 
   switch (r.status) {
+    case 301: {
+      // an alias of a page redirected to its canonical page (server/pages/not-found.ts)
+      const to = String(r.headers.location ?? '');
+      if (handler !== 'generic' || !['GET', 'HEAD'].includes(method)) problems.push(`301 from the ${handler} handler or for ${method}`);
+      if (!/^\/[a-z0-9/-]*$/.test(to) || !x.publicPaths.has(to)) problems.push(`301 to ${to.slice(0, 80)}, not a published page`);
+      break;
+    }
     case 304:
       if (r.body.length) problems.push('304 with a body');
       if (!c.headers['if-none-match']) problems.push('304 without If-None-Match');
@@ -179,7 +202,10 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
       break;
     case 200: {
       if (method === 'HEAD') break;
-      if (handler === 'open') {
+      if (handler === 'open' && isApiIndex(pathname)) {
+        // the API's index (server/open-data/index-page.ts): derived per build, not counted, like the contract documents
+        if (!/^(application\/json|text\/html); charset=utf-8$/.test(String(r.headers['content-type']))) problems.push('API index with an unexpected content type');
+      } else if (handler === 'open') {
         const h = sha256(r.body);
         // a feed or CSV (not a contract document) is always counted: it carries the RateLimit fields
         if (!x.contractBodies.has(h) && (r.headers['ratelimit-policy'] === undefined || r.headers.ratelimit === undefined)) problems.push('feed served without the per-IP limit (no RateLimit fields)');

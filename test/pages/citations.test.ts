@@ -33,7 +33,7 @@ beforeAll(async () => {
   s = await serveGolden('pages-citations', clock);
   const pub = join(s.buildDir, 'public');
   feeds = listFiles(pub)
-    .filter((p) => p.endsWith('.json'))
+    .filter((p) => p.endsWith('.json') && schemaForPath(`public/${p}`)?.feed !== undefined) // feeds only (not search-index.json)
     .map((p) => {
       const text = readFileSync(join(pub, p), 'utf8').split('accessed 2026-11-16)').join(`accessed ${DAY})`);
       return { path: p, kind: schemaForPath(`public/${p}`)!.feed!, doc: JSON.parse(text) as Record<string, unknown> };
@@ -50,7 +50,7 @@ function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] 
   const list = (key: string, fields: string[]) => ((doc[key] as unknown[]) ?? []).flatMap((_, k) => fields.map((f) => `${key}[${k}].${f}`));
   switch (kind) {
     case 'specialty':
-      return [...SUMMARY, 'states_with_data', ...list('top_states', ['n', 'median']), ...list('practice_settings', SUMMARY)];
+      return [...SUMMARY, 'states_with_data', ...list('top_states', ['n', 'median']), ...list('practice_settings', SUMMARY), ...list('by_year', ['n', 'p25', 'median', 'p75'])];
     case 'wrvu':
       return SUMMARY;
     case 'specialtyState':
@@ -181,6 +181,41 @@ describe('citation pages', () => {
     const missing = await get(s.url, '/salaries/no-such-specialty');
     expect(missing.status).toBe(404);
   });
+
+  it('the US maps (specialty pages, /states) show every state once, with exactly its feed\'s n and median', async () => {
+    const byUrl = new Map(feeds.map((f) => [String(f.doc.feed_url), f.doc]));
+    const problems: string[] = [];
+    const maps = feeds.filter((f) => f.kind === 'specialty' || f.kind === 'states');
+    let shownStates = 0;
+    for (const { doc } of maps) {
+      const pagePath = String(doc.citation_url).slice(BASE_URL.length);
+      const page = await fetchPage(pagePath);
+      const map = [...elements(page.root!)].find((e) => e.attrs.class === 'usmap');
+      if (!map) {
+        problems.push(`${pagePath}: no map`);
+        continue;
+      }
+      const shapes = [...elements(map)].filter((e) => e.attrs['data-state'] !== undefined);
+      const codes = shapes.map((e) => e.attrs['data-state']);
+      if (codes.length !== 51 || new Set(codes).size !== 51) problems.push(`${pagePath}: ${codes.length} state shapes, ${new Set(codes).size} distinct`);
+      const figures = shownFigures(map);
+      for (const f of figures) {
+        const want = getPath(byUrl.get(f.feed) ?? {}, f.field);
+        if (Number(f.value) !== want || numberShown(f.text) !== want) problems.push(`${pagePath}: map ${f.feed} ${f.field} = ${f.value} (${f.text}), feed has ${String(want)}`);
+      }
+      // every published state has both figures on the map; a withheld one none, and is hatched
+      for (const a of shapes) {
+        const figs = shownFigures(a);
+        const hatched = [...elements(a)].some((e) => e.tag === 'path' && /hatch/.test(e.attrs.fill ?? ''));
+        if (hatched !== (figs.length === 0)) problems.push(`${pagePath}: ${a.attrs['data-state']} hatched=${hatched} with ${figs.length} figures`);
+        if (figs.length && figs.length !== 2) problems.push(`${pagePath}: ${a.attrs['data-state']} shows ${figs.map((f) => f.field).join(', ')}`);
+        if (figs.length) shownStates++;
+      }
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(maps.length).toBeGreaterThan(40);
+    expect(shownStates).toBeGreaterThan(100);
+  }, 120_000);
 
   it('a page shows the same attribution line as its feed on the same day', async () => {
     const page = await get(s.url, '/states/texas');

@@ -290,9 +290,15 @@ describe('unknown slugs and paths', () => {
   });
 
   it('an unknown path gets a JSON 404', async () => {
-    for (const p of [`${V1}/nothing.json`, `${V1}/specialties`, `${V1}/specialties/`, V1, `${V1}/`, `${V1}/specialties/cardiology.xml`, `${V1}/residency/institutions/not-a-hospital-at-all.json`]) {
+    for (const p of [`${V1}/nothing.json`, `${V1}/specialties`, `${V1}/specialties/`, `${V1}/specialties/cardiology.xml`, `${V1}/residency/institutions/not-a-hospital-at-all.json`]) {
       const r = await get(url, p);
       expectJsonError(r, 404);
+    }
+    // the API's own root is its index (JSON for non-browsers), not a 404
+    for (const p of [V1, `${V1}/`]) {
+      const r = await get(url, p);
+      expect(r.status, p).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
     }
   });
 });

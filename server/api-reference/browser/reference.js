@@ -48,13 +48,23 @@
     };
   }
 
+  // Swagger UI's server picker has no accessible name: name every select that lacks an aria-label (axe select-name).
+  new MutationObserver(function () {
+    var selects = root.querySelectorAll('select:not([aria-label])');
+    for (var i = 0; i < selects.length; i++) {
+      var s = selects[i];
+      // (the server picker sits in an empty <label>: it has a label element but no name)
+      s.setAttribute('aria-label', s.id === 'servers' ? 'Server' : (s.getAttribute('name') || 'Choose a value'));
+    }
+  }).observe(root, { childList: true, subtree: true });
+
   window.SwaggerUIBundle({
     url: root.getAttribute('data-spec'),
     domNode: root,
     presets: [window.SwaggerUIBundle.presets.apis],
     plugins: [CodeSamplesPlugin],
     layout: 'BaseLayout',
-    deepLinking: true,
+    deepLinking: false, // deep links put a link inside each operation's toggle button (nested interactive controls)
     docExpansion: 'list',
     defaultModelsExpandDepth: 0,
     displayRequestDuration: true,

@@ -1,0 +1,31 @@
+/**
+ * "By compensation year" on a specialty page (pure): the trend chart (trend-chart.ts) and a table of the
+ * same figures (by_year[k] of specialties/{slug}.json), withheld years named as such, the partial year marked.
+ */
+import type { SpecialtyFeed } from '../contract/open-feeds.ts';
+import { FLOORS } from '../compute/stats.ts';
+import { fig } from './figures.ts';
+import { esc } from './html.ts';
+import { figure, table } from './layout.ts';
+import { trendDesc, trendSvg } from './trend-chart.ts';
+
+export function trendBlock(f: SpecialtyFeed): string {
+  const rows = f.by_year ?? [];
+  if (!rows.length) return '';
+  const name = f.specialty.name;
+  const floor = FLOORS.national;
+  const partial = rows.find((r) => r.partial);
+  const chart = trendSvg({ id: 'trend', title: `${name}: median and P25-P75 by compensation year`, desc: trendDesc(rows, floor) }, rows);
+  const note = partial ? ` ${partial.year}* is the current compensation year, still being reported: its figures are partial.` : '';
+  const tbl = table(
+    `${name}: national total compensation by compensation year`,
+    ['Year', 'Reports (n)', 'P25', 'Median', 'P75'],
+    rows.map((r, k) => `<tr><th scope="row">${esc(r.year)}${r.partial ? ' (partial year)' : ''}</th>`
+      + (['n', 'p25', 'median', 'p75'] as const).map((key) => fig(`by_year[${k}].${key}`, r[key], key === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor })).join('')
+      + '</tr>'),
+  );
+  const shown = chart
+    ? figure(chart, `Median (line) and 25th-75th percentile (band) by compensation year; gaps are years with fewer than ${floor} reports.${note}`)
+    : `<p>No compensation year has ${floor} or more reports yet.</p>`;
+  return `<h2 id="years-h">By compensation year</h2>\n${shown}\n${tbl}`;
+}

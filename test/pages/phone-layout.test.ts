@@ -1,0 +1,123 @@
+/**
+ * Every page kind at 360 px in headless Chromium (the system's /usr/bin/chromium, never downloaded): the
+ * page never scrolls sideways; every number of every table can be read (inside the viewport, or inside
+ * its table's scroll container and not hidden under the sticky first column when scrolled to); chart
+ * text renders at 12 px or more and stays inside its chart. Screenshots at 390 and 1280 px go to
+ * test-output/pages/ (git-ignored).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { serveGolden, type Served } from './helpers.ts';
+
+const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
+const OUT = join(process.cwd(), 'test-output', 'pages');
+const haveBrowser = existsSync(CHROMIUM);
+
+let s: Served;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!haveBrowser) return;
+  mkdirSync(OUT, { recursive: true });
+  s = await serveGolden('phone-layout');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+const PAGES: [string, string][] = [
+  ['home', '/'],
+  ['specialties', '/salaries'],
+  ['specialty', '/salaries/cardiology'],
+  ['specialty-state', '/salaries/cardiology/texas'],
+  ['states', '/states'],
+  ['state', '/states/texas'],
+  ['residency', '/residency'],
+  ['institution', ''], // the first hospital linked from /residency
+  ['methodology', '/methodology'],
+  ['license', '/license'],
+];
+
+/** Browser-side check of one page (a string: no DOM types in this project). Returns a list of problems. */
+const CHECK = `(() => {
+  const vw = document.documentElement.clientWidth;
+  const problems = [];
+  if (document.documentElement.scrollWidth > vw) problems.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+  const label = (el) => (el.closest('table')?.querySelector('caption')?.textContent || 'table').slice(0, 50) + ': ' + el.textContent.trim();
+  for (const cell of document.querySelectorAll('tbody .num')) {
+    let r = cell.getBoundingClientRect();
+    if (r.width === 0) { problems.push('hidden cell ' + label(cell)); continue; }
+    if (r.left >= 0 && r.right <= vw + 0.5) continue;
+    const wrap = cell.closest('.table-wrap');
+    if (!wrap || getComputedStyle(wrap).overflowX !== 'auto') { problems.push('off-screen, no scroll container: ' + label(cell)); continue; }
+    const w = wrap.getBoundingClientRect();
+    if (w.left < 0 || w.right > vw + 0.5) { problems.push('scroll container wider than the screen: ' + label(cell)); continue; }
+    // Scroll the container until the cell's right edge meets the container's: it must then be on top.
+    wrap.scrollLeft += r.right - w.right;
+    r = cell.getBoundingClientRect();
+    const y = Math.min(Math.max(r.top + r.height / 2, 1), innerHeight - 1);
+    cell.scrollIntoView({ block: 'center', inline: 'nearest' });
+    r = cell.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === cell || cell.contains(hit))) problems.push('covered when scrolled to: ' + label(cell) + ' (by ' + (hit ? hit.tagName + ' ' + hit.textContent.trim().slice(0, 30) : 'nothing') + ')');
+    wrap.scrollLeft = 0;
+    void y;
+  }
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.scrollWidth <= wrap.clientWidth) continue;
+    const first = wrap.querySelector('tbody tr > :first-child');
+    if (first && getComputedStyle(first).position !== 'sticky') problems.push('scrolling table without a fixed first column: ' + label(first));
+  }
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const box = svg.getBoundingClientRect();
+    const scale = box.width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 12) problems.push(svg.dataset.chart + ': text "' + t.textContent + '" renders at ' + px.toFixed(1) + ' px');
+      const b = t.getBoundingClientRect();
+      if (b.left < box.left - 1 || b.right > box.right + 1) problems.push(svg.dataset.chart + ': text "' + t.textContent + '" leaves the chart');
+    }
+  }
+  return problems;
+})()`;
+
+describe.skipIf(!haveBrowser)(`every page kind at 360 px in Chromium (${CHROMIUM})`, () => {
+  it('no sideways page scroll, every table number readable, chart text >= 12 px inside its chart', async () => {
+    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await phone.newPage();
+    const found: Record<string, string[]> = {};
+    for (const [kind, path0] of PAGES) {
+      let path = path0;
+      if (!path) {
+        await page.goto(`${s.url}/residency`);
+        path = (await page.locator('table tbody th a').first().getAttribute('href'))!;
+      }
+      const res = await page.goto(`${s.url}${path}`);
+      expect(res?.status(), path).toBe(200);
+      const problems = await page.evaluate<string[]>(CHECK);
+      if (problems.length) found[`${kind} ${path}`] = problems.slice(0, 8);
+    }
+    expect(found).toEqual({});
+    await phone.close();
+  }, 120_000);
+
+  it('saves screenshots at 390 and 1280 px', async () => {
+    for (const [width, height, mobile] of [[390, 844, true], [1280, 900, false]] as const) {
+      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: mobile ? 2 : 1, isMobile: mobile, hasTouch: mobile });
+      const page = await context.newPage();
+      for (const [kind, path] of PAGES) {
+        if (!path) continue;
+        await page.goto(`${s.url}${path}`);
+        await page.screenshot({ path: join(OUT, `layout-${kind}-${width}.png`), fullPage: true });
+      }
+      await context.close();
+    }
+  }, 120_000);
+});
