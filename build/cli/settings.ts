@@ -59,6 +59,7 @@ export const SETTINGS = {
   logLevel: { flags: '--log-level <level>', env: 'PHYSPAY_LOG_LEVEL', description: 'JSON log level on stderr: info logs every request; warn, error or silent log less', default: 'info', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) },
   config: { flags: '--config <file>', env: 'PHYSPAY_CONFIG', description: 'JSON file of settings by name, e.g. {"db": "reports.db", "baseUrl": "https://..."} (default: physpay.config.json in the working directory, when present)', schema: z.string().min(1).optional() },
   shutdownGraceMs: { flags: '--shutdown-grace-ms <ms>', env: 'PHYSPAY_SHUTDOWN_GRACE_MS', description: 'on SIGTERM: how long requests in flight may finish before connections are closed', default: '10000', schema: z.coerce.number().int().min(0).max(600_000) },
+  onPublish: { flags: '--on-publish <command>', env: 'PHYSPAY_ON_PUBLISH', description: 'shell command run after a build is published or rolled back (e.g. an edge-cache ban); gets PHYSPAY_BUILD_ID, PHYSPAY_PREVIOUS_BUILD_ID, PHYSPAY_OUT and PHYSPAY_EVENT', schema: z.string().trim().min(1).max(4000).optional() },
   moderator: { flags: '--moderator <name>', env: 'PHYSPAY_MODERATOR', description: 'moderate: the name recorded with each decision (default: the OS user)', schema: z.string().trim().min(1).max(100).optional() },
 } satisfies Record<string, Setting>;
 

@@ -9,6 +9,7 @@ import { verifyBuildDir } from '../../emit/verify.ts';
 import { BuildSummary } from '../../contract/manifest.ts';
 import { givenExplicitly, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { onPublishFailure, runOnPublish, type OnPublishResult } from '../on-publish.ts';
 
 const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -69,15 +70,17 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .addOption(option('maxMedianShift'))
     .addOption(option('winsorLower'))
     .addOption(option('winsorUpper'))
+    .addOption(option('onPublish'))
     .option('--force', 'publish even when the sanity diff against the current build fails')
     .option('--no-fsync', 'do not flush each file to disk (faster; for throwaway builds)')
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr)')
     .action((opts, cmd: Command) => {
-      const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper']);
+      const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
       if (s.winsorLower >= s.winsorUpper) throw new CliError(`--winsor-lower (PHYSPAY_WINSOR_LOWER) must be below --winsor-upper (PHYSPAY_WINSOR_UPPER) (got ${s.winsorLower} and ${s.winsorUpper})`, 2);
       const started = performance.now();
       const previous = currentBuildId(s.out);
+      let hook: OnPublishResult | null = null;
       try {
         checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
         const r = runBuild({
@@ -94,8 +97,12 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
         for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
         const line = outcomeLine(r);
+        // Only a build that became current changes what the edge should serve.
+        if (s.onPublish && r.published) hook = runOnPublish(s.onPublish, { event: 'published', buildId: r.id, previous: r.previous, out: s.out });
         if (!opts.json) {
           io.out(line);
+          if (hook?.ok) io.err(`--on-publish command finished in ${hook.duration_s.toFixed(1)} s`);
+          if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
           return;
         }
         const sm = r.summary;
@@ -104,9 +111,11 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
           reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, bytes: sm.bytes,
           data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
-          pruned: r.pruned, warnings: r.diffWarnings, message: line,
+          pruned: r.pruned, warnings: r.diffWarnings, message: line, on_publish: hook,
         }));
+        if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
       } catch (err) {
+        if (hook) throw err; // published; only the hook failed (reported above)
         const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
         if (opts.json) {
           const current = currentBuildId(s.out);
@@ -171,8 +180,10 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .description('point current at an earlier build (default: the one before current), after verifying it')
     .argument('[id]', 'build id to make current')
     .addOption(option('out'))
+    .addOption(option('onPublish'))
     .action((id: string | undefined, opts) => {
-      const { out } = readSettings(opts, ['out']);
+      const { out, onPublish } = readSettings(opts, ['out', 'onPublish']);
+      let rolledBack: { target: string; previous: string | null } | null = null;
       const release = acquireLock(out);
       try {
         const list = listBuilds(out);
@@ -184,10 +195,15 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         if (problems.length) throw new CliError(`build ${target} failed verification; current unchanged (${problems[0]})`);
         const previous = currentBuildId(out);
         switchCurrent(out, target);
+        rolledBack = { target, previous };
         io.out(`current is now ${target} (was ${previous ?? 'none'})`);
         if (!isPinned(out, target)) io.err(`note: the next physpay build whose data differs replaces ${target}; physpay builds pin ${target} keeps it current`);
       } finally {
         release();
+      }
+      if (onPublish && rolledBack) {
+        const hook = runOnPublish(onPublish, { event: 'rollback', buildId: rolledBack.target, previous: rolledBack.previous, out });
+        if (!hook.ok) throw new CliError(onPublishFailure(hook, rolledBack.target));
       }
     });
 

@@ -1,0 +1,298 @@
+/**
+ * The edge-cache deployment, end to end with real processes: Debian's Varnish with the shipped policy
+ * (deploy/varnish/physpay.vcl) in front of two `physpay serve` processes that share one dist-data and one
+ * PostgreSQL service store, run with `--trust-proxy 1`. Two clients on their own loopback addresses
+ * (127.0.0.2 and 127.0.0.3) talk to the edge only; what reached physpay is read from each process's
+ * /metrics and from the per-IP counters in PostgreSQL.
+ *
+ * A second edge with the TTL cut to 15 s shows the no-hook path (new figures when the TTL runs out);
+ * the main edge, with its one-hour TTL, changes at once through `physpay build --on-publish`.
+ *
+ * Needs varnishd (Debian package varnish) and PostgreSQL: skipped with a message outside CI when either
+ * is missing, required when CI is set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from 'node:http';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomInt } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type pg from 'pg';
+import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
+import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { request, type HttpResponse } from '../helpers/http.ts';
+import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { startVarnish, type Edge } from '../../deploy/varnish/varnishd.ts';
+import { createDemoDb } from '../../build/demo/create.ts';
+
+const run = promisify(execFile);
+const DAY_LIMIT = 25;
+const FEED = '/data/api/v1/specialties/cardiology.json';
+const PAGE = '/salaries/cardiology';
+const A = '127.0.0.2';
+const B = '127.0.0.3';
+const SPOOF = `198.51.100.${randomInt(1, 255)}`;
+const SHORT_TTL_S = 15;
+
+let skip: string | null = null;
+let work: string;
+let dist: string;
+let build1: string;
+let servers: ServeProcess[] = [];
+let edge: Edge;
+let shortEdge: Edge;
+let db: pg.Client;
+const agents: Record<string, Agent> = {};
+const summary: Record<string, unknown> = {};
+
+const agentFor = (ip: string) => (agents[ip] ??= new Agent({ keepAlive: true, maxSockets: 256, localAddress: ip } as ConstructorParameters<typeof Agent>[0]));
+const get = (base: string, path: string, from: string, headers: Record<string, string> = {}) => request(base, path, { agent: agentFor(from), headers });
+
+/** Requests physpay answered on its public interfaces (not the edge's /readyz probes), both processes. */
+async function reachedPhyspay(): Promise<Record<string, number>> {
+  await new Promise((r) => setTimeout(r, 100)); // metrics are taken when a response finishes
+  const total: Record<string, number> = { open_data: 0, pages: 0, keyed: 0, mcp: 0 };
+  for (const s of servers) {
+    const text = (await request(s.url, '/metrics')).text;
+    for (const m of text.matchAll(/^physpay_http_requests_total\{interface="(\w+)",status="\d+"\} (\d+)$/gm)) {
+      if (m[1]! in total) total[m[1]!]! += Number(m[2]);
+    }
+  }
+  return total;
+}
+
+async function dayCount(ip: string): Promise<number | null> {
+  const r = await db.query('SELECT day_count FROM ip_counters WHERE ip = $1', [ip]);
+  return r.rows[0] ? Number(r.rows[0].day_count) : null;
+}
+
+const statuses = (rs: HttpResponse[]) => {
+  const c: Record<number, number> = {};
+  for (const r of rs) c[r.status] = (c[r.status] ?? 0) + 1;
+  return c;
+};
+
+async function cli(args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 << 20 });
+  return stdout;
+}
+
+beforeAll(async () => {
+  const noVarnish = spawnSync('varnishd', ['-V']).error ? 'varnishd is not installed (apt-get install varnish)' : null;
+  if (noVarnish && process.env.CI) throw new Error(`${noVarnish}: required when CI is set`);
+  skip = noVarnish ?? (await pgSkipReason('the edge-cache end-to-end test'));
+  if (noVarnish) console.warn(`skipping the edge-cache end-to-end test: ${noVarnish}`);
+  if (skip) return;
+
+  work = mkdtempSync(join(tmpdir(), 'physpay-edge-'));
+  chmodSync(work, 0o755); // varnishd reads its VCL as its own user
+  dist = join(work, 'dist');
+  build1 = goldenBuild(makeGoldenDb(work), dist).id;
+  db = await pgClient();
+  await db.query('DELETE FROM ip_counters WHERE ip = ANY($1)', [[A, B, SPOOF, '127.0.0.1']]);
+  const args = ['--data', dist, '--service-db', PG_URL, '--port', '0', '--trust-proxy', '1', '--ip-per-minute', '100000', '--ip-per-day', String(DAY_LIMIT), '--poll-ms', '200', '--log-level', 'warn'];
+  servers = await Promise.all([spawnServe(args), spawnServe(args)]);
+  const backends = servers.map((s) => ({ host: '127.0.0.1', port: Number(new URL(s.url).port) }));
+  [edge, shortEdge] = await Promise.all([
+    startVarnish({ dir: join(work, 'edge'), backends }),
+    startVarnish({ dir: join(work, 'edge-short'), backends, extraVcl: `sub vcl_backend_response {\n    if (beresp.ttl > ${SHORT_TTL_S}s) { set beresp.ttl = ${SHORT_TTL_S}s; }\n}\n` }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  if (edge && !skip) {
+    const s = edge.stats();
+    summary.edge = { hits: s.cache_hit, misses: s.cache_miss, passes: s.s_pass, hit_ratio: Number((s.cache_hit! / (s.cache_hit! + s.cache_miss!)).toFixed(3)), backend_requests: s.backend_req };
+    summary.reached_physpay = await reachedPhyspay().catch(() => null);
+    summary.per_ip_day_counts = { [A]: await dayCount(A), [B]: await dayCount(B), [`${SPOOF} (spoofed)`]: await dayCount(SPOOF) };
+    console.log(`edge-cache summary: ${JSON.stringify(summary)}`);
+  }
+  await Promise.all([edge?.stop(), shortEdge?.stop(), ...servers.map((s) => s.stop())]);
+  for (const a of Object.values(agents)) a.destroy();
+  await db?.end();
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 60_000);
+
+describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
+  it('open feeds and pages: one miss, then hits for an hour that never reach physpay nor count; 304 from the edge with the strong ETag', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const reached0 = await reachedPhyspay();
+    const first = await get(edge.url, FEED, A);
+    expect(first.status).toBe(200);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(first.headers['cache-control']).toBe('public, max-age=3600');
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^"[^"]+"$/); // strong
+    expect(first.headers['x-physpay-build']).toBe(build1);
+    expect(first.headers.ratelimit).toMatch(/"day";r=24;/); // the request that filled the cache was counted
+
+    for (const from of [A, B, A, B, A, B, A, B]) {
+      const hit = await get(edge.url, FEED, from);
+      expect(hit.status).toBe(200);
+      expect(hit.headers['x-cache']).toBe('HIT');
+      expect(Number(hit.headers.age)).toBeGreaterThanOrEqual(0);
+      expect(Number(hit.headers.age)).toBeLessThan(3600);
+      expect(hit.headers.etag).toBe(etag);
+      expect(hit.body.equals(first.body)).toBe(true);
+      expect(hit.headers.ratelimit).toBeUndefined(); // someone else's count: removed on a hit
+      expect(hit.headers['access-control-allow-origin']).toBe('*');
+    }
+    // If-None-Match (node:http: nothing else is added to the request): 304 with the same strong ETag
+    const revalidated = await get(edge.url, FEED, B, { 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(etag);
+    expect(revalidated.headers['cache-control']).toBe('public, max-age=3600');
+    expect(revalidated.body.length).toBe(0);
+    // a changed ETag gets the full body
+    expect((await get(edge.url, FEED, B, { 'if-none-match': '"stale"' })).status).toBe(200);
+
+    const page1 = await get(edge.url, PAGE, A);
+    const page2 = await get(edge.url, PAGE, B);
+    expect([page1.status, page1.headers['x-cache'], page2.status, page2.headers['x-cache']]).toEqual([200, 'MISS', 200, 'HIT']);
+    expect(page2.headers.etag).toBe(page1.headers.etag);
+    expect(page2.headers['content-type']).toMatch(/^text\/html/);
+
+    const reached = await reachedPhyspay();
+    expect(reached.open_data - reached0.open_data).toBe(1);
+    expect(reached.pages - reached0.pages).toBe(1);
+    expect(await dayCount(A)).toBe(1); // the one miss; 4 hits and a 304 were never counted
+    expect(await dayCount(B)).toBeNull(); // B only ever got hits
+    summary.caching = { requests: 14, reached_physpay: { open_data: 1, pages: 1 } };
+  });
+
+  it('per-IP limits apply to the real client address (--trust-proxy 1): each client exactly, separately, unspoofable; hits are served to a limited client', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const usedA = (await dayCount(A)) ?? 0;
+    // 35 concurrent misses (a query string per request) from A, each naming a forged address
+    const burst = await Promise.all(Array.from({ length: DAY_LIMIT + 10 }, (_, i) => get(edge.url, `${FEED}?a=${i}`, A, { 'x-forwarded-for': SPOOF })));
+    expect(statuses(burst)).toEqual({ 200: DAY_LIMIT - usedA, 429: 10 + usedA });
+    for (const r of burst.filter((x) => x.status === 429)) {
+      expect(r.headers['cache-control']).toBe('no-store');
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await dayCount(A)).toBe(DAY_LIMIT);
+    expect(await dayCount(SPOOF)).toBeNull();
+
+    // A is limited at physpay, but the edge still serves it what it holds (hits are not counted)
+    const cached = await get(edge.url, FEED, A);
+    expect([cached.status, cached.headers['x-cache']]).toEqual([200, 'HIT']);
+    // B is another client: its own count, untouched by A's
+    const b = await get(edge.url, `${FEED}?b=1`, B, { 'x-forwarded-for': A });
+    expect([b.status, b.headers['x-cache']]).toEqual([200, 'MISS']);
+    expect(b.headers.ratelimit).toMatch(new RegExp(`"day";r=${DAY_LIMIT - 1};`));
+    expect(await dayCount(B)).toBe(1);
+    expect(await dayCount(A)).toBe(DAY_LIMIT);
+    // a 429 is never stored: the URL A was refused on is served to B
+    const refusedUrl = burst.findIndex((r) => r.status === 429);
+    const again = await get(edge.url, `${FEED}?a=${refusedUrl}`, B);
+    expect(again.status).toBe(200);
+    summary.limits = { day_limit: DAY_LIMIT, burst_from_A: DAY_LIMIT + 10, served: DAY_LIMIT - usedA, refused: 10 + usedA };
+  });
+
+  it('keyed answers are never stored: two keys see only their own meta; a quota stays exact through the edge', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const create = async (plan: string) => JSON.parse(await cli(['keys', 'create', '--service-db', PG_URL, '--plan', plan, '--label', 'edge test', '--json'])) as { key: string; id: number; key_prefix: string };
+    const [starter, pro] = await Promise.all([create('starter'), create('professional')]);
+    const reached0 = await reachedPhyspay();
+    const requestIds = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      for (const k of [starter, pro]) {
+        const usage = await get(edge.url, '/api/v1/me/usage', A, { 'x-api-key': k.key });
+        expect(usage.status).toBe(200);
+        expect(usage.headers['x-cache']).toBe('PASS');
+        expect(usage.json<{ key_prefix: string }>().key_prefix).toBe(k.key_prefix);
+        const bench = await get(edge.url, '/api/v1/benchmarks?specialty=Cardiology', B, { 'x-api-key': k.key });
+        expect(bench.status).toBe(200);
+        expect(bench.headers['x-cache']).toBe('PASS');
+        expect(bench.headers['cache-control']).toMatch(/^private/);
+        expect(bench.headers.vary).toMatch(/X-API-Key/i);
+        // its own request id and its own count: the i-th benchmark of this key leaves limit - (i + 1)
+        const meta = bench.json<{ meta: { request_id: string; rate_limit: { remaining_daily: number } } }>().meta;
+        const limit = k === starter ? 100 : 500;
+        expect(meta.rate_limit.remaining_daily).toBe(limit - (i + 1));
+        expect(requestIds.has(meta.request_id)).toBe(false);
+        requestIds.add(meta.request_id);
+        expect(Number(bench.headers['x-ratelimit-limit-daily'])).toBe(limit);
+      }
+    }
+    expect((await reachedPhyspay()).keyed - reached0.keyed).toBe(12); // every one reached physpay
+
+    // a fresh Starter key (100 a day): 110 concurrent requests through the edge -> exactly 100 served
+    const fresh = await create('starter');
+    const burst = await Promise.all(Array.from({ length: 110 }, (_, i) => get(edge.url, '/api/v1/benchmarks?specialty=Cardiology', i % 2 ? A : B, { 'x-api-key': fresh.key })));
+    expect(statuses(burst)).toEqual({ 200: 100, 429: 10 });
+    const stored = await db.query('SELECT day_count FROM quota_usage WHERE key_id = $1', [fresh.id]);
+    expect(Number(stored.rows[0].day_count)).toBe(100);
+    summary.quota = { plan_daily: 100, burst: 110, served: 100, refused: 10, stored: 100 };
+  });
+
+  it('MCP POSTs pass through uncached (official client), and /metrics is not reachable through the edge', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const reached0 = await reachedPhyspay();
+    const client = new Client({ name: 'edge-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${edge.url}/mcp`)));
+    try {
+      const a = (await client.callTool({ name: 'get_specialty_pay', arguments: { specialty: 'cardiology' } })) as CallToolResult;
+      const b = (await client.callTool({ name: 'get_specialty_pay', arguments: { specialty: 'cardiology' } })) as CallToolResult;
+      expect(a.isError).toBeFalsy();
+      expect(b.structuredContent).toEqual(a.structuredContent);
+    } finally {
+      await client.close();
+    }
+    const reached = await reachedPhyspay();
+    expect(reached.mcp - reached0.mcp).toBeGreaterThanOrEqual(3); // initialize, notification, two calls: none from a cache
+    const raw = await request(edge.url, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    expect(raw.headers['x-cache']).toBe('PASS');
+    const metrics = await get(edge.url, '/metrics', A);
+    expect([metrics.status, metrics.headers['cache-control']]).toEqual([404, 'no-store']);
+  });
+
+  it('a new build: without a hook the edge changes when its TTL runs out; with --on-publish it changes at once; a rollback too', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // both edges hold build 1
+    const old = await get(edge.url, FEED, B);
+    expect([old.headers['x-cache'], old.headers['x-physpay-build']]).toEqual(['HIT', build1]);
+    const warmed = Date.now();
+    await get(shortEdge.url, FEED, B);
+    expect((await get(shortEdge.url, FEED, B)).headers['x-cache']).toBe('HIT');
+
+    // new figures: a second reports DB, published by the CLI with the purge hook for the main edge only
+    const db2 = join(work, 'second.db');
+    createDemoDb(db2, { reports: 1500, seed: 8, asOf: '2026-11-15', force: true, now: () => new Date('2026-11-16T03:00:00Z') });
+    const hook = `${join(process.cwd(), 'deploy/varnish/on-publish.sh')} -n ${edge.name} -- ${servers.map((s) => s.url).join(' ')}`;
+    const out = JSON.parse(await cli(['build', '--db', db2, '--out', dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-17', '--force', '--no-fsync', '--on-publish', hook, '--json'])) as
+      { status: string; build_id: string; on_publish: { ok: boolean; exit_code: number } };
+    expect(out.status).toBe('published');
+    expect(out.on_publish).toMatchObject({ ok: true, exit_code: 0 });
+    const build2 = out.build_id;
+
+    // main edge: the new build at once (the hook waited for both processes, then banned build 1's objects)
+    const fresh = await get(edge.url, FEED, B);
+    expect([fresh.headers['x-cache'], fresh.headers['x-physpay-build']]).toEqual(['MISS', build2]);
+    expect(fresh.body.equals(old.body)).toBe(false);
+    expect((await get(edge.url, FEED, A)).headers['x-physpay-build']).toBe(build2);
+
+    // short-TTL edge, no hook: build 1 until the TTL (+ 10 s grace) runs out, then build 2
+    const stale = await get(shortEdge.url, FEED, B);
+    if (Date.now() - warmed < SHORT_TTL_S * 1000 - 1000) expect([stale.headers['x-cache'], stale.headers['x-physpay-build']]).toEqual(['HIT', build1]);
+    let seen: string | undefined;
+    while (Date.now() - warmed < (SHORT_TTL_S + 10 + 5) * 1000) {
+      seen = (await get(shortEdge.url, FEED, B)).headers['x-physpay-build'] as string;
+      if (seen === build2) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(seen).toBe(build2);
+    summary.ttl_path_seconds = Number(((Date.now() - warmed) / 1000).toFixed(1));
+
+    // rollback with the same hook: build 1 at the edge at once
+    await cli(['builds', 'rollback', build1, '--out', dist, '--on-publish', hook]);
+    const back = await get(edge.url, FEED, B);
+    expect([back.headers['x-cache'], back.headers['x-physpay-build']]).toEqual(['MISS', build1]);
+    expect(back.body.equals(old.body)).toBe(true);
+  }, 90_000);
+});
