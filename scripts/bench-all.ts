@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench-all.ts [--runs 3] [--seconds 10] [--quick]
  *
  * --quick: one run each, 3-second loads, builds of 100k and 300k only (a smoke run, not for the report
- * that is committed). Needs nginx and wrk (apt-get install nginx wrk) and PostgreSQL for the keyed figures.
+ * that is committed). Needs nginx, wrk and varnish (apt-get install nginx wrk varnish) and PostgreSQL for the keyed figures.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -47,6 +47,7 @@ const machine = {
   kernel: sh('uname -sr'),
   nginx: sh('nginx -v 2>&1').replace('nginx version: ', ''),
   wrk: sh('wrk -v 2>&1 | head -1').split(' [')[0] ?? '',
+  varnish: sh('varnishd -V 2>&1 | head -1'),
   postgres: sh('psql --version'),
   load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
 };
@@ -57,6 +58,8 @@ const serve = runScript('bench-serve.ts', ['--seconds', String(seconds), '--runs
 type KeyedResult = { p50: number; p99: number; p999: number; max: number; achieved: number; errors: number; send_lag_p99_ms: number; statuses: Record<string, number> };
 type KeyedSeries = { benchmarks?: KeyedResult[]; reference: KeyedResult[]; placement: 'any' | 'cpu0' };
 const keyed = runScript('bench-keyed.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { rate: number; queries: number; warm_up_s: number; results: Record<string, KeyedSeries> };
+type EdgeResult = { feed: string; connections: number; miss_share: number; results: { nginx: number[]; physpay: number[]; edge: number[] }; edge: { hit_ratio: number; requests: number; reached_physpay: number }[]; hit_ratio: number };
+const edge = runScript('bench-edge.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as EdgeResult;
 const mcp = runScript('bench-mcp.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { feed: string; connections: number; results: { tool: number[]; feed: number[] }; ratio: number };
 
 const L: string[] = [];
@@ -100,6 +103,13 @@ for (const [name, r] of Object.entries(keyed.results)) {
 }
 if (!keyed.results.postgres) L.push('', 'PostgreSQL was not reachable: not measured.');
 L.push('');
+
+L.push('## A feed through the edge cache (README: Deploying)', '');
+L.push(`Feed \`${edge.feed}\`, one request mix for all three: ${(edge.miss_share * 100).toFixed(0)}% of requests add a unique query string (at the edge, a miss that goes to physpay and is counted there), the rest ask for the feed as is. wrk 1 thread, ${edge.connections} connections on CPU 1; the server side on CPU 0 (for the edge: varnishd with the shipped policy and its one physpay process together). No target is set: the edge runs on its own machines in production.`, '');
+L.push('| | nginx (1 worker) | physpay alone (1 process) | Varnish -> physpay |', '|---|---:|---:|---:|');
+L.push(`| req/s | ${fig(edge.results.nginx)} | ${fig(edge.results.physpay)} | ${fig(edge.results.edge)} |`);
+L.push(`| hit ratio at the edge | | | ${fig(edge.edge.map((e) => e.hit_ratio * 100), 1)} % |`);
+L.push(`| requests that reached physpay (of all through the edge) | | | ${edge.edge.map((e) => `${e.reached_physpay.toLocaleString('en-US')} of ${e.requests.toLocaleString('en-US')}`).join('; ')} |`, '');
 
 L.push('## Tool server (MCP)', '');
 L.push(`\`tools/call get_specialty_pay\` as a plain JSON POST (stateless: a fresh server and transport per request, per-IP limit counted) vs GET \`${mcp.feed}\` (the document its structuredContent equals) on the same process; wrk 1 thread, ${mcp.connections} connections. No target is set.`, '');

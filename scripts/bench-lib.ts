@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import { createDemoDb } from '../build/demo/create.ts';
 import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
+import { CORS_HEADERS } from '../server/http/cors.ts';
 
 const argv = process.argv.slice(2);
 
@@ -47,6 +48,42 @@ export function demoWorkspace(name: string): { work: string; data: string } {
     runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: data, force: true, durable: false, now: () => new Date() });
   }
   return { work, data };
+}
+
+/**
+ * nginx.conf for the reference server: one worker serving the build's public tree on 127.0.0.1:`port`,
+ * feeds with the same headers as physpay (content type, one-hour caching, CORS, nosniff; nginx's own ETag).
+ */
+export function writeNginxConfig(work: string, publicDir: string, port: number): string {
+  const file = join(work, 'nginx.conf');
+  const corsLines = Object.entries(CORS_HEADERS).map(([k, v]) => `      add_header ${k} "${v}" always;`).join('\n');
+  writeFileSync(file, `
+worker_processes 1;
+daemon off;
+pid ${join(work, 'nginx.pid')};
+error_log ${join(work, 'nginx-error.log')};
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${work}/ngx-body; proxy_temp_path ${work}/ngx-proxy; fastcgi_temp_path ${work}/ngx-fcgi; uwsgi_temp_path ${work}/ngx-uwsgi; scgi_temp_path ${work}/ngx-scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${publicDir};
+    location /data/api/v1/ {
+      default_type "application/json; charset=utf-8";
+      types { }
+      etag on;
+      add_header Cache-Control "public, max-age=3600" always;
+      add_header X-Content-Type-Options nosniff always;
+${corsLines}
+    }
+  }
+}
+`);
+  return file;
 }
 
 /** Delete a SQLite service DB (and its WAL files) so a run starts from empty counters. */

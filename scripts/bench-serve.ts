@@ -9,11 +9,10 @@
  *   npx tsx scripts/bench-serve.ts [--seconds 10] [--runs 3] [--connections 64] [--json]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { CORS_HEADERS } from '../server/http/cors.ts';
-import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, wrk as wrkUrl } from './bench-lib.ts';
+import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, wrk as wrkUrl, writeNginxConfig } from './bench-lib.ts';
 
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
@@ -51,34 +50,7 @@ const wrk = (port: number, headers: string[]) => wrkUrl(`http://127.0.0.1:${port
 
 // ---- nginx with the same headers as physpay's feeds
 const nginxPort = 18080;
-const nginxConf = join(work, 'nginx.conf');
-const corsLines = Object.entries(CORS_HEADERS).map(([k, v]) => `      add_header ${k} "${v}" always;`).join('\n');
-writeFileSync(nginxConf, `
-worker_processes 1;
-daemon off;
-pid ${join(work, 'nginx.pid')};
-error_log ${join(work, 'nginx-error.log')};
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  client_body_temp_path ${work}/ngx-body; proxy_temp_path ${work}/ngx-proxy; fastcgi_temp_path ${work}/ngx-fcgi; uwsgi_temp_path ${work}/ngx-uwsgi; scgi_temp_path ${work}/ngx-scgi;
-  server {
-    listen 127.0.0.1:${nginxPort};
-    root ${publicDir};
-    location /data/api/v1/ {
-      default_type "application/json; charset=utf-8";
-      types { }
-      etag on;
-      add_header Cache-Control "public, max-age=3600" always;
-      add_header X-Content-Type-Options nosniff always;
-${corsLines}
-    }
-  }
-}
-`);
+const nginxConf = writeNginxConfig(work, publicDir, nginxPort);
 
 function startNginx(): ChildProcess {
   const [cmd, args] = pinned(0, 'nginx', ['-c', nginxConf, '-p', work]);

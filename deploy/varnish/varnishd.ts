@@ -53,7 +53,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startVarnish(opts: { dir: string; backends: Backend[]; extraVcl?: string; memoryMb?: number; threads?: number }): Promise<Edge> {
+/**
+ * `cpu`: confine varnishd (manager and worker) to one CPU with taskset, as the benchmark does.
+ */
+export async function startVarnish(opts: { dir: string; backends: Backend[]; extraVcl?: string; memoryMb?: number; cpu?: number }): Promise<Edge> {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   // varnishd reads the VCL and runs its worker as its own user (varnish, vcache): this folder and every
@@ -67,8 +70,8 @@ export async function startVarnish(opts: { dir: string; backends: Backend[]; ext
     '-F', '-n', name, '-a', `127.0.0.1:${port}`, '-T', '127.0.0.1:0', '-f', join(dir, 'edge.vcl'),
     '-p', `vcl_path=${dir}:${POLICY_DIR}`, '-s', `malloc,${opts.memoryMb ?? 256}m`,
   ];
-  if (opts.threads) args.push('-p', `thread_pool_min=${opts.threads}`, '-p', 'thread_pools=1');
-  const child: ChildProcess = spawn('varnishd', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, argv] = opts.cpu === undefined ? ['varnishd', args] : ['taskset', ['-c', String(opts.cpu), 'varnishd', ...args]];
+  const child: ChildProcess = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (log += c.toString()));

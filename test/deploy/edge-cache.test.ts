@@ -54,13 +54,13 @@ const agentFor = (ip: string) => (agents[ip] ??= new Agent({ keepAlive: true, ma
 const get = (base: string, path: string, from: string, headers: Record<string, string> = {}) => request(base, path, { agent: agentFor(from), headers });
 
 /** Requests physpay answered on its public interfaces (not the edge's /readyz probes), both processes. */
-async function reachedPhyspay(): Promise<Record<string, number>> {
+async function reachedPhyspay(): Promise<{ open_data: number; pages: number; keyed: number; mcp: number }> {
   await new Promise((r) => setTimeout(r, 100)); // metrics are taken when a response finishes
-  const total: Record<string, number> = { open_data: 0, pages: 0, keyed: 0, mcp: 0 };
+  const total = { open_data: 0, pages: 0, keyed: 0, mcp: 0 };
   for (const s of servers) {
     const text = (await request(s.url, '/metrics')).text;
     for (const m of text.matchAll(/^physpay_http_requests_total\{interface="(\w+)",status="\d+"\} (\d+)$/gm)) {
-      if (m[1]! in total) total[m[1]!]! += Number(m[2]);
+      if (m[1]! in total) total[m[1] as keyof typeof total] += Number(m[2]);
     }
   }
   return total;
