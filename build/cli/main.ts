@@ -18,6 +18,7 @@ import { registerBuildCommands } from './commands/build.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerKeysCommands } from './commands/keys.ts';
 import { registerBackupCommand } from './commands/backup.ts';
+import { registerExportCommand } from './commands/export.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -48,6 +49,7 @@ export function createProgram(io: CliIo): Command {
   registerServeCommand(program, io);
   registerKeysCommands(program, io);
   registerBackupCommand(program, io);
+  registerExportCommand(program, io);
   useConfigFile(program); // --config and physpay.config.json, for every command
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());

@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
 
+/** Cache-Control of every public file of a build (feeds, pages) and of the API's contract documents. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=3600';
+
 /**
  * The request id of an answer, carried on the response object by the app (see app.ts). The bare node:http
  * paths put it into their one `writeHead` call: a `setHeader` before `writeHead` takes Node off its fast

@@ -12,16 +12,15 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import type { LoadedBuild, ServedFile } from '../builds/loaded-build.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS, preflightHeaders } from '../http/cors.ts';
-import { etagMatches, requestIdHeader, sendJson } from '../http/send.ts';
+import { PUBLIC_CACHE_CONTROL, etagMatches, requestIdHeader, sendJson } from '../http/send.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { FEED_INDEX, matchFeed } from './routes.ts';
 import type { EntityKind } from './resolve.ts';
 import { API_INDEX_PATH, apiIndexFile, wantsHtml } from './index-page.ts';
 import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './comparison.ts';
-import { createHash } from 'node:crypto';
-import { feedJsonSchema, openDataOpenApi } from '../../build/contract/openapi.ts';
-import { FEED_SCHEMAS, feedPaths, type FeedKind } from '../../build/contract/open-feeds.ts';
+import { feedPaths } from '../../build/contract/open-feeds.ts';
+import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -33,7 +32,7 @@ export interface OpenDataDeps {
 }
 
 export const MAX_PATH_LENGTH = 1024;
-const CACHE_CONTROL = 'public, max-age=3600';
+const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 const ERROR_CACHE = 'no-store';
 
 /** Decode a URL path; null when it is not a clean path (bad escapes, NUL, backslashes, dot segments). */
@@ -46,22 +45,6 @@ export function decodePath(rawPath: string): string | null {
   }
   if (/[\0\\]/.test(p) || /(^|\/)\.\.?(\/|$)/.test(p)) return null;
   return p;
-}
-
-/**
- * The API's own contract, served whether or not a build is loaded and never counted: the OpenAPI document
- * at /data/api/v1/openapi.json and each feed's JSON Schema at its `$id` (/data/api/v1/schemas/<kind>.schema.json),
- * the same text as the committed copies in docs/.
- */
-function contractDocuments(): Map<string, { body: Buffer; etag: string }> {
-  const docs = new Map<string, { body: Buffer; etag: string }>();
-  const add = (path: string, doc: unknown) => {
-    const body = Buffer.from(`${JSON.stringify(doc, null, 2)}\n`);
-    docs.set(path, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
-  };
-  add('/data/api/v1/openapi.json', openDataOpenApi());
-  for (const kind of Object.keys(FEED_SCHEMAS) as FeedKind[]) add(`/data/api/v1/schemas/${kind}.schema.json`, feedJsonSchema(kind, ''));
-  return docs;
 }
 
 export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -123,7 +106,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
         done(304);
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': doc.body.length, 'x-content-type-options': 'nosniff', ...h });
+      res.writeHead(200, { 'content-type': CONTRACT_CONTENT_TYPE, 'content-length': doc.body.length, 'x-content-type-options': 'nosniff', ...h });
       res.end(head ? undefined : doc.body);
       done(200);
       return;

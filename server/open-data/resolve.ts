@@ -23,10 +23,23 @@ interface Table {
   spellings: { key: string; entity: Entity }[];
   /** related words (RELATED_TERMS): an exact match suggests the entity, never resolves to it */
   related: Map<string, Entity[]>;
+  /** every spelling as given (name, code, alias; not the slug) that resolves to its entity */
+  aliases: Alias[];
+}
+
+/** A known spelling of an entity other than its slug ("TX", "Texas", "ob gyn") and the slug it resolves to. */
+export interface Alias {
+  spelling: string;
+  slug: string;
 }
 
 export interface Resolver {
   resolve(kind: EntityKind, raw: string): Resolution;
+  /**
+   * The known spellings of a kind's entities, as given (codes in their case, names, aliases), each with the
+   * slug `resolve` maps it to; a spelling that another entity claims first is listed for that one only.
+   */
+  aliases(kind: EntityKind): readonly Alias[];
 }
 
 function table(entries: { entity: Entity; spellings: string[]; related?: readonly string[] }[]): Table {
@@ -49,7 +62,13 @@ function table(entries: { entity: Entity; spellings: string[]; related?: readonl
       spellings.push({ key, entity });
     }
   }
-  return { entities: entries.map((e) => e.entity), byKey, spellings, related };
+  const aliases: Alias[] = [];
+  for (const { entity, spellings: sp } of entries) {
+    for (const spelling of new Set([entity.name, ...sp])) {
+      if (spelling !== entity.slug && byKey.get(normalizeName(spelling)) === entity) aliases.push({ spelling, slug: entity.slug });
+    }
+  }
+  return { entities: entries.map((e) => e.entity), byKey, spellings, related, aliases };
 }
 
 /** Levenshtein distance, bounded: gives up (returns max + 1) past `max`. */
@@ -118,5 +137,6 @@ export function buildResolver(
       if (hit) return { found: true, entity: hit, canonical: raw === hit.slug };
       return { found: false, suggestions: closeMatches(t, raw) };
     },
+    aliases: (kind) => tables[kind].aliases,
   };
 }

@@ -8,7 +8,7 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
-import { etagMatches, requestIdHeader } from '../http/send.ts';
+import { PUBLIC_CACHE_CONTROL, etagMatches, requestIdHeader } from '../http/send.ts';
 import { under } from '../http/canonical-path.ts';
 import { lookupPage } from './not-found.ts';
 import { COMPARISON_PAGE_PATH, comparisonPageFile, lookupComparison } from '../open-data/comparison.ts';
@@ -35,7 +35,7 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
     const { body, etag } = build.render(file, utcDay(deps.clock()));
     const headers: Record<string, string | number> = {
       etag,
-      'cache-control': 'public, max-age=3600',
+      'cache-control': PUBLIC_CACHE_CONTROL,
       ...CORS_HEADERS,
       'x-content-type-options': 'nosniff',
       'x-physpay-build': build.id,
@@ -64,7 +64,7 @@ function redirectAlias(res: ServerResponse, build: LoadedBuild, path: string, he
     location: found.redirect,
     'content-type': 'text/plain; charset=utf-8',
     'content-length': body.length,
-    'cache-control': 'public, max-age=3600',
+    'cache-control': PUBLIC_CACHE_CONTROL,
     ...CORS_HEADERS,
     'x-content-type-options': 'nosniff',
     ...requestIdHeader(res),
