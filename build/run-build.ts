@@ -7,7 +7,7 @@
  * fails or is killed at any point leaves `current` untouched; its staging folder is removed by the next run.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { openReportsDb } from './db/open.ts';
 import { MIGRATIONS, schemaVersion } from './db/migrations.ts';
 import { nationalFacts } from './compute/national.ts';
@@ -23,6 +23,7 @@ import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts'
 import { canonicalJson, compactJson } from './emit/json.ts';
 import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
+import { createWriter, WriteError, type FileWriter } from './emit/writer.ts';
 import { renderSite } from './pages/site.ts';
 import { siteFiles } from './pages/sitemap.ts';
 import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
@@ -94,6 +95,8 @@ export interface BuildResult {
   previous: string | null;
   /** files added, changed (content hash) or removed compared with the previous build; every file for a first build */
   filesChanged: number;
+  /** files of the previous build reused unchanged (hard links, not written again) */
+  filesReused: number;
   seconds: number;
   pruned: string[];
   diffWarnings: string[];
@@ -142,10 +145,13 @@ export function runBuild(opts: BuildOptions): BuildResult {
   // A wrong --db (missing, not SQLite, a service DB) is refused before the dist-data folder is touched.
   openReportsDb(opts.db, { readonly: true }).close();
   const release = acquireLock(opts.out);
+  let writer: FileWriter | null = null;
   const staging = join(buildsDir(opts.out), `.staging-${stampOf(now)}-${process.pid}`);
   try {
     removeStaleStaging(opts.out);
     mkdirSync(staging, { recursive: true });
+    const out = createWriter(opts.durable);
+    writer = out;
 
     progress.stage('reading approved reports', opts.db);
     migrateIfBehind(opts.db);
@@ -167,10 +173,29 @@ export function runBuild(opts: BuildOptions): BuildResult {
     for (const d of ds.reports.submittedDay) if (d > maxDay) maxDay = d;
     const dataAsOf = Number.isFinite(maxDay) ? dayToIso(maxDay) : buildDate;
 
+    // The build being served: its files are compared with ours, and those unchanged are reused.
+    const previousId = currentBuildId(opts.out);
+    let previousFiles: Manifest['files'] | null = null;
+    let previousDate = buildDate;
+    if (previousId) {
+      try {
+        const m = readManifest(join(buildsDir(opts.out), previousId));
+        previousFiles = m.files;
+        previousDate = m.build_date;
+      } catch {
+        previousFiles = null; // unreadable: treated as different, nothing reused
+      }
+    }
+
     const files: Record<string, ManifestFile> = {};
     const problems: string[] = [];
     let bytesTotal = 0;
-    const madeDirs = new Set<string>();
+    let reused = 0;
+    /**
+     * Validate a file and hand it to the writer thread. A file whose content (access date masked) equals the
+     * current build's is instead a hard link to that file, with the access date it carries recorded in the
+     * manifest (the server fills in the day's date either way, so it serves the same bytes and ETag).
+     */
     const emit = (path: string, text: string | Buffer) => {
       let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
       if (opts.tamper) bytes = opts.tamper(path, bytes);
@@ -179,15 +204,18 @@ export function runBuild(opts: BuildOptions): BuildResult {
         problems.push(...found);
         return;
       }
-      const full = join(staging, path);
-      const dir = dirname(full);
-      if (!madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        madeDirs.add(dir);
-      }
-      writeFileDurable(full, bytes, opts.durable);
-      files[path] = manifestEntry(path, bytes, buildDate);
+      const entry = manifestEntry(path, bytes, buildDate);
+      const before = previousFiles?.[path];
       bytesTotal += bytes.length;
+      if (before && before.content_hash === entry.content_hash && before.content_type === entry.content_type) {
+        out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
+        const date = before.sha256 === entry.sha256 ? undefined : (before.access_date ?? previousDate);
+        files[path] = date && date !== buildDate ? { ...before, access_date: date } : entry;
+        reused++;
+        return;
+      }
+      out.write(join(staging, path), bytes);
+      files[path] = entry;
     };
 
     progress.stage('computing open feeds', `${ds.reports.count.toLocaleString('en-US')} approved reports`);
@@ -224,6 +252,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
 
     progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
+    out.finish(); // every file on disk (or the first write error)
     if (problems.length) {
       throw new BuildError(`${problems.length} artifact(s) failed validation; nothing was published`, problems);
     }
@@ -257,23 +286,14 @@ export function runBuild(opts: BuildOptions): BuildResult {
     };
 
     progress.stage('comparing with the published build');
-    const previousId = currentBuildId(opts.out);
     // Content hashes mask the access date (the build date), and no file holds the build id or clock, so
     // equal hashes mean equal data.
-    let previousFiles: Manifest['files'] | null = null;
-    if (previousId) {
-      try {
-        previousFiles = readManifest(join(buildsDir(opts.out), previousId)).files;
-      } catch {
-        previousFiles = null; // unreadable: treated as different
-      }
-    }
     const filesChanged = changedFiles(previousFiles, files);
     const notPublished = (status: 'unchanged' | 'pinned', diffWarnings: string[]): BuildResult => {
       rmSync(staging, { recursive: true, force: true });
       progress.done();
       return {
-        id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged,
+        id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged, filesReused: reused,
         seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings,
       };
     };
@@ -304,11 +324,21 @@ export function runBuild(opts: BuildOptions): BuildResult {
     switchCurrent(opts.out, id);
     const pruned = pruneBuilds(opts.out, opts.keep);
     progress.done();
-    return { id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
+    return { id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, filesReused: reused, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
   } catch (err) {
+    if (writer) {
+      // let the writer thread stop writing into staging before it is removed
+      try {
+        writer.finish();
+      } catch {
+        // the build failed already; a write error adds nothing
+      }
+    }
     rmSync(staging, { recursive: true, force: true });
+    if (err instanceof WriteError) throw new BuildError(`a file could not be written, nothing was published: ${err.message}`);
     throw err;
   } finally {
+    writer?.close();
     release();
   }
 }

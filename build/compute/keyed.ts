@@ -15,6 +15,7 @@ import {
 import { dayToIso, type Dataset } from './dataset.ts';
 import { perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32 } from './disclosure.ts';
 import type { NationalFacts } from './national.ts';
+import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, medianCi95, quantile, variancePct, winsorize } from './stats.ts';
 
 export interface KeyedOptions {
@@ -207,8 +208,37 @@ export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<
   return { n, ...quartiles(v), mean: whole(perturbedMean(sum, n, key, c.reference)), publishable: true };
 }
 
-/** Everything the keyed API returns for one cell. `idx` lists report positions in ascending order. */
-export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo): KeyedCell {
+/** A cell's values of the columns it gives percentiles of, each ascending with unknowns left out. */
+export interface SortedCellColumns {
+  fte: Float64Array;
+  base: Float64Array;
+  bonus: Float64Array;
+  wrvus: Float64Array;
+  perWrvu: Float64Array;
+}
+
+/** Total per wRVU of every report (NaN without wRVUs). */
+export function perWrvuColumn(c: KeyedColumns): Float64Array {
+  const out = new Float64Array(c.count);
+  for (let i = 0; i < c.count; i++) out[i] = c.total[i]! / c.wrvus[i]!;
+  return out;
+}
+
+/** Sort a cell's columns (the server's custom year ranges; the build distributes them, keyed-layout.ts). */
+export function sortedCellColumns(c: KeyedColumns, idx: ArrayLike<number>): SortedCellColumns {
+  const perWrvu = new Float64Array(idx.length);
+  for (let k = 0; k < idx.length; k++) perWrvu[k] = c.total[idx[k]!]! / c.wrvus[idx[k]!]!; // NaN without wRVUs
+  return {
+    fte: sortedOf(c.fte, idx), base: sortedOf(c.base, idx), bonus: sortedOf(c.bonus, idx), wrvus: sortedOf(c.wrvus, idx),
+    perWrvu: perWrvu.filter((x) => !Number.isNaN(x)).sort(),
+  };
+}
+
+/**
+ * Everything the keyed API returns for one cell. `idx` lists report positions in ascending order; `sorted`,
+ * when given, holds the cell's other columns already sorted (else they are sorted here).
+ */
+export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo, sorted?: SortedCellColumns): KeyedCell {
   const n = idx.length;
   const years = new Set<number>();
   let earliest = Infinity;
@@ -247,7 +277,8 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
   };
   base.bls_variance_pct = bls.available && bls.median ? variancePct(p50, bls.median) : null;
 
-  const fte = sortedOf(c.fte, idx);
+  const cols = sorted ?? sortedCellColumns(c, idx);
+  const fte = cols.fte;
   const byYear = new Map<number, number[]>();
   const byBand: number[][] = EXPERIENCE_BANDS.map(() => []);
   for (let k = 0; k < n; k++) {
@@ -257,12 +288,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo)
     y.push(i);
     if (c.band[i]! >= 0) byBand[c.band[i]!]!.push(i);
   }
-  const baseVals = sortedOf(c.base, idx);
-  const perWrvu = new Float64Array(idx.length);
-  for (let k = 0; k < idx.length; k++) perWrvu[k] = c.total[idx[k]!]! / c.wrvus[idx[k]!]!; // NaN without wRVUs
-  const wrvuVals = sortedOf(c.wrvus, idx);
-  const perWrvuVals = perWrvu.filter((x) => !Number.isNaN(x)).sort();
-  const bonusVals = sortedOf(c.bonus, idx);
+  const { base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
   base.sections = {
     fte_normalized: {
       n: fte.length,
@@ -331,26 +357,34 @@ export function blsInfo(ds: Dataset, si: number): BlsInfo {
 /** Every cell of one specialty: geography (US, 4 regions, 51 states) x practice setting (any + 6) x employment type (any + 4). */
 export function keyedSpecialty(ds: Dataset, si: number, opts: KeyedOptions, facts: NationalFacts, partialFrom: number): { artifact: KeyedSpecialtyArtifact; columns: KeyedColumns } {
   const c = keyedColumnsFromDataset(ds, si, opts, facts, partialFrom);
-  const bls = blsInfo(ds, si);
-  const lists = new Map<string, number[]>();
-  const push = (key: string, i: number) => {
-    let l = lists.get(key);
-    if (!l) lists.set(key, (l = []));
-    l.push(i);
-  };
-  for (let i = 0; i < c.count; i++) {
-    const st = ds.states[c.state[i]!]!;
-    const geos = [GEO_NATIONAL, geoRegion(st.region), geoState(st.code)];
-    const settings: (string | null)[] = [null];
-    if (c.setting[i]! >= 0) settings.push(PRACTICE_SETTINGS[c.setting[i]!]!);
-    const employments: (string | null)[] = [null];
-    if (c.employment[i]! >= 0) employments.push(EMPLOYMENT_TYPES[c.employment[i]!]!);
-    for (const g of geos) for (const s of settings) for (const e of employments) push(cellKey(g, s, e), i);
-  }
-  const cells: Record<string, KeyedCell> = {};
-  for (const key of [...lists.keys()].sort()) cells[key] = keyedCell(c, lists.get(key)!, bls);
   const sp = ds.specialties[si]!;
-  return { artifact: { slug: sp.slug, name: sp.name, bls, cells }, columns: c };
+  return { artifact: keyedSpecialtyFromColumns(c, sp.slug, sp.name, blsInfo(ds, si), ds.states), columns: c };
+}
+
+/** The cells of one specialty from its columns (the part a build worker runs). */
+export function keyedSpecialtyFromColumns(c: KeyedColumns, slug: string, name: string, bls: BlsInfo, states: readonly { code: string; region: string }[]): KeyedSpecialtyArtifact {
+  const regions = [...new Set(states.map((s) => s.region))];
+  const regionOfState = Int32Array.from(states, (s) => regions.indexOf(s.region));
+  const layout = cellLayout(c.count, c.state, regionOfState, regions.length, c.setting, c.employment);
+  const fte = distributeSorted(layout, c.fte);
+  const base = distributeSorted(layout, c.base);
+  const bonus = distributeSorted(layout, c.bonus);
+  const wrvus = distributeSorted(layout, c.wrvus);
+  const perWrvu = distributeSorted(layout, perWrvuColumn(c));
+  const geoName = (g: number) => (g === 0 ? GEO_NATIONAL : g <= regions.length ? geoRegion(regions[g - 1]!) : geoState(states[g - 1 - regions.length]!.code));
+  const cells: Record<string, KeyedCell> = {};
+  for (let id = 0; id < layout.cells; id++) {
+    const start = layout.offsets[id]!;
+    const end = layout.offsets[id + 1]!;
+    if (end === start) continue;
+    const p = cellParts(id);
+    const key = cellKey(geoName(p.geo), p.setting === 0 ? null : PRACTICE_SETTINGS[p.setting - 1]!, p.employment === 0 ? null : EMPLOYMENT_TYPES[p.employment - 1]!);
+    cells[key] = keyedCell(c, layout.members.subarray(start, end), bls, {
+      fte: cellSlice(fte, layout, id), base: cellSlice(base, layout, id), bonus: cellSlice(bonus, layout, id),
+      wrvus: cellSlice(wrvus, layout, id), perWrvu: cellSlice(perWrvu, layout, id),
+    });
+  }
+  return { slug, name, bls, cells };
 }
 
 /** What /specialties needs of one specialty, taken from its cells. */

@@ -13,6 +13,11 @@ export const ManifestFile = z
     /** hash of the bytes with the attribution's access date masked: equal across builds when the data is equal */
     content_hash: sha,
     content_type: z.string(),
+    /**
+     * the access date written in this file's attribution lines, when it is not the build's build_date: the
+     * file is an unchanged file of an earlier build, hard-linked rather than written again
+     */
+    access_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   })
   .strict();
 export type ManifestFile = z.infer<typeof ManifestFile>;

@@ -52,7 +52,7 @@ export class LoadedBuild {
   static async load(dir: string, id: string, yieldEvery = 200): Promise<LoadedBuild> {
     const manifest = await readManifestFile(dir);
     if (manifest.build_id !== id) throw new BuildLoadError(`manifest of ${dir} names build ${manifest.build_id}, not ${id}`);
-    const token = Buffer.from(accessDateToken(manifest.build_date));
+    const buildToken = Buffer.from(accessDateToken(manifest.build_date));
     const loaded: [string, ServedFile][] = [];
     let keyedIndexBytes: Buffer | null = null;
     let institutionsBytes: Buffer | null = null;
@@ -68,6 +68,8 @@ export class LoadedBuild {
       if (isIndex) keyedIndexBytes = bytes;
       if (path === `public/${feedPaths.institutions()}`) institutionsBytes = bytes;
       if (urlPath) {
+        // a file reused from an earlier build carries that build's access date (manifest: access_date)
+        const token = entry.access_date ? Buffer.from(accessDateToken(entry.access_date)) : buildToken;
         loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts: splitOn(bytes, token), rendered: null }]);
       }
       if (++k % yieldEvery === 0) await new Promise((r) => setImmediate(r)); // keep serving while loading

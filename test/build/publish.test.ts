@@ -247,7 +247,7 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
     const text = await build();
     expect(text.code).toBe(0);
     expect(text.err).toEqual([]);
-    expect(text.out).toEqual([expect.stringMatching(new RegExp(`^no change: same content as the current build ${first} \\(1,\\d{3} reports used, \\d,\\d{3} files\\); nothing published$`))]);
+    expect(text.out).toEqual([expect.stringMatching(new RegExp(`^no change: same content as the current build ${first} \\(1,\\d{3} reports used, \\d,\\d{3} files, 0 changed\\); nothing published$`))]);
     expect(ids()).toEqual([first]);
     expect(currentBuildId(out())).toBe(first);
     noStaging();

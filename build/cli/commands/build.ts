@@ -49,11 +49,13 @@ function checkBaseUrl(out: string, baseUrl: string, explicit: boolean): void {
 /** The one line `physpay build` prints for each outcome. */
 function outcomeLine(r: BuildResult): string {
   const sm = r.summary;
-  if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${count(sm.reports_used)} reports used, ${count(sm.files)} files); nothing published`;
+  if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${count(sm.reports_used)} reports used, ${count(sm.files)} files, 0 changed); nothing published`;
   if (r.status === 'pinned') {
     return `not published: the current build ${r.previous} is pinned; the new build (${count(sm.reports_used)} reports used, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again)`;
   }
-  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${count(sm.files)} files written, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current`;
+  // reused: unchanged files of the current build, hard-linked rather than written again
+  const files = r.previous ? `${count(sm.files)} files (${count(r.filesChanged)} changed since ${r.previous}; ${count(r.filesReused)} unchanged, reused)` : `${count(sm.files)} files written`;
+  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current`;
 }
 
 export function registerBuildCommands(program: Command, io: CliIo): void {
@@ -109,7 +111,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const current = r.published ? r.id : r.previous;
         io.out(JSON.stringify({
           status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
-          reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, bytes: sm.bytes,
+          reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
           data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
           pruned: r.pruned, warnings: r.diffWarnings, message: line, on_publish: hook,
         }));

@@ -1,0 +1,81 @@
+/**
+ * Nightly builds that change little write little: a file whose content (access date masked) equals the
+ * current build's is a hard link to it, the manifest records the access date it carries, and the server
+ * sends the same bytes and ETag from either build. The build stays complete on its own (verifies; still
+ * loads after the earlier build is pruned).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { createDemoDb } from '../../build/demo/create.ts';
+import { readManifest } from '../../build/emit/store.ts';
+import { verifyBuildDir } from '../../build/emit/verify.ts';
+import { LoadedBuild } from '../../server/builds/loaded-build.ts';
+import type { BuildResult } from '../../build/run-build.ts';
+
+let dir: string;
+let out: string;
+let db: string;
+let first: BuildResult;
+let second: BuildResult;
+const later = new Date(FIXED_NOW.getTime() + 86_400_000);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'physpay-reuse-'));
+  out = join(dir, 'dist');
+  db = makeGoldenDb(dir);
+  first = goldenBuild(db, out);
+  // the next night: same reports, a new build date
+  second = goldenBuild(db, out, { buildDate: '2026-11-17', now: () => later });
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('reusing unchanged files', () => {
+  it('a rebuild of the same reports on the next day changes no file and writes none: every file is a link to the previous build', () => {
+    expect(second.published).toBe(true);
+    expect(second.filesChanged).toBe(0);
+    expect(second.filesReused).toBe(second.summary.files);
+    const a = readManifest(first.dir);
+    const b = readManifest(second.dir);
+    expect(b.build_date).toBe('2026-11-17');
+    for (const [path, entry] of Object.entries(b.files)) {
+      const before = a.files[path]!;
+      expect(entry.content_hash).toBe(before.content_hash);
+      expect(statSync(join(second.dir, path)).ino).toBe(statSync(join(first.dir, path)).ino);
+      // the file still says when the first build wrote it, and the manifest says so
+      const hasDate = readFileSync(join(second.dir, path)).includes('accessed 2026-11-16)');
+      expect(entry.access_date).toBe(hasDate ? '2026-11-16' : undefined);
+    }
+    expect(verifyBuildDir(second.dir)).toEqual([]);
+  });
+
+  it('the server sends the same bytes and ETag for a reused file as for the one it came from', async () => {
+    const [a, b] = await Promise.all([LoadedBuild.load(first.dir, first.id), LoadedBuild.load(second.dir, second.id)]);
+    let dated = 0;
+    for (const [url, fa] of a.files) {
+      const fb = b.files.get(url)!;
+      const ra = a.render(fa, '2026-11-20');
+      const rb = b.render(fb, '2026-11-20');
+      expect(rb.etag).toBe(ra.etag);
+      expect(rb.body.equals(ra.body)).toBe(true);
+      if (rb.body.includes('accessed 2026-11-20)')) dated++;
+    }
+    expect(dated).toBeGreaterThan(1000); // the access date is filled in for the day, from either build
+  });
+
+  it('new reports: only the files they change are written; the rest are links; the build is complete on its own after the earlier one is pruned', async () => {
+    const db2 = join(dir, 'second.db');
+    createDemoDb(db2, { reports: 1500, seed: 7, asOf: '2026-11-16', force: true, now: () => later }); // one more day of reports
+    const third = goldenBuild(db2, out, { buildDate: '2026-11-18', now: () => new Date(later.getTime() + 86_400_000), force: true, keep: 1 });
+    expect(third.published).toBe(true);
+    expect(third.filesChanged).toBeGreaterThan(0);
+    expect(third.filesReused).toBeGreaterThan(0);
+    expect(third.filesReused + third.filesChanged).toBeGreaterThanOrEqual(third.summary.files);
+    expect(third.pruned).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(verifyBuildDir(third.dir)).toEqual([]);
+    const loaded = await LoadedBuild.load(third.dir, third.id);
+    expect(loaded.files.size).toBeGreaterThan(1000);
+  }, 120_000);
+});
