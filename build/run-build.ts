@@ -13,7 +13,11 @@ import { MIGRATIONS, schemaVersion } from './db/migrations.ts';
 import { nationalFacts } from './compute/national.ts';
 import { readDataset } from './source/read.ts';
 import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
-import { keyedIndex, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedOptions } from './compute/keyed.ts';
+import {
+  blsInfo, keyedColumnsFromDataset, keyedIndex, keyedNationalFigures, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS,
+  type KeyedOptions, type KeyedSpecialtySummary,
+} from './compute/keyed.ts';
+import { createKeyedPool, defaultKeyedThreads, type KeyedPool } from './compute/keyed-pool.ts';
 import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './compute/diff.ts';
 import { dayToIso } from './compute/dataset.ts';
 import { GEO_NATIONAL, cellKey, keyedPaths } from './contract/keyed-artifacts.ts';
@@ -58,6 +62,8 @@ export interface BuildOptions {
   skipUnchanged?: boolean;
   /** publish a first build (no current build yet) from a DB with no approved reports; refused otherwise */
   allowEmpty?: boolean;
+  /** worker threads for the keyed artifacts (0 = in this thread); default: defaultKeyedThreads(reports) */
+  keyedThreads?: number;
 }
 
 export const DEFAULT_BUILD_OPTIONS = {
@@ -146,6 +152,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
   openReportsDb(opts.db, { readonly: true }).close();
   const release = acquireLock(opts.out);
   let writer: FileWriter | null = null;
+  let pool: KeyedPool | null = null;
   const staging = join(buildsDir(opts.out), `.staging-${stampOf(now)}-${process.pid}`);
   try {
     removeStaleStaging(opts.out);
@@ -196,10 +203,12 @@ export function runBuild(opts: BuildOptions): BuildResult {
      * current build's is instead a hard link to that file, with the access date it carries recorded in the
      * manifest (the server fills in the day's date either way, so it serves the same bytes and ETag).
      */
-    const emit = (path: string, text: string | Buffer) => {
+    let emitted = 0;
+    const emit = (path: string, text: string | Buffer, validated = false) => {
+      if (++emitted % 64 === 0) pool?.pump(); // keyed threads: take finished results, hand out more work
       let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
       if (opts.tamper) bytes = opts.tamper(path, bytes);
-      const found = validateArtifact(path, bytes);
+      const found = validated ? [] : validateArtifact(path, bytes); // validated: by the keyed thread that made it
       if (found.length) {
         problems.push(...found);
         return;
@@ -221,23 +230,67 @@ export function runBuild(opts: BuildOptions): BuildResult {
     progress.stage('computing open feeds', `${ds.reports.count.toLocaleString('en-US')} approved reports`);
     const feedOptions: FeedOptions = { baseUrl, publisher: opts.publisher, accessDate: buildDate };
     const facts = nationalFacts(ds);
+    const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
+    const keyedNational = new Map<string, NationalFigures>();
+    const summaries: KeyedSpecialtySummary[] = [];
+    const threadSummaries: (KeyedSpecialtySummary | null)[] = ds.specialties.map(() => null);
+    let threadError: string | null = null;
+
+    // The keyed stage (the biggest) runs on worker threads beside the open feeds and pages when the build is
+    // big enough to pay for starting them; the same functions either way, so the same bytes.
+    const threads = opts.keyedThreads ?? (opts.tamper ? 0 : defaultKeyedThreads(ds.reports.count));
+    if (threads > 0) {
+      // A thread's results are emitted as they arrive (emit pumps the pool), like any other file.
+      const p = createKeyedPool(threads, (r) => {
+        if (r.error) {
+          threadError ??= r.si < 0 ? r.error : `computing the keyed artifacts of ${ds.specialties[r.si]!.slug} failed: ${r.error}`;
+          return;
+        }
+        for (const f of r.files) {
+          if (f.problems.length) problems.push(...f.problems);
+          else emit(f.path, Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength), true);
+        }
+        threadSummaries[r.si] = r.summary;
+      });
+      pool = p;
+      const states = ds.states.map((st) => ({ code: st.code, region: st.region }));
+      // largest first, so no thread is left with a big one at the end
+      const bySize = ds.specialties.map((_, si) => si).sort((a, b) => (ds.specialtyRange[b]!.end - ds.specialtyRange[b]!.start) - (ds.specialtyRange[a]!.end - ds.specialtyRange[a]!.start) || a - b);
+      for (const si of bySize) {
+        const sp = ds.specialties[si]!;
+        keyedNational.set(sp.slug, keyedNationalFigures(keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom)));
+        p.queue(() => ({
+          si, slug: sp.slug, name: sp.name, bls: blsInfo(ds, si), states, columns: keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom),
+          paths: { specialty: keyedPaths.specialty(sp.slug), reports: keyedPaths.reports(sp.slug) },
+        }));
+      }
+      p.pump();
+    }
+
     const feeds = buildOpenFeeds(ds, feedOptions, facts);
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
     for (const [path, text] of buildOpenCsv(feeds)) emit(`public/${path}`, text);
-    progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);
-    const summaries = [];
-    const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
-    const keyedNational = new Map<string, NationalFigures>();
-    for (let si = 0; si < ds.specialties.length; si++) {
-      const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed, facts, partialFrom);
-      emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
-      emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
-      summaries.push(summarizeSpecialty(ds, artifact));
-      const nat = artifact.cells[cellKey(GEO_NATIONAL, null, null)];
-      keyedNational.set(artifact.slug, { n: nat?.n ?? 0, median: nat?.figures?.percentiles.p50 ?? null, mean: nat?.figures?.mean ?? null });
+
+    const keyedInProcess = () => {
+      for (let si = 0; si < ds.specialties.length; si++) {
+        const { artifact, columns } = keyedSpecialty(ds, si, opts.keyed, facts, partialFrom);
+        emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
+        emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
+        summaries.push(summarizeSpecialty(ds.states, artifact));
+        const nat = artifact.cells[cellKey(GEO_NATIONAL, null, null)];
+        keyedNational.set(artifact.slug, { n: nat?.n ?? 0, median: nat?.figures?.percentiles.p50 ?? null, mean: nat?.figures?.mean ?? null });
+      }
+    };
+    const keyedFromThreads = () => {
+      pool!.drain();
+      if (threadError) throw new BuildError(threadError);
+      for (const sm of threadSummaries) summaries.push(sm!);
+    };
+    if (!pool) {
+      progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties`);
+      keyedInProcess();
     }
-    emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));
 
     if (opts.pages !== false) {
       const pages = renderSite(feeds, {
@@ -250,6 +303,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
       for (const [path, bytes] of siteFiles(pages, baseUrl, { svg: FAVICON_SVG, ico: faviconIco() })) emit(`public/${path}`, bytes);
     }
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
+    if (pool) {
+      progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties on ${threads} threads`);
+      keyedFromThreads();
+    }
+    emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));
 
     progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
     out.finish(); // every file on disk (or the first write error)
@@ -339,6 +397,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     throw err;
   } finally {
     writer?.close();
+    pool?.close();
     release();
   }
 }

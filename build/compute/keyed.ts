@@ -387,6 +387,16 @@ export function keyedSpecialtyFromColumns(c: KeyedColumns, slug: string, name: s
   return { slug, name, bls, cells };
 }
 
+/** n, median and mean of a specialty's national cell, as its artifact gives them (pages compare them with the open figures). */
+export function keyedNationalFigures(c: KeyedColumns): { n: number; median: number | null; mean: number | null } {
+  const n = c.count;
+  if (n < MIN_SAMPLE) return { n, median: null, mean: null };
+  const all = new Int32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  const { v, sum, key } = cellTotals(c, all);
+  return { n, median: whole(quantile(v, 0.5)), mean: whole(perturbedMean(sum, n, key, c.reference)) };
+}
+
 /** What /specialties needs of one specialty, taken from its cells. */
 export interface KeyedSpecialtySummary {
   sample_size: number;
@@ -394,10 +404,10 @@ export interface KeyedSpecialtySummary {
   bls_available: boolean;
 }
 
-export function summarizeSpecialty(ds: Dataset, a: KeyedSpecialtyArtifact): KeyedSpecialtySummary {
+export function summarizeSpecialty(states: readonly { code: string }[], a: KeyedSpecialtyArtifact): KeyedSpecialtySummary {
   return {
     sample_size: a.cells[cellKey(GEO_NATIONAL, null, null)]?.n ?? 0,
-    states_with_data: ds.states.filter((s) => (a.cells[cellKey(geoState(s.code), null, null)]?.n ?? 0) >= MIN_SAMPLE).length,
+    states_with_data: states.filter((s) => (a.cells[cellKey(geoState(s.code), null, null)]?.n ?? 0) >= MIN_SAMPLE).length,
     bls_available: a.bls.available,
   };
 }

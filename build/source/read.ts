@@ -5,6 +5,7 @@
 import type { Db } from '../db/open.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../contract/vocab.ts';
 import { readSecret, recordKeys } from './record-keys.ts';
+import { ascendingOrder } from '../compute/keyed-layout.ts';
 import {
   emptyReportColumns, specialtyRanges,
   type BlsRow, type Dataset, type InstitutionRow, type SpecialtyRow, type StateRow,
@@ -86,11 +87,27 @@ export function readDataset(db: Db): Dataset {
   return { specialties, states, bls, institutions, reports, specialtyRange: specialtyRanges(reports.specialty, specialties.length), synthetic };
 }
 
-/** Reorder columns by (specialty, total, then original order): a stable, deterministic order. */
+/**
+ * Reorder columns by (specialty, total, then original order): a stable, deterministic order. Reports are
+ * bucketed by specialty (counting sort), then each bucket is ordered by total with a native numeric sort
+ * (ascendingOrder keeps equal totals in bucket order, which is the original order).
+ */
 function sortReports(r: ReturnType<typeof emptyReportColumns>, count: number) {
+  let buckets = 0;
+  for (let i = 0; i < count; i++) buckets = Math.max(buckets, r.specialty[i]! + 1);
+  const starts = new Int32Array(buckets + 1);
+  for (let i = 0; i < count; i++) starts[r.specialty[i]! + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  const bySpecialty = new Int32Array(count);
+  const fill = starts.slice(0, buckets);
+  for (let i = 0; i < count; i++) bySpecialty[fill[r.specialty[i]!]!++] = i;
   const order = new Uint32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
-  order.sort((a, b) => r.specialty[a]! - r.specialty[b]! || r.total[a]! - r.total[b]! || a - b);
+  for (let b = 0; b < buckets; b++) {
+    const from = starts[b]!;
+    const members = bySpecialty.subarray(from, starts[b + 1]!);
+    const ranked = ascendingOrder(Float64Array.from(members, (i) => r.total[i]!));
+    for (let k = 0; k < ranked.length; k++) order[from + k] = members[ranked[k]!]!;
+  }
   const out = emptyReportColumns(count);
   const cols = ['specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'experience', 'setting', 'employment', 'wrvus', 'submittedDay',
     'keyTotal', 'keySquare', 'keyRate'] as const;
