@@ -1,0 +1,673 @@
+/**
+ * The DuckDB reference of the build benchmark (README: Benchmarks: the whole build within 10x the time DuckDB
+ * takes to compute the same cells from the same rows). DuckDB is the yardstick, not a part of physpay.
+ *
+ * The rows are physpay's own: the approved reports as build/source/read.ts reads them, with the per-report
+ * columns derived by build/compute/keyed.ts (`keyedColumnsFromDataset`: winsorized total, FTE total, base,
+ * bonus, wRVUs, year, experience band, setting, employment, state) plus the specialty, the state's region,
+ * the raw total and the record keys of the disclosure control. They are appended to an in-memory DuckDB
+ * (appender fed with data chunks of 2,048 rows; timed as `load`), then every cell is computed with
+ * GROUPING SETS and materialised with CREATE TABLE AS (timed as the queries):
+ *
+ * - keyed cells: specialty x geography (national, region, state) x practice setting (any, each) x employment
+ *   type (any, each) = 12 grouping sets; per cell n, P10-P90, sum (mean) and sample SD of the winsorized total,
+ *   the same of the FTE total, P25-P75 of base and bonus, P25-P90 of wRVUs and of total/wRVU, first and last
+ *   submission day, and the cell keys (sums of record keys) the perturbed means need; the trending rows (the
+ *   12 sets x year) and experience bands (x band): n, P25-P75, sum, cell key;
+ * - open cells: specialty national, specialty x state, specialty x practice setting, state (all specialties)
+ *   and specialty x year, over the totals inside each specialty's national Tukey fences (national.ts: type-7
+ *   quartiles of every approved total of the specialty; computed in the same query, so exact, not
+ *   approximated), n, P10-P90, sum, cell key, newest day; and each specialty's national $/wRVU cell (fences
+ *   on the rates likewise).
+ *
+ * Quantiles: physpay's `quantile` (stats.ts) is simple-statistics' quantileSorted, type 7 (index (n - 1) p,
+ * linear interpolation), which is DuckDB's quantile_cont (same index, same definition). Only the last bit can
+ * differ: physpay computes x[lo] + f (x[hi] - x[lo]), DuckDB 1.5 x[lo] (1 - f) + x[hi] f, so a value that is
+ * exactly a half (integer data such as wRVUs) may round the other way; --check reports those as ties.
+ *
+ *   npx tsx scripts/bench-duckdb.ts --db bench/out/demo-1000000.db [--runs 3] [--threads 2] [--json]
+ *                                   [--check <dist-data dir built from the same DB>]
+ *
+ * --check compares every DuckDB cell with the build's files (private/keyed/benchmarks/{slug}.json and the
+ * open feeds under public/data/api/v1/): n and percentiles must be equal; means and SDs are perturbed by
+ * physpay (disclosure.ts), so the check applies the same perturbation to DuckDB's sums and cell keys and
+ * allows one unit of the last rounded digit (summation order).
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, SMALLINT, TINYINT, UINTEGER,
+  type DuckDBConnection, type DuckDBType,
+} from '@duckdb/node-api';
+import { openReportsDb } from '../build/db/open.ts';
+import { readDataset } from '../build/source/read.ts';
+import type { Dataset } from '../build/compute/dataset.ts';
+import { KEYED_DEFAULTS, MIN_SAMPLE, keyedColumnsFromDataset } from '../build/compute/keyed.ts';
+import { nationalFacts, type NationalFacts } from '../build/compute/national.ts';
+import { EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from '../build/compute/stats.ts';
+import { perturbedMean, perturbedSd } from '../build/compute/disclosure.ts';
+import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
+import { feedPaths } from '../build/contract/open-feeds.ts';
+import { arg, flag, median } from './bench-lib.ts';
+
+// ---------------------------------------------------------------- the rows
+
+/** One row per approved report, column-wise, in the Dataset's order. NaN = NULL in DuckDB. */
+interface Rows {
+  count: number;
+  sp: Int16Array;
+  st: Int16Array;
+  rg: Int8Array;
+  setting: Int8Array;
+  employment: Int8Array;
+  yr: Int16Array;
+  band: Int8Array;
+  day: Int32Array;
+  total: Float64Array;
+  wtotal: Float64Array;
+  fte: Float64Array;
+  base: Float64Array;
+  bonus: Float64Array;
+  wrvus: Float64Array;
+  kTotal: Uint32Array;
+  kSquare: Uint32Array;
+  kRate: Uint32Array;
+}
+
+/** The table's columns: name, DuckDB type, the Rows field, nullable (NaN -> NULL). */
+const COLUMNS: { name: string; type: DuckDBType; field: keyof Omit<Rows, 'count'>; nullable: boolean }[] = [
+  { name: 'sp', type: SMALLINT, field: 'sp', nullable: false },
+  { name: 'st', type: SMALLINT, field: 'st', nullable: false },
+  { name: 'rg', type: TINYINT, field: 'rg', nullable: false },
+  { name: 'setting', type: TINYINT, field: 'setting', nullable: false }, // -1 = not given
+  { name: 'employment', type: TINYINT, field: 'employment', nullable: false }, // -1 = not given
+  { name: 'yr', type: SMALLINT, field: 'yr', nullable: false },
+  { name: 'band', type: TINYINT, field: 'band', nullable: false }, // -1 = not given
+  { name: 'day', type: INTEGER, field: 'day', nullable: false },
+  { name: 'total', type: DOUBLE, field: 'total', nullable: false }, // as reported (open data)
+  { name: 'wtotal', type: DOUBLE, field: 'wtotal', nullable: false }, // winsorized (keyed API)
+  { name: 'fte', type: DOUBLE, field: 'fte', nullable: true },
+  { name: 'base', type: DOUBLE, field: 'base', nullable: true },
+  { name: 'bonus', type: DOUBLE, field: 'bonus', nullable: true },
+  { name: 'wrvus', type: DOUBLE, field: 'wrvus', nullable: true }, // NULL unless > 0
+  { name: 'k_total', type: UINTEGER, field: 'kTotal', nullable: false },
+  { name: 'k_square', type: UINTEGER, field: 'kSquare', nullable: false },
+  { name: 'k_rate', type: UINTEGER, field: 'kRate', nullable: false },
+];
+
+/** The keyed stage's per-report columns (keyedColumnsFromDataset) for every specialty, plus what the open cells use. */
+function rowsOf(ds: Dataset): Rows {
+  const R = ds.reports;
+  const n = R.count;
+  const rows: Rows = {
+    count: n,
+    sp: new Int16Array(n), st: new Int16Array(n), rg: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
+    yr: new Int16Array(n), band: new Int8Array(n), day: new Int32Array(n),
+    total: R.total, wtotal: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
+    kTotal: R.keyTotal, kSquare: R.keySquare, kRate: R.keyRate,
+  };
+  const regionOfState = Int8Array.from(ds.states, (s) => REGIONS.indexOf(s.region));
+  // Only `reference` of the national facts is read by keyedColumnsFromDataset, and only into a field not used here.
+  const facts = { reference: new Float64Array(ds.specialties.length) } as unknown as NationalFacts;
+  for (let si = 0; si < ds.specialties.length; si++) {
+    const { start } = ds.specialtyRange[si]!;
+    const c = keyedColumnsFromDataset(ds, si, KEYED_DEFAULTS, facts, 0);
+    rows.sp.fill(si, start, start + c.count);
+    rows.wtotal.set(c.total, start);
+    rows.fte.set(c.fte, start);
+    rows.base.set(c.base, start);
+    rows.bonus.set(c.bonus, start);
+    rows.wrvus.set(c.wrvus, start);
+    rows.yr.set(c.year, start);
+    rows.band.set(c.band, start);
+    rows.setting.set(c.setting, start);
+    rows.employment.set(c.employment, start);
+    rows.st.set(c.state, start);
+    rows.day.set(c.day, start);
+    for (let k = 0; k < c.count; k++) rows.rg[start + k] = regionOfState[c.state[k]!]!;
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- load
+
+const CHUNK = 2048; // DuckDB's vector size: the most rows a data chunk holds
+
+async function load(con: DuckDBConnection, rows: Rows): Promise<void> {
+  await con.run(`CREATE TABLE r (${COLUMNS.map((c) => `${c.name} ${c.type.toString()}`).join(', ')})`);
+  const appender = await con.createAppender('r');
+  const types = COLUMNS.map((c) => c.type);
+  for (let off = 0; off < rows.count; off += CHUNK) {
+    const m = Math.min(CHUNK, rows.count - off);
+    const chunk = DuckDBDataChunk.create(types, m);
+    COLUMNS.forEach((col, j) => {
+      const src = rows[col.field] as ArrayLike<number>;
+      const v = chunk.getColumnVector(j) as unknown as { setItem(i: number, x: number | null): void; flush(): void };
+      if (col.nullable) for (let i = 0; i < m; i++) { const x = src[off + i]!; v.setItem(i, Number.isNaN(x) ? null : x); }
+      else for (let i = 0; i < m; i++) v.setItem(i, src[off + i]!);
+      v.flush();
+    });
+    appender.appendDataChunk(chunk);
+  }
+  appender.closeSync();
+}
+
+// ---------------------------------------------------------------- the queries
+
+const Q5 = '[0.1, 0.25, 0.5, 0.75, 0.9]';
+const Q3 = '[0.25, 0.5, 0.75]';
+const Q4 = '[0.25, 0.5, 0.75, 0.9]';
+const MOD = '4294967296'; // cell keys are sums of record keys mod 2^32 (disclosure.ts)
+
+/** The keyed API's 12 grouping sets: geography (national, region, state) x setting (any, each) x employment (any, each), each with `extra`. */
+function keyedSets(extra: string[] = []): string {
+  const sets: string[] = [];
+  for (const geo of [[], ['rg'], ['st']]) {
+    for (const s of [[], ['setting']]) for (const e of [[], ['employment']]) sets.push(`(${['sp', ...geo, ...s, ...e, ...extra].join(', ')})`);
+  }
+  return `GROUPING SETS (${sets.join(', ')})`;
+}
+// A report without a setting (employment) is in the "any" cells only, never in a cell of its own.
+const KEYED_HAVING = 'HAVING (grouping(setting) = 1 OR setting >= 0) AND (grouping(employment) = 1 OR employment >= 0)';
+const KEYED_GROUP_COLS = 'grouping(rg, st, setting, employment)::INTEGER AS gid, sp, rg, st, setting, employment';
+
+const KEYED_SQL = [
+  `CREATE OR REPLACE TABLE keyed_cells AS
+   SELECT ${KEYED_GROUP_COLS}, count(*)::INTEGER AS n,
+     quantile_cont(wtotal, ${Q5}) AS total_q, sum(wtotal) AS total_sum, stddev_samp(wtotal) AS total_sd,
+     (sum(k_total) % ${MOD})::BIGINT AS key_total, (sum(k_square) % ${MOD})::BIGINT AS key_square,
+     min(day) AS first_day, max(day) AS last_day,
+     count(fte)::INTEGER AS fte_n, quantile_cont(fte, ${Q5}) AS fte_q, sum(fte) AS fte_sum,
+     (sum(k_total) FILTER (WHERE fte IS NOT NULL) % ${MOD})::BIGINT AS fte_key,
+     count(base)::INTEGER AS base_n, quantile_cont(base, ${Q3}) AS base_q,
+     count(bonus)::INTEGER AS bonus_n, quantile_cont(bonus, ${Q3}) AS bonus_q,
+     count(wrvus)::INTEGER AS wrvu_n, quantile_cont(wrvus, ${Q4}) AS wrvu_q, quantile_cont(wtotal / wrvus, ${Q4}) AS per_wrvu_q
+   FROM r GROUP BY ${keyedSets()} ${KEYED_HAVING}`,
+  `CREATE OR REPLACE TABLE keyed_trend AS
+   SELECT ${KEYED_GROUP_COLS}, yr, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum,
+     (sum(k_total) % ${MOD})::BIGINT AS key_total
+   FROM r GROUP BY ${keyedSets(['yr'])} ${KEYED_HAVING}`,
+  `CREATE OR REPLACE TABLE keyed_experience AS
+   SELECT ${KEYED_GROUP_COLS}, band, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum,
+     (sum(k_total) % ${MOD})::BIGINT AS key_total
+   FROM r WHERE band >= 0 GROUP BY ${keyedSets(['band'])} ${KEYED_HAVING}`,
+];
+
+/** grouping(sp, st, setting, yr) of each open grouping set. */
+const OPEN_GID = { national: 7, state: 3, setting: 5, allSpecialtiesState: 11, year: 6 } as const;
+
+const OPEN_SQL = [
+  // national.ts: a report counts in the open data when its total lies inside its specialty's Tukey fences
+  // (type-7 quartiles of all approved totals of the specialty).
+  `CREATE OR REPLACE TABLE open_cells AS
+   WITH q AS (SELECT sp, quantile_cont(total, [0.25, 0.75]) AS q FROM r GROUP BY sp),
+        f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
+   SELECT grouping(sp, st, setting, yr)::INTEGER AS gid, sp, st, setting, yr, count(*)::INTEGER AS n,
+     quantile_cont(total, ${Q5}) AS q, sum(total) AS total_sum, (sum(k_total) % ${MOD})::BIGINT AS key_total, max(day) AS newest_day
+   FROM r JOIN f USING (sp) WHERE total >= lo AND total <= hi
+   GROUP BY GROUPING SETS ((sp), (sp, st), (sp, setting), (st), (sp, yr))
+   HAVING grouping(setting) = 1 OR setting >= 0`,
+  // each specialty's national $/wRVU cell, with fences on the rates
+  `CREATE OR REPLACE TABLE open_wrvu AS
+   WITH x AS (SELECT sp, total / wrvus AS rate, k_rate, day FROM r WHERE wrvus IS NOT NULL),
+        q AS (SELECT sp, quantile_cont(rate, [0.25, 0.75]) AS q FROM x GROUP BY sp),
+        f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
+   SELECT sp, count(*)::INTEGER AS n, quantile_cont(rate, ${Q5}) AS q, sum(rate) AS rate_sum, (sum(k_rate) % ${MOD})::BIGINT AS key_rate, max(day) AS newest_day
+   FROM x JOIN f USING (sp) WHERE rate >= lo AND rate <= hi GROUP BY sp`,
+];
+
+// ---------------------------------------------------------------- counts: DuckDB rows next to physpay's cells
+
+interface CellCount { duckdb: number; physpay: number | null; note?: string }
+
+async function count(con: DuckDBConnection, sql: string): Promise<number> {
+  const r = await con.runAndReadAll(sql);
+  return Number(r.getRows()[0]![0]);
+}
+
+/**
+ * How many cells physpay's build computes, from the same rows (a counting pass, no statistics). Trending and
+ * experience rows exist only in cells of at least MIN_SAMPLE reports (keyedCell); DuckDB computes them for
+ * every cell.
+ */
+function physpayCounts(ds: Dataset, rows: Rows) {
+  const S = ds.specialties.length;
+  const G = 1 + REGIONS.length + ds.states.length;
+  const nS = PRACTICE_SETTINGS.length + 1;
+  const nE = EMPLOYMENT_TYPES.length + 1;
+  const B = EXPERIENCE_BANDS.length;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < rows.count; i++) {
+    if (rows.yr[i]! < y0) y0 = rows.yr[i]!;
+    if (rows.yr[i]! > y1) y1 = rows.yr[i]!;
+  }
+  const Y = rows.count ? y1 - y0 + 1 : 1;
+  const size = new Uint32Array(S * G * nS * nE);
+  const years = new Uint8Array(size.length * Y);
+  const bands = new Uint8Array(size.length * B);
+  const spState = new Uint8Array(S * ds.states.length);
+  for (let i = 0; i < rows.count; i++) {
+    const geos = [0, 1 + rows.rg[i]!, 1 + REGIONS.length + rows.st[i]!];
+    const ss = rows.setting[i]! >= 0 ? [0, 1 + rows.setting[i]!] : [0];
+    const es = rows.employment[i]! >= 0 ? [0, 1 + rows.employment[i]!] : [0];
+    for (const g of geos) for (const s of ss) for (const e of es) {
+      const c = ((rows.sp[i]! * G + g) * nS + s) * nE + e;
+      size[c] = size[c]! + 1;
+      years[c * Y + rows.yr[i]! - y0] = 1;
+      if (rows.band[i]! >= 0) bands[c * B + rows.band[i]!] = 1;
+    }
+    spState[rows.sp[i]! * ds.states.length + rows.st[i]!] = 1;
+  }
+  let cells = 0;
+  let published = 0;
+  let yearRows = 0;
+  let yearRowsAll = 0;
+  let bandRowsAll = 0;
+  for (let c = 0; c < size.length; c++) {
+    if (size[c] === 0) continue;
+    cells++;
+    let y = 0;
+    for (let k = 0; k < Y; k++) y += years[c * Y + k]!;
+    let b = 0;
+    for (let k = 0; k < B; k++) b += bands[c * B + k]!;
+    yearRowsAll += y;
+    bandRowsAll += b;
+    if (size[c]! >= MIN_SAMPLE) {
+      published++;
+      yearRows += y;
+    }
+  }
+  return {
+    keyed_cells: cells,
+    keyed_cells_with_figures: published,
+    keyed_trend_rows: yearRows,
+    keyed_trend_rows_all_cells: yearRowsAll,
+    keyed_experience_rows: published * B,
+    keyed_experience_rows_nonempty_all_cells: bandRowsAll,
+    open_specialty_national: S,
+    open_specialty_state: spState.reduce((n, x) => n + x, 0),
+    open_specialty_setting: S * PRACTICE_SETTINGS.length,
+    open_state: ds.states.length,
+    open_specialty_year: S * Y,
+    open_wrvu: S,
+  };
+}
+
+// ---------------------------------------------------------------- one run
+
+export interface DuckdbRun { load_s: number; keyed_s: number; open_s: number; query_s: number }
+
+async function timed(con: DuckDBConnection, sqls: string[]): Promise<number> {
+  const t0 = performance.now();
+  for (const sql of sqls) await con.run(sql);
+  return (performance.now() - t0) / 1000;
+}
+
+async function oneRun(rows: Rows, threads: number, keep: boolean): Promise<{ run: DuckdbRun; con: DuckDBConnection; instance: DuckDBInstance }> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
+  const con = await instance.connect();
+  const t0 = performance.now();
+  await load(con, rows);
+  const load_s = (performance.now() - t0) / 1000;
+  const keyed_s = await timed(con, KEYED_SQL);
+  const open_s = await timed(con, OPEN_SQL);
+  const run = { load_s, keyed_s, open_s, query_s: keyed_s + open_s };
+  if (!keep) {
+    con.closeSync();
+    instance.closeSync();
+  }
+  return { run, con, instance };
+}
+
+// ---------------------------------------------------------------- the reference
+
+export interface DuckdbReference {
+  threads: number;
+  rows: number;
+  /** reading the SQLite DB (readDataset) and deriving the columns: not part of DuckDB's figures */
+  prep_s: number;
+  runs: DuckdbRun[];
+  median_query_s: number;
+  median_load_s: number;
+  cells: Record<string, CellCount>;
+  duckdb_version: string;
+  notes: string[];
+  check?: CheckResult;
+}
+
+export interface ReferenceOptions {
+  runs?: number;
+  threads?: number;
+  /** a dist-data dir built from the same DB: compare every cell */
+  check?: string;
+  /** progress lines (stderr by default) */
+  log?: (line: string) => void;
+}
+
+export async function duckdbReference(dbPath: string, opts: ReferenceOptions = {}): Promise<DuckdbReference> {
+  const runs = Math.max(1, opts.runs ?? 3);
+  const threads = opts.threads ?? 2;
+  const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const p0 = performance.now();
+  const db = openReportsDb(dbPath, { readonly: true });
+  let ds: Dataset;
+  try {
+    ds = readDataset(db);
+  } finally {
+    db.close();
+  }
+  const rows = rowsOf(ds);
+  const prep_s = (performance.now() - p0) / 1000;
+  log(`duckdb reference: ${rows.count.toLocaleString('en-US')} approved reports of ${dbPath} read and derived in ${prep_s.toFixed(1)} s; ${runs} run(s), ${threads} thread(s)`);
+
+  const results: DuckdbRun[] = [];
+  let last: { con: DuckDBConnection; instance: DuckDBInstance } | null = null;
+  for (let k = 0; k < runs; k++) {
+    const r = await oneRun(rows, threads, k === runs - 1);
+    results.push(r.run);
+    if (k === runs - 1) last = r;
+    log(`run ${k + 1}: load ${r.run.load_s.toFixed(2)} s, keyed cells ${r.run.keyed_s.toFixed(2)} s, open cells ${r.run.open_s.toFixed(2)} s, query total ${r.run.query_s.toFixed(2)} s`);
+  }
+  const { con, instance } = last!;
+  try {
+    const version = String((await con.runAndReadAll('SELECT version()')).getRows()[0]![0]);
+    const pc = physpayCounts(ds, rows);
+    const oc = (gid: number) => count(con, `SELECT count(*) FROM open_cells WHERE gid = ${gid}`);
+    const cells: Record<string, CellCount> = {
+      keyed_cells: { duckdb: await count(con, 'SELECT count(*) FROM keyed_cells'), physpay: pc.keyed_cells, note: `${pc.keyed_cells_with_figures} with n >= ${MIN_SAMPLE}: figures, trending and experience rows` },
+      keyed_trend_rows: {
+        duckdb: await count(con, 'SELECT count(*) FROM keyed_trend'), physpay: pc.keyed_trend_rows,
+        note: `physpay: cells with n >= ${MIN_SAMPLE} only; ${pc.keyed_trend_rows_all_cells} rows over every cell, as DuckDB computes`,
+      },
+      keyed_experience_rows: {
+        duckdb: await count(con, 'SELECT count(*) FROM keyed_experience'), physpay: pc.keyed_experience_rows,
+        note: `physpay: all ${EXPERIENCE_BANDS.length} bands (empty ones n = 0) of cells with n >= ${MIN_SAMPLE}; ${pc.keyed_experience_rows_nonempty_all_cells} non-empty bands over every cell, as DuckDB computes`,
+      },
+      open_specialty_national: { duckdb: await oc(OPEN_GID.national), physpay: pc.open_specialty_national },
+      open_specialty_state: { duckdb: await oc(OPEN_GID.state), physpay: pc.open_specialty_state, note: 'physpay also lists (withheld) cells whose reports are all outliers' },
+      open_specialty_setting: { duckdb: await oc(OPEN_GID.setting), physpay: pc.open_specialty_setting, note: 'physpay lists every setting of every specialty, empty ones withheld' },
+      open_state: { duckdb: await oc(OPEN_GID.allSpecialtiesState), physpay: pc.open_state },
+      open_specialty_year: { duckdb: await oc(OPEN_GID.year), physpay: pc.open_specialty_year, note: 'physpay has a row for every year of the span, empty ones withheld' },
+      open_wrvu: { duckdb: await count(con, 'SELECT count(*) FROM open_wrvu'), physpay: pc.open_wrvu },
+    };
+    const out: DuckdbReference = {
+      threads,
+      rows: rows.count,
+      prep_s,
+      runs: results,
+      median_query_s: median(results.map((r) => r.query_s)),
+      median_load_s: median(results.map((r) => r.load_s)),
+      cells,
+      duckdb_version: version,
+      notes: [
+        "quantiles: quantile_cont (type 7, index (n-1)p, linear interpolation) = physpay's quantile (simple-statistics quantileSorted); DuckDB interpolates lo*(1-f)+hi*f, physpay lo+f*(hi-lo), so an exact half can round one unit apart (rare ties)",
+        "open cells: the exact outlier rule of national.ts (each specialty's Tukey fences on its approved totals, and on its $/wRVU for the wRVU cell) computed inside the open query, not approximated",
+        'means: DuckDB computes sums and cell keys; physpay perturbs the means and SDs (disclosure control), applied only in --check',
+        'not computed by DuckDB: the 95% CI of the median (order statistics), year lists, BLS variance, file writing, validation',
+      ],
+    };
+    if (opts.check) out.check = await check(con, ds, opts.check, log);
+    return out;
+  } finally {
+    con.closeSync();
+    instance.closeSync();
+  }
+}
+
+// ---------------------------------------------------------------- --check: every DuckDB cell against the build's files
+
+export interface CheckResult {
+  compared: number;
+  exact: number;
+  /** means and SDs within one unit of their rounding (summation order) */
+  close: number;
+  /** percentiles one unit apart where DuckDB's unrounded value is an exact half (see `pct`) */
+  ties: number;
+  mismatches: number;
+  examples: string[];
+  tieExamples: string[];
+}
+
+type Row = Record<string, unknown>;
+
+async function readRows(con: DuckDBConnection, sql: string): Promise<Row[]> {
+  return (await con.runAndReadAll(sql)).getRowObjectsJS() as Row[];
+}
+
+function checker(log: (l: string) => void) {
+  const res: CheckResult = { compared: 0, exact: 0, close: 0, ties: 0, mismatches: 0, examples: [], tieExamples: [] };
+  const bad = (what: string) => {
+    res.mismatches++;
+    if (res.examples.length < 40) {
+      res.examples.push(what);
+      log(`MISMATCH ${what}`);
+    }
+  };
+  return {
+    res,
+    /**
+     * A percentile: equal after physpay's rounding, or a tie: DuckDB's unrounded value lies within 1e-9 of a
+     * rounding boundary and the two differ by one unit. Both are the same type-7 value; physpay interpolates
+     * as lo + d (hi - lo) (simple-statistics), DuckDB as lo (1 - d) + hi d, and the last bit decides which
+     * way an exact half rounds.
+     */
+    pct(what: string, physpay: number | null, duckRaw: number | null, round: (v: number) => number, unit: number) {
+      res.compared++;
+      const duck = duckRaw === null ? null : round(duckRaw);
+      if (physpay === duck) res.exact++;
+      else if (physpay !== null && duckRaw !== null && Math.abs(Math.abs(physpay - duck!) - unit) < unit * 1e-6
+        && Math.abs(((duckRaw / unit) % 1) - 0.5) < 1e-6) {
+        res.ties++;
+        if (res.tieExamples.length < 5) res.tieExamples.push(`${what}: physpay ${physpay}, duckdb ${duckRaw}`);
+      } else bad(`${what}: physpay ${physpay}, duckdb ${duck} (unrounded ${duckRaw})`);
+    },
+    /** must be equal */
+    eq(what: string, physpay: unknown, duck: unknown) {
+      res.compared++;
+      if (physpay === duck) res.exact++;
+      else bad(`${what}: physpay ${JSON.stringify(physpay)}, duckdb ${JSON.stringify(duck)}`);
+    },
+    /** equal, or within `tol` (a perturbed mean / SD rebuilt from a sum in another order) */
+    near(what: string, physpay: number | null, duck: number | null, tol: number) {
+      res.compared++;
+      if (physpay === duck) res.exact++;
+      else if (physpay !== null && duck !== null && Math.abs(physpay - duck) <= tol + 1e-9) res.close++;
+      else bad(`${what}: physpay ${physpay}, duckdb ${duck}`);
+    },
+  };
+}
+
+const whole = Math.round;
+const cents = (v: number) => Math.round(v * 100) / 100;
+const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
+const list = (x: unknown) => (x as (number | null)[] | null) ?? [];
+
+async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: string) => void): Promise<CheckResult> {
+  const base = join(dist, 'current');
+  const facts = nationalFacts(ds);
+  const c = checker(log);
+  const readJson = (p: string) => JSON.parse(readFileSync(join(base, p), 'utf8'));
+  const readFeed = (p: string) => readJson(join('public', p));
+  const keyOf = (r: Row) => {
+    const gid = Number(r.gid);
+    const geo = (gid & 12) === 12 ? GEO_NATIONAL : (gid & 8) === 0 ? geoRegion(REGIONS[Number(r.rg)]!) : geoState(ds.states[Number(r.st)]!.code);
+    return cellKey(geo, gid & 2 ? null : PRACTICE_SETTINGS[Number(r.setting)]!, gid & 1 ? null : EMPLOYMENT_TYPES[Number(r.employment)]!);
+  };
+  const bySp = <T extends Row>(rs: T[]) => {
+    const m = new Map<number, T[]>();
+    for (const r of rs) {
+      const sp = Number(r.sp);
+      let l = m.get(sp);
+      if (!l) m.set(sp, (l = []));
+      l.push(r);
+    }
+    return m;
+  };
+
+  // ---- keyed API cells
+  const cells = bySp(await readRows(con, 'SELECT * FROM keyed_cells'));
+  const trend = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, yr, n, q, total_sum, key_total FROM keyed_trend'));
+  const bands = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, band, n, q, total_sum, key_total FROM keyed_experience'));
+  let keyedCells = 0;
+  ds.specialties.forEach((sp, si) => {
+    const art = readJson(keyedPaths.specialty(sp.slug)) as KeyedSpecialtyArtifact;
+    const ref = Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!;
+    const mine = new Map((cells.get(si) ?? []).map((r) => [keyOf(r), r]));
+    const trendOf = new Map<string, Row>();
+    const trendRows = new Map<string, number>();
+    for (const r of trend.get(si) ?? []) {
+      const k = keyOf(r);
+      trendOf.set(`${k}#${r.yr}`, r);
+      trendRows.set(k, (trendRows.get(k) ?? 0) + 1);
+    }
+    const bandOf = new Map<string, Row>();
+    for (const r of bands.get(si) ?? []) bandOf.set(`${keyOf(r)}#${r.band}`, r);
+    c.eq(`${sp.slug}: number of keyed cells`, Object.keys(art.cells).length, mine.size);
+    const pmean = (sum: unknown, n: number, key: unknown) => whole(perturbedMean(Number(sum), n, Number(key), ref));
+    for (const [key, cell] of Object.entries(art.cells)) {
+      const d = mine.get(key);
+      const at = `${sp.slug} ${key}`;
+      if (!d) {
+        c.eq(`${at}: cell`, 'present', 'missing');
+        continue;
+      }
+      keyedCells++;
+      const n = Number(d.n);
+      c.eq(`${at} n`, cell.n, n);
+      if (!cell.figures || !cell.sections) continue;
+      const tq = list(d.total_q);
+      (['p10', 'p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => c.pct(`${at} total ${p}`, cell.figures!.percentiles[p], tq[i]!, whole, 1));
+      c.near(`${at} mean`, cell.figures.mean, pmean(d.total_sum, n, d.key_total), 1);
+      const sd = num(d.total_sd);
+      const psd = sd === null ? null : perturbedSd(sd * sd * (n - 1), n, Number(d.key_square), ref);
+      c.near(`${at} sd`, cell.figures.standard_deviation, psd === null ? null : whole(psd), 1);
+      const s = cell.sections;
+      c.eq(`${at} data_date_range`, JSON.stringify(cell.data_date_range), JSON.stringify({
+        earliest: new Date(Number(d.first_day) * 86_400_000).toISOString().slice(0, 10),
+        latest: new Date(Number(d.last_day) * 86_400_000).toISOString().slice(0, 10),
+      }));
+      c.eq(`${at} fte n`, s.fte_normalized.n, Number(d.fte_n));
+      if (s.fte_normalized.percentiles) {
+        const fq = list(d.fte_q);
+        (['p10', 'p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => c.pct(`${at} fte ${p}`, s.fte_normalized.percentiles![p], fq[i]!, whole, 1));
+        c.near(`${at} fte mean`, s.fte_normalized.mean, pmean(d.fte_sum, Number(d.fte_n), d.fte_key), 1);
+      }
+      for (const [name, comp, nn, q] of [['base', s.components.base_salary, d.base_n, d.base_q], ['bonus', s.components.bonus, d.bonus_n, d.bonus_q]] as const) {
+        c.eq(`${at} ${name} n`, comp.n, Number(nn));
+        if (comp.p50 !== null) (['p25', 'p50', 'p75'] as const).forEach((p, i) => c.pct(`${at} ${name} ${p}`, comp[p], list(q)[i]!, whole, 1));
+      }
+      c.eq(`${at} wrvu n`, s.productivity.n, Number(d.wrvu_n));
+      if (s.productivity.wrvus) {
+        (['p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => {
+          c.pct(`${at} wrvus ${p}`, s.productivity.wrvus![p], list(d.wrvu_q)[i]!, whole, 1);
+          c.pct(`${at} $/wRVU ${p}`, s.productivity.compensation_per_wrvu![p], list(d.per_wrvu_q)[i]!, cents, 0.01);
+        });
+      }
+      const breakdown = (what: string, row: { n: number; p25: number | null; p50: number | null; p75: number | null; mean: number | null }, t: Row | undefined) => {
+        c.eq(`${at} ${what} n`, row.n, t ? Number(t.n) : 0);
+        if (row.p50 === null || !t) return;
+        const q = list(t.q);
+        (['p25', 'p50', 'p75'] as const).forEach((p, i) => c.pct(`${at} ${what} ${p}`, row[p], q[i]!, whole, 1));
+        c.near(`${at} ${what} mean`, row.mean, pmean(t.total_sum, Number(t.n), t.key_total), 1);
+      };
+      for (const t of s.trending) breakdown(`year ${t.year}`, t, trendOf.get(`${key}#${t.year}`));
+      s.by_experience.forEach((b, i) => breakdown(`band ${b.label}`, b, bandOf.get(`${key}#${i}`)));
+      c.eq(`${at} number of trending rows`, s.trending.length, trendRows.get(key) ?? 0);
+    }
+  });
+  log(`check: keyed cells compared: ${keyedCells}`);
+
+  // ---- open cells
+  const open = await readRows(con, 'SELECT * FROM open_cells');
+  const wrvu = new Map((await readRows(con, 'SELECT * FROM open_wrvu')).map((r) => [Number(r.sp), r]));
+  const idx = new Map<string, Row>();
+  for (const r of open) idx.set(`${r.gid}|${r.sp}|${r.st}|${r.setting}|${r.yr}`, r);
+  const get = (gid: number, sp: number | null, st: number | null, setting: number | null, yr: number | null) => idx.get(`${gid}|${sp}|${st}|${setting}|${yr}`);
+  /** the open summary physpay would publish from DuckDB's figures (cells.ts openCell) */
+  /** DuckDB's figures of an open cell, with cells.ts openCell's floors (n, P10/P90) and rounding by n */
+  const summary = (d: Row | undefined, floor: number, reference: number, kind: 'money' | 'rate', sumField = 'total_sum', keyField = 'key_total') => {
+    const n = d ? Number(d.n) : 0;
+    const withheld = !d || n < floor || n === 0;
+    const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
+    const unit = kind === 'money' ? (n <= ROUNDING_MAX_N ? 1000 : 1) : n <= ROUNDING_MAX_N ? 1 : 0.01;
+    const q = withheld ? [] : list(d!.q);
+    const tails = n >= FLOORS.tails;
+    return {
+      n: withheld ? null : n, withheld, round, unit,
+      raw: { median: q[2] ?? null, p10: tails ? q[0] ?? null : null, p25: q[1] ?? null, p75: q[3] ?? null, p90: tails ? q[4] ?? null : null },
+      mean: withheld ? null : round(perturbedMean(Number(d![sumField]), n, Number(d![keyField]), reference)),
+    };
+  };
+  const cmp = (at: string, p: Record<string, unknown>, d: ReturnType<typeof summary>) => {
+    c.eq(`${at} n`, p.n ?? null, d.n);
+    c.eq(`${at} withheld`, p.withheld, d.withheld);
+    for (const f of ['median', 'p10', 'p25', 'p75', 'p90'] as const) {
+      if (f in p) c.pct(`${at} ${f}`, num(p[f]), d.raw[f] ?? null, d.round, d.unit);
+    }
+    if ('mean' in p) c.near(`${at} mean`, num(p.mean), d.mean, d.unit);
+  };
+  let openCells = 0;
+  ds.specialties.forEach((sp, si) => {
+    const ref = facts.reference[si]!;
+    const doc = readFeed(feedPaths.specialty(sp.slug));
+    cmp(`open ${sp.slug} national`, doc, summary(get(OPEN_GID.national, si, null, null, null), FLOORS.national, ref, 'money'));
+    openCells++;
+    if (!doc.withheld) {
+      for (const [k, ps] of PRACTICE_SETTINGS.entries()) {
+        const row = (doc.practice_settings as Record<string, unknown>[]).find((x) => x.practice_setting === ps)!;
+        cmp(`open ${sp.slug} setting ${ps}`, row, summary(get(OPEN_GID.setting, si, null, k, null), FLOORS.national, ref, 'money'));
+        openCells++;
+      }
+      for (const row of doc.by_year as Record<string, unknown>[]) {
+        cmp(`open ${sp.slug} year ${row.year}`, row, summary(get(OPEN_GID.year, si, null, null, Number(row.year)), FLOORS.national, ref, 'money'));
+        openCells++;
+      }
+      const w = readFeed(feedPaths.wrvu(sp.slug));
+      cmp(`open ${sp.slug} $/wRVU`, w, summary(wrvu.get(si), FLOORS.national, facts.rateReference[si]!, 'rate', 'rate_sum', 'key_rate'));
+      openCells++;
+    }
+    ds.states.forEach((st, sti) => {
+      const sdoc = readFeed(feedPaths.specialtyState(sp.slug, st.slug));
+      cmp(`open ${sp.slug} ${st.code}`, sdoc, summary(get(OPEN_GID.state, si, sti, null, null), FLOORS.specialtyInState, ref, 'money'));
+      openCells++;
+    });
+  });
+  ds.states.forEach((st, sti) => {
+    const doc = readFeed(feedPaths.state(st.slug));
+    cmp(`open state ${st.code}`, doc, summary(get(OPEN_GID.allSpecialtiesState, null, sti, null, null), FLOORS.state, facts.referenceAll, 'money'));
+    openCells++;
+  });
+  log(`check: open cells compared: ${openCells}`);
+  return c.res;
+}
+
+// ---------------------------------------------------------------- command line
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isMain) {
+  const dbPath = arg('db', 'bench/out/demo-1000000.db');
+  const json = flag('json');
+  const checkDir = arg('check', '');
+  const ref = await duckdbReference(dbPath, {
+    runs: Number(arg('runs', '3')),
+    threads: Number(arg('threads', '2')),
+    ...(checkDir ? { check: checkDir } : {}),
+    log: (l) => (json ? process.stderr : process.stdout).write(`${l}\n`),
+  });
+  if (!json) {
+    console.log(`DuckDB ${ref.duckdb_version}, ${ref.threads} thread(s), ${ref.rows.toLocaleString('en-US')} rows: median query ${ref.median_query_s.toFixed(2)} s (load ${ref.median_load_s.toFixed(2)} s, not counted)`);
+    console.log('cells                      duckdb rows   physpay cells');
+    for (const [k, v] of Object.entries(ref.cells)) console.log(`${k.padEnd(26)} ${String(v.duckdb).padStart(11)}   ${String(v.physpay ?? '-').padStart(13)}${v.note ? `  (${v.note})` : ''}`);
+    for (const n of ref.notes) console.log(`note: ${n}`);
+    if (ref.check) {
+      const k = ref.check;
+      console.log(`check: ${k.compared} figures compared: ${k.exact} equal, ${k.close} perturbed means/SDs within one unit of rounding, ${k.ties} percentiles one unit apart at an exact half (interpolation formula), ${k.mismatches} mismatches`);
+      for (const t of k.tieExamples) console.log(`  tie: ${t}`);
+    }
+  }
+  if (json) console.log(JSON.stringify(ref));
+  if (ref.check && ref.check.mismatches > 0) process.exitCode = 1;
+}
