@@ -66,6 +66,7 @@ export function createKeyedPool(threads: number, take: (r: KeyedTaskResult) => v
   const waiting: (() => KeyedTask)[] = [];
   const inFlight = new Array<number>(threads).fill(0);
   let outstanding = 0;
+  let pumping = false;
 
   const submit = () => {
     for (let w = 0; w < threads; w++) {
@@ -102,8 +103,15 @@ export function createKeyedPool(threads: number, take: (r: KeyedTaskResult) => v
       waiting.push(make);
     },
     pump() {
-      receive();
-      submit();
+      // `take` emits files, and emitting pumps: a pump inside a pump returns at once
+      if (pumping) return;
+      pumping = true;
+      try {
+        receive();
+        submit();
+      } finally {
+        pumping = false;
+      }
     },
     drain() {
       let lastProgress = Date.now();
