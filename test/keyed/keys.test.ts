@@ -45,9 +45,14 @@ async function physpay(...args: string[]): Promise<{ stdout: string; stderr: str
 
 /** In-process CLI (for the refusals), capturing its output and exit code. */
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return cliAt(new Date(), ...args);
+}
+
+/** The same with the CLI's clock fixed at `at`. */
+async function cliAt(at: Date, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['node', 'physpay', 'keys', ...args, '--service-db', serviceDb], { out: (l) => out.push(l), err: (l) => err.push(l), now: () => new Date(), isTty: false });
+  const code = await main(['node', 'physpay', 'keys', ...args, '--service-db', serviceDb], { out: (l) => out.push(l), err: (l) => err.push(l), now: () => at, isTty: false });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -254,6 +259,15 @@ describe('the key is never stored, logged or echoed', () => {
 describe('key lifecycle (issue 18 item 9): true state, last use and usage, rotation, revocation is final', () => {
   const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
   const row = async (id: number) => listJson(await cli('list', '--json')).keys.find((k) => k.id === id)!;
+
+  it('revoking twice within the same second still says the second time that it was already revoked', async () => {
+    const made = JSON.parse((await cli('create', '--plan', 'starter', '--label', 'Twice Co', '--json')).out) as { id: number; key_prefix: string };
+    const at = new Date('2026-11-20T10:00:00.400Z');
+    expect((await cliAt(at, 'revoke', String(made.id))).out).toBe(`revoked ${made.key_prefix} (id ${made.id}) at 2026-11-20T10:00:00Z`);
+    const again = await cliAt(new Date('2026-11-20T10:00:00.900Z'), 'revoke', String(made.id));
+    expect(again.code).toBe(0);
+    expect(again.out).toBe(`${made.key_prefix} (id ${made.id}) was already revoked at 2026-11-20T10:00:00Z`);
+  });
 
   it('list shows a revoked key as revoked; set-status and set-plan on it are refused (exit 2) and it stays 401', async () => {
     const made = JSON.parse((await cli('create', '--plan', 'starter', '--label', 'Revoked Co', '--json')).out) as { key: string; id: number; key_prefix: string };

@@ -190,8 +190,12 @@ export function registerKeysCommands(program: Command, io: CliIo): void {
     .action(async (ref: string, opts) => {
       const { serviceDb } = readSettings(opts, ['serviceDb']);
       const at = now();
-      const rec = printable(await withStore(serviceDb, false, async (s) => s.updateKey(ref, { revokedAt: at })));
-      if (rec.revoked_at === at) io.out(`revoked ${rec.key_prefix} (id ${rec.id}) at ${rec.revoked_at}`);
+      // "already revoked" is read from the key before this call, not from the timestamps (both can fall in one second)
+      const { rec, already } = await withStore(serviceDb, false, async (s) => {
+        const before = (await s.listKeys()).find((k) => String(k.id) === ref || k.key_prefix === ref);
+        return { rec: printable(await s.updateKey(ref, { revokedAt: at })), already: Boolean(before?.revoked_at) };
+      });
+      if (!already) io.out(`revoked ${rec.key_prefix} (id ${rec.id}) at ${rec.revoked_at}`);
       else io.out(`${rec.key_prefix} (id ${rec.id}) was already revoked at ${rec.revoked_at}`);
     });
 
