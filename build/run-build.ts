@@ -20,7 +20,7 @@ import {
 import { createKeyedPool, defaultKeyedThreads, type KeyedPool } from './compute/keyed-pool.ts';
 import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './compute/diff.ts';
 import { dayToIso } from './compute/dataset.ts';
-import { GEO_NATIONAL, cellKey, keyedPaths } from './contract/keyed-artifacts.ts';
+import { keyedPaths } from './contract/keyed-artifacts.ts';
 import { keyedVsOpen, type NationalFigures } from './compute/compare.ts';
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
@@ -198,12 +198,12 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const problems: string[] = [];
     let bytesTotal = 0;
     let reused = 0;
+    let emitted = 0;
     /**
      * Validate a file and hand it to the writer thread. A file whose content (access date masked) equals the
      * current build's is instead a hard link to that file, with the access date it carries recorded in the
      * manifest (the server fills in the day's date either way, so it serves the same bytes and ETag).
      */
-    let emitted = 0;
     const emit = (path: string, text: string | Buffer, validated = false) => {
       if (++emitted % 64 === 0) pool?.pump(); // keyed threads: take finished results, hand out more work
       let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
@@ -258,6 +258,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
       const bySize = ds.specialties.map((_, si) => si).sort((a, b) => (ds.specialtyRange[b]!.end - ds.specialtyRange[b]!.start) - (ds.specialtyRange[a]!.end - ds.specialtyRange[a]!.start) || a - b);
       for (const si of bySize) {
         const sp = ds.specialties[si]!;
+        // pages need every national figure before the threads are done; the columns are made again when a
+        // thread takes the specialty (cheap), so the whole dataset's columns are never held at once
         keyedNational.set(sp.slug, keyedNationalFigures(keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom)));
         p.queue(() => ({
           si, slug: sp.slug, name: sp.name, bls: blsInfo(ds, si), states, columns: keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom),
@@ -278,8 +280,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
         emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
         emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
         summaries.push(summarizeSpecialty(ds.states, artifact));
-        const nat = artifact.cells[cellKey(GEO_NATIONAL, null, null)];
-        keyedNational.set(artifact.slug, { n: nat?.n ?? 0, median: nat?.figures?.percentiles.p50 ?? null, mean: nat?.figures?.mean ?? null });
+        keyedNational.set(artifact.slug, keyedNationalFigures(columns));
       }
     };
     const keyedFromThreads = () => {

@@ -11,9 +11,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
-import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, wrk, writeNginxConfig } from './bench-lib.ts';
+import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, waitFor200, wrk, writeNginxConfig } from './bench-lib.ts';
 import { startVarnish } from '../deploy/varnish/varnishd.ts';
 
 const seconds = Number(arg('seconds', '10'));
@@ -41,19 +40,6 @@ request = function()
 end
 `);
 
-function waitFor(port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  return new Promise((resolve, reject) => {
-    const attempt = () =>
-      request({ host: '127.0.0.1', port, path: FEED }, (r) => {
-        r.resume();
-        r.on('end', () => (r.statusCode === 200 ? resolve() : retry()));
-      }).on('error', retry).end();
-    const retry = () => (Date.now() > deadline ? reject(new Error(`nothing answers 200 on port ${port}`)) : setTimeout(attempt, 100));
-    attempt();
-  });
-}
-
 const nginxPort = 18081;
 const nginxConf = writeNginxConfig(work, publicDir, nginxPort);
 const load = (port: number) => wrk(`http://127.0.0.1:${port}${FEED}`, { connections, seconds, script: mix });
@@ -63,20 +49,20 @@ const edgeRuns: { hit_ratio: number; requests: number; reached_physpay: number }
 for (let r = 0; r < runs; r++) {
   const [cmd, args] = pinned(0, 'nginx', ['-c', nginxConf, '-p', work]);
   const ngx: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
-  await waitFor(nginxPort);
+  await waitFor200(nginxPort, FEED);
   results.nginx.push(load(nginxPort));
   ngx.kill('SIGTERM');
 
   removeSqlite(join(work, 'service.db'));
   const alone = await startPhyspay(data, join(work, 'service.db'));
-  await waitFor(alone.port);
+  await waitFor200(alone.port, FEED);
   results.physpay.push(load(alone.port));
   await alone.stop();
 
   removeSqlite(join(work, 'service.db'));
   const backend = await startPhyspay(data, join(work, 'service.db'), ['--trust-proxy', '1']);
   const edge = await startVarnish({ dir: join(work, 'edge'), backends: [{ host: '127.0.0.1', port: backend.port }], cpu: 0 });
-  await waitFor(edge.port);
+  await waitFor200(edge.port, FEED);
   const before = edge.stats();
   const rps = load(edge.port);
   const after = edge.stats();

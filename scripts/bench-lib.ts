@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { createDemoDb } from '../build/demo/create.ts';
 import { DEFAULT_BUILD_OPTIONS, runBuild } from '../build/run-build.ts';
@@ -84,6 +85,20 @@ ${corsLines}
 }
 `);
   return file;
+}
+
+/** Wait (up to 30 s) until 127.0.0.1:`port` answers `path` with 200. */
+export function waitFor200(port: number, path: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  return new Promise((resolve, reject) => {
+    const attempt = () =>
+      httpRequest({ host: '127.0.0.1', port, path }, (r) => {
+        r.resume();
+        r.on('end', () => (r.statusCode === 200 ? resolve() : retry()));
+      }).on('error', retry).end();
+    const retry = () => (Date.now() > deadline ? reject(new Error(`nothing answers 200 for ${path} on port ${port}`)) : setTimeout(attempt, 100));
+    attempt();
+  });
 }
 
 /** Delete a SQLite service DB (and its WAL files) so a run starts from empty counters. */

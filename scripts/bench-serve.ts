@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, wrk as wrkUrl, writeNginxConfig } from './bench-lib.ts';
+import { arg, demoWorkspace, flag, median, medianRange, pinned, removeSqlite, requireCommands, startPhyspay, waitFor200, wrk as wrkUrl, writeNginxConfig } from './bench-lib.ts';
 
 const seconds = Number(arg('seconds', '10'));
 const runs = Number(arg('runs', '3'));
@@ -33,19 +33,6 @@ function getHeaders(port: number, path: string): Promise<Record<string, string |
   });
 }
 
-async function waitFor(port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await getHeaders(port, FEED);
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nothing answers on port ${port}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 const wrk = (port: number, headers: string[]) => wrkUrl(`http://127.0.0.1:${port}${FEED}`, { connections, seconds, headers });
 
 // ---- nginx with the same headers as physpay's feeds
@@ -60,14 +47,14 @@ function startNginx(): ChildProcess {
 const results: Record<string, number[]> = { nginx200: [], physpay200: [], nginx304: [], physpay304: [] };
 for (let r = 0; r < runs; r++) {
   const ngx = startNginx();
-  await waitFor(nginxPort);
+  await waitFor200(nginxPort, FEED);
   const ngxEtag = String((await getHeaders(nginxPort, FEED)).etag);
   results.nginx200!.push(wrk(nginxPort, []));
   results.nginx304!.push(wrk(nginxPort, [`If-None-Match: ${ngxEtag}`]));
   ngx.kill('SIGTERM');
   removeSqlite(join(work, 'service.db'));
   const pp = await startPhyspay(data, join(work, 'service.db'));
-  await waitFor(pp.port);
+  await waitFor200(pp.port, FEED);
   const ppEtag = String((await getHeaders(pp.port, FEED)).etag);
   results.physpay200!.push(wrk(pp.port, []));
   results.physpay304!.push(wrk(pp.port, [`If-None-Match: ${ppEtag}`]));

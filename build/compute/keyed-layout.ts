@@ -13,9 +13,8 @@
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from '../contract/vocab.ts';
 
 export interface CellLayout {
+  /** number of cell ids: geo x setting x employment (geo 0 = national, 1.. regions, then states; 0 = any, else index + 1) */
   cells: number;
-  /** cell -> (geo, setting, employment): geo 0 = national, 1.. regions, then states; 0 = any, else index + 1 */
-  geoCount: number;
   /** offsets into members, length cells + 1 */
   offsets: Int32Array;
   members: Int32Array;
@@ -64,7 +63,7 @@ export function cellLayout(count: number, state: Int16Array, regionOfState: Int3
   for (let r = 0; r < count; r++) {
     for (let k = 0; k < memberships[r]!; k++) members[fill[ids[r * PER_REPORT + k]!]!++] = r;
   }
-  return { cells, geoCount, offsets, members, ids, memberships };
+  return { cells, offsets, members, ids, memberships };
 }
 
 /** Decode a cell id into (geo, setting slot, employment slot). */
