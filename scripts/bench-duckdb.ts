@@ -43,12 +43,13 @@ import {
 import { openReportsDb } from '../build/db/open.ts';
 import { readDataset } from '../build/source/read.ts';
 import type { Dataset } from '../build/compute/dataset.ts';
-import { KEYED_DEFAULTS, MIN_SAMPLE, keyedColumnsFromDataset } from '../build/compute/keyed.ts';
+import { KEYED_DEFAULTS, MIN_SAMPLE, keyedColumnsFromDataset, publishedCount } from '../build/compute/keyed.ts';
+import { TAILS_MIN_N } from '../build/compute/published.ts';
 import { nationalFacts, type NationalFacts } from '../build/compute/national.ts';
 import { EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from '../build/compute/stats.ts';
-import { perturbedMean, perturbedSd } from '../build/compute/disclosure.ts';
+import { perturbedMean, perturbedSd, quantileMoveBound } from '../build/compute/disclosure.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
-import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedReportsArtifact, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
 import { feedPaths } from '../build/contract/open-feeds.ts';
 import { arg, flag, median } from './bench-lib.ts';
 
@@ -426,6 +427,10 @@ export interface CheckResult {
   close: number;
   /** percentiles one unit apart where DuckDB's unrounded value is an exact half (see `pct`) */
   ties: number;
+  /** perturbed percentiles within their documented bound of DuckDB's exact value (see `moved`) */
+  moved: number;
+  /** the largest |published - exact| / bound seen (at most 1, plus the rounding unit) */
+  largestShare: number;
   mismatches: number;
   examples: string[];
   tieExamples: string[];
@@ -438,7 +443,7 @@ async function readRows(con: DuckDBConnection, sql: string): Promise<Row[]> {
 }
 
 function checker(log: (l: string) => void) {
-  const res: CheckResult = { compared: 0, exact: 0, close: 0, ties: 0, mismatches: 0, examples: [], tieExamples: [] };
+  const res: CheckResult = { compared: 0, exact: 0, close: 0, ties: 0, moved: 0, largestShare: 0, mismatches: 0, examples: [], tieExamples: [] };
   const bad = (what: string) => {
     res.mismatches++;
     if (res.examples.length < 40) {
@@ -464,6 +469,23 @@ function checker(log: (l: string) => void) {
         if (res.tieExamples.length < 5) res.tieExamples.push(`${what}: physpay ${physpay}, duckdb ${duckRaw}`);
       } else bad(`${what}: physpay ${physpay}, duckdb ${duck} (unrounded ${duckRaw})`);
     },
+    /**
+     * A perturbed percentile (README: Disclosure control): within its documented bound (quantileMoveBound of
+     * its n and spread) of DuckDB's exact value, plus half the rounding unit and a hair; null exactly when
+     * DuckDB's is null.
+     */
+    moved(what: string, physpay: number | null, duckRaw: number | null, bound: number, unit: number) {
+      res.compared++;
+      if (physpay === null || duckRaw === null) {
+        if (physpay === duckRaw) res.exact++;
+        else bad(`${what}: physpay ${physpay}, duckdb ${duckRaw}`);
+        return;
+      }
+      const off = Math.abs(physpay - duckRaw);
+      if (bound > 0) res.largestShare = Math.max(res.largestShare, Math.max(0, off - unit / 2) / bound);
+      if (off <= bound + unit / 2 + 1e-6) res.moved++;
+      else bad(`${what}: physpay ${physpay}, duckdb ${duckRaw} (moved ${off.toFixed(2)}, bound ${bound.toFixed(2)})`);
+    },
     /** must be equal */
     eq(what: string, physpay: unknown, duck: unknown) {
       res.compared++;
@@ -481,7 +503,9 @@ function checker(log: (l: string) => void) {
 }
 
 const whole = Math.round;
-const cents = (v: number) => Math.round(v * 100) / 100;
+const P5 = ['p10', 'p25', 'p50', 'p75', 'p90'] as const;
+const P4 = ['p25', 'p50', 'p75', 'p90'] as const;
+const P3 = ['p25', 'p50', 'p75'] as const;
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
 const list = (x: unknown) => (x as (number | null)[] | null) ?? [];
 
@@ -514,7 +538,10 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
   let keyedCells = 0;
   ds.specialties.forEach((sp, si) => {
     const art = readJson(keyedPaths.specialty(sp.slug)) as KeyedSpecialtyArtifact;
+    const spread = (readJson(keyedPaths.reports(sp.slug)) as KeyedReportsArtifact).spread;
     const ref = Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!;
+    const within = (at: string, got: Record<string, number | null>, exact: (number | null)[], ps: readonly string[], n: number, sp: number, unit = 1) =>
+      ps.forEach((p, i) => c.moved(`${at} ${p}`, got[p] ?? null, (p === 'p10' || p === 'p90') && n < TAILS_MIN_N ? null : exact[i] ?? null, quantileMoveBound(n, sp), unit));
     const mine = new Map((cells.get(si) ?? []).map((r) => [keyOf(r), r]));
     const trendOf = new Map<string, Row>();
     const trendRows = new Map<string, number>();
@@ -538,8 +565,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
       const n = Number(d.n);
       c.eq(`${at} n`, cell.n, n);
       if (!cell.figures || !cell.sections) continue;
-      const tq = list(d.total_q);
-      (['p10', 'p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => c.pct(`${at} total ${p}`, cell.figures!.percentiles[p], tq[i]!, whole, 1));
+      within(`${at} total`, cell.figures.percentiles, list(d.total_q), P5, n, spread.total);
       c.near(`${at} mean`, cell.figures.mean, pmean(d.total_sum, n, d.key_total), 1);
       const sd = num(d.total_sd);
       const psd = sd === null ? null : perturbedSd(sd * sd * (n - 1), n, Number(d.key_square), ref);
@@ -549,28 +575,24 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
         earliest: new Date(Number(d.first_day) * 86_400_000).toISOString().slice(0, 10),
         latest: new Date(Number(d.last_day) * 86_400_000).toISOString().slice(0, 10),
       }));
-      c.eq(`${at} fte n`, s.fte_normalized.n, Number(d.fte_n));
+      c.eq(`${at} fte n`, s.fte_normalized.n, publishedCount(Number(d.fte_n)));
       if (s.fte_normalized.percentiles) {
-        const fq = list(d.fte_q);
-        (['p10', 'p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => c.pct(`${at} fte ${p}`, s.fte_normalized.percentiles![p], fq[i]!, whole, 1));
+        within(`${at} fte`, s.fte_normalized.percentiles, list(d.fte_q), P5, Number(d.fte_n), spread.fte);
         c.near(`${at} fte mean`, s.fte_normalized.mean, pmean(d.fte_sum, Number(d.fte_n), d.fte_key), 1);
       }
       for (const [name, comp, nn, q] of [['base', s.components.base_salary, d.base_n, d.base_q], ['bonus', s.components.bonus, d.bonus_n, d.bonus_q]] as const) {
-        c.eq(`${at} ${name} n`, comp.n, Number(nn));
-        if (comp.p50 !== null) (['p25', 'p50', 'p75'] as const).forEach((p, i) => c.pct(`${at} ${name} ${p}`, comp[p], list(q)[i]!, whole, 1));
+        c.eq(`${at} ${name} n`, comp.n, publishedCount(Number(nn)));
+        if (comp.p50 !== null) within(`${at} ${name}`, comp, list(q), P3, Number(nn), spread[name]);
       }
-      c.eq(`${at} wrvu n`, s.productivity.n, Number(d.wrvu_n));
+      c.eq(`${at} wrvu n`, s.productivity.n, publishedCount(Number(d.wrvu_n)));
       if (s.productivity.wrvus) {
-        (['p25', 'p50', 'p75', 'p90'] as const).forEach((p, i) => {
-          c.pct(`${at} wrvus ${p}`, s.productivity.wrvus![p], list(d.wrvu_q)[i]!, whole, 1);
-          c.pct(`${at} $/wRVU ${p}`, s.productivity.compensation_per_wrvu![p], list(d.per_wrvu_q)[i]!, cents, 0.01);
-        });
+        within(`${at} wrvus`, s.productivity.wrvus, list(d.wrvu_q), P4, Number(d.wrvu_n), spread.wrvus);
+        within(`${at} $/wRVU`, s.productivity.compensation_per_wrvu!, list(d.per_wrvu_q), P4, Number(d.wrvu_n), spread.per_wrvu, 0.01);
       }
-      const breakdown = (what: string, row: { n: number; p25: number | null; p50: number | null; p75: number | null; mean: number | null }, t: Row | undefined) => {
-        c.eq(`${at} ${what} n`, row.n, t ? Number(t.n) : 0);
+      const breakdown = (what: string, row: { n: number | null; p25: number | null; p50: number | null; p75: number | null; mean: number | null }, t: Row | undefined) => {
+        c.eq(`${at} ${what} n`, row.n, publishedCount(t ? Number(t.n) : 0));
         if (row.p50 === null || !t) return;
-        const q = list(t.q);
-        (['p25', 'p50', 'p75'] as const).forEach((p, i) => c.pct(`${at} ${what} ${p}`, row[p], q[i]!, whole, 1));
+        within(`${at} ${what}`, row, list(t.q), P3, Number(t.n), spread.total);
         c.near(`${at} ${what} mean`, row.mean, pmean(t.total_sum, Number(t.n), t.key_total), 1);
       };
       for (const t of s.trending) breakdown(`year ${t.year}`, t, trendOf.get(`${key}#${t.year}`));
@@ -588,7 +610,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
   const get = (gid: number, sp: number | null, st: number | null, setting: number | null, yr: number | null) => idx.get(`${gid}|${sp}|${st}|${setting}|${yr}`);
   /** the open summary physpay would publish from DuckDB's figures (cells.ts openCell) */
   /** DuckDB's figures of an open cell, with cells.ts openCell's floors (n, P10/P90) and rounding by n */
-  const summary = (d: Row | undefined, floor: number, reference: number, kind: 'money' | 'rate', sumField = 'total_sum', keyField = 'key_total') => {
+  const summary = (d: Row | undefined, floor: number, reference: number, spread: number, kind: 'money' | 'rate', sumField = 'total_sum', keyField = 'key_total') => {
     const n = d ? Number(d.n) : 0;
     const withheld = !d || n < floor || n === 0;
     const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
@@ -596,7 +618,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
     const q = withheld ? [] : list(d!.q);
     const tails = n >= FLOORS.tails;
     return {
-      n: withheld ? null : n, withheld, round, unit,
+      n: withheld ? null : n, withheld, round, unit, bound: quantileMoveBound(n, spread),
       raw: { median: q[2] ?? null, p10: tails ? q[0] ?? null : null, p25: q[1] ?? null, p75: q[3] ?? null, p90: tails ? q[4] ?? null : null },
       mean: withheld ? null : round(perturbedMean(Number(d![sumField]), n, Number(d![keyField]), reference)),
     };
@@ -605,7 +627,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
     c.eq(`${at} n`, p.n ?? null, d.n);
     c.eq(`${at} withheld`, p.withheld, d.withheld);
     for (const f of ['median', 'p10', 'p25', 'p75', 'p90'] as const) {
-      if (f in p) c.pct(`${at} ${f}`, num(p[f]), d.raw[f] ?? null, d.round, d.unit);
+      if (f in p) c.moved(`${at} ${f}`, num(p[f]), d.raw[f] ?? null, d.bound, d.unit);
     }
     if ('mean' in p) c.near(`${at} mean`, num(p.mean), d.mean, d.unit);
   };
@@ -613,31 +635,32 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
   ds.specialties.forEach((sp, si) => {
     const ref = facts.reference[si]!;
     const doc = readFeed(feedPaths.specialty(sp.slug));
-    cmp(`open ${sp.slug} national`, doc, summary(get(OPEN_GID.national, si, null, null, null), FLOORS.national, ref, 'money'));
+    const spread = facts.spread[si]!;
+    cmp(`open ${sp.slug} national`, doc, summary(get(OPEN_GID.national, si, null, null, null), FLOORS.national, ref, spread, 'money'));
     openCells++;
     if (!doc.withheld) {
       for (const [k, ps] of PRACTICE_SETTINGS.entries()) {
         const row = (doc.practice_settings as Record<string, unknown>[]).find((x) => x.practice_setting === ps)!;
-        cmp(`open ${sp.slug} setting ${ps}`, row, summary(get(OPEN_GID.setting, si, null, k, null), FLOORS.national, ref, 'money'));
+        cmp(`open ${sp.slug} setting ${ps}`, row, summary(get(OPEN_GID.setting, si, null, k, null), FLOORS.national, ref, spread, 'money'));
         openCells++;
       }
       for (const row of doc.by_year as Record<string, unknown>[]) {
-        cmp(`open ${sp.slug} year ${row.year}`, row, summary(get(OPEN_GID.year, si, null, null, Number(row.year)), FLOORS.national, ref, 'money'));
+        cmp(`open ${sp.slug} year ${row.year}`, row, summary(get(OPEN_GID.year, si, null, null, Number(row.year)), FLOORS.national, ref, spread, 'money'));
         openCells++;
       }
       const w = readFeed(feedPaths.wrvu(sp.slug));
-      cmp(`open ${sp.slug} $/wRVU`, w, summary(wrvu.get(si), FLOORS.national, facts.rateReference[si]!, 'rate', 'rate_sum', 'key_rate'));
+      cmp(`open ${sp.slug} $/wRVU`, w, summary(wrvu.get(si), FLOORS.national, facts.rateReference[si]!, facts.rateSpread[si]!, 'rate', 'rate_sum', 'key_rate'));
       openCells++;
     }
     ds.states.forEach((st, sti) => {
       const sdoc = readFeed(feedPaths.specialtyState(sp.slug, st.slug));
-      cmp(`open ${sp.slug} ${st.code}`, sdoc, summary(get(OPEN_GID.state, si, sti, null, null), FLOORS.specialtyInState, ref, 'money'));
+      cmp(`open ${sp.slug} ${st.code}`, sdoc, summary(get(OPEN_GID.state, si, sti, null, null), FLOORS.specialtyInState, ref, spread, 'money'));
       openCells++;
     });
   });
   ds.states.forEach((st, sti) => {
     const doc = readFeed(feedPaths.state(st.slug));
-    cmp(`open state ${st.code}`, doc, summary(get(OPEN_GID.allSpecialtiesState, null, sti, null, null), FLOORS.state, facts.referenceAll, 'money'));
+    cmp(`open state ${st.code}`, doc, summary(get(OPEN_GID.allSpecialtiesState, null, sti, null, null), FLOORS.state, facts.referenceAll, facts.spreadAll, 'money'));
     openCells++;
   });
   log(`check: open cells compared: ${openCells}`);
@@ -664,7 +687,7 @@ if (isMain) {
     for (const n of ref.notes) console.log(`note: ${n}`);
     if (ref.check) {
       const k = ref.check;
-      console.log(`check: ${k.compared} figures compared: ${k.exact} equal, ${k.close} perturbed means/SDs within one unit of rounding, ${k.ties} percentiles one unit apart at an exact half (interpolation formula), ${k.mismatches} mismatches`);
+      console.log(`check: ${k.compared} figures compared: ${k.exact} equal, ${k.close} perturbed means/SDs within one unit of rounding, ${k.moved} perturbed percentiles within their bound (largest move ${(100 * k.largestShare).toFixed(1)}% of it), ${k.ties} percentiles one unit apart at an exact half, ${k.mismatches} mismatches`);
       for (const t of k.tieExamples) console.log(`  tie: ${t}`);
     }
   }

@@ -4,8 +4,9 @@
  */
 import type { Dataset } from './dataset.ts';
 import type { NationalFacts } from './national.ts';
-import { cellKeyOfRange, perturbedMean } from './disclosure.ts';
-import { FLOORS, ROUNDING_MAX_N, quantile, roundMoney, roundRate } from './stats.ts';
+import { cellKeyOfRange, perturbedMean, COLUMN } from './disclosure.ts';
+import { publishedQuantiles } from './published.ts';
+import { FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
 import type { OpenSummary } from '../contract/open-feeds.ts';
 
 /** Report indexes grouped by key, each group keeping the input order. */
@@ -31,7 +32,7 @@ export interface OpenCellResult {
   summary: OpenSummary;
   /** newest submission day among the reports used, or null when none */
   newestDay: number | null;
-  /** unrounded figures, for derived values such as differences (the mean as published, perturbed) */
+  /** unrounded figures as published (perturbed), for derived values such as differences */
   raw: { median: number; mean: number } | null;
 }
 
@@ -48,11 +49,12 @@ export const NO_VALUES: OpenValues = { values: [], days: [], keys: [] };
 
 /**
  * Summary of an open cell (B, C). Outliers were decided per report beforehand (national.ts); this applies
- * `floor` to n, the P10/P90 floor and the rounding rule, and perturbs the mean with the cell key method
- * (disclosure.ts) around `reference`, the typical report of the cell's specialty. `kind` picks dollar or
- * $/wRVU rounding.
+ * `floor` to n, the P10/P90 floor and the rounding rule, and perturbs every figure with the cell key method
+ * (disclosure.ts): the mean around `reference`, the typical report of the cell's specialty, and each
+ * percentile by its own stream, sized by `spread`, the specialty's national interquartile range.
+ * `kind` picks dollar or $/wRVU rounding (and the noise streams).
  */
-export function openCell(cell: OpenValues, floor: number, reference: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
+export function openCell(cell: OpenValues, floor: number, reference: number, spread: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
   const { values, days } = cell;
   const n = values.length;
   let newestDay: number | null = null;
@@ -62,22 +64,25 @@ export function openCell(cell: OpenValues, floor: number, reference: number, kin
   const tails = n >= FLOORS.tails;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += values[i]!;
-  const m = quantile(values, 0.5);
-  const avg = perturbedMean(sum, n, cellKeyOfRange(cell.keys, 0, n), reference);
+  const key = cellKeyOfRange(cell.keys, 0, n);
+  const avg = perturbedMean(sum, n, key, reference);
+  const noise = { key, column: kind === 'money' ? COLUMN.total : COLUMN.rate, spread };
+  const q = publishedQuantiles(values, tails ? [0.1, 0.25, 0.5, 0.75, 0.9] : [0.25, 0.5, 0.75], noise);
+  const [p10, p25, m, p75, p90] = tails ? q : [null, q[0]!, q[1]!, q[2]!, null];
   return {
     summary: {
       n,
-      median: round(m, n),
+      median: round(m!, n),
       mean: round(avg, n),
-      p10: tails ? round(quantile(values, 0.1), n) : null,
-      p25: round(quantile(values, 0.25), n),
-      p75: round(quantile(values, 0.75), n),
-      p90: tails ? round(quantile(values, 0.9), n) : null,
+      p10: p10 === null ? null : round(p10!, n),
+      p25: round(p25!, n),
+      p75: round(p75!, n),
+      p90: p90 === null ? null : round(p90!, n),
       rounded: n <= ROUNDING_MAX_N,
       withheld: false,
     },
     newestDay,
-    raw: { median: m, mean: avg },
+    raw: { median: m!, mean: avg },
   };
 }
 

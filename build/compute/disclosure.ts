@@ -70,3 +70,46 @@ export function perturbedSd(squaredDeviations: number, n: number, cellKey: numbe
 export function meanNoiseBound(n: number, reference: number): number {
   return (NOISE_SPAN * reference) / 2 / n;
 }
+
+// ---------------------------------------------------------------- order statistics (README: Disclosure control)
+//
+// A percentile of a small cell is one report's value (the median of 5 reports is the third one), and the
+// percentiles of nested cells (a year range and the next, yesterday's build and today's) differ by what one
+// report does to them. So every published quantile moves too, by a fixed function of the cell key of the
+// reports it is computed from and of WHICH figure it is (an independent stream per column and quantile):
+//
+//   published = exact + u x 2 x quantileMoveBound(n, spread),   u in [-1/2, 1/2) from (cell key, column, stream)
+//   quantileMoveBound(n, spread) = QUANTILE_SPAN x spread / n^QUANTILE_DECAY
+//
+// `spread` is the specialty's national interquartile range of that column (all specialties' for cells that
+// mix them). A cell of 5 reports moves by up to ~0.75 IQR (about its own uncertainty: its 95% interval is
+// wider); the move falls faster than the sampling error (n^-0.75 against n^-0.5), so a national cell of
+// 1,000 moves by a small fraction of its interval. The same reports always give the same figures.
+
+/** Largest move of a quantile of n reports = QUANTILE_SPAN x spread / n^QUANTILE_DECAY. */
+export const QUANTILE_SPAN = 2.5;
+export const QUANTILE_DECAY = 0.75;
+
+/** Columns whose quantiles are published, each with its own noise streams. */
+export const COLUMN = { total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6 } as const;
+export type Column = (typeof COLUMN)[keyof typeof COLUMN];
+
+/** Streams beyond the percentiles (a percentile p is stream round(100 p)): the bounds of the median's interval. */
+export const STREAM_CI_LOWER = 101;
+export const STREAM_CI_UPPER = 102;
+
+/** Largest move of a published quantile of n reports (before rounding to the published unit). */
+export function quantileMoveBound(n: number, spread: number): number {
+  return n <= 0 ? 0 : (QUANTILE_SPAN * spread) / Math.pow(n, QUANTILE_DECAY);
+}
+
+/** The noise value of one figure of a cell: the cell key mixed, then mixed again with the figure's stream. */
+export function streamNoise(cellKey: number, column: Column, stream: number): number {
+  const first = (noiseOf(cellKey) + 0.5) * TWO32; // the key's mix, back as a 32-bit integer
+  return noiseOf((first ^ Math.imul(column * 256 + stream + 1, 0x9e3779b1)) >>> 0);
+}
+
+/** A published quantile before rounding: `exact` moved by its stream's noise. */
+export function perturbQuantile(exact: number, n: number, cellKey: number, column: Column, stream: number, spread: number): number {
+  return exact + 2 * streamNoise(cellKey, column, stream) * quantileMoveBound(n, spread);
+}

@@ -13,10 +13,11 @@ import {
   type BlsInfo, type BreakdownRow, type KeyedCell, type KeyedIndex, type KeyedReportsArtifact, type KeyedSpecialtyArtifact, type Methodology, type TrendRow,
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
-import { perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32 } from './disclosure.ts';
+import { perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32, type Column } from './disclosure.ts';
+import { publishedMedianCi, publishedQuantiles, spreadOf, TAILS_MIN_N, type CellNoise } from './published.ts';
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
-import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, medianCi95, quantile, variancePct, winsorize } from './stats.ts';
+import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
 
 export interface KeyedOptions {
   winsorLower: number;
@@ -36,16 +37,38 @@ export function methodology(opts: KeyedOptions): Methodology {
     winsor_upper: opts.winsorUpper,
     outlier_handling: `Winsorized: totals below ${usd(opts.winsorLower)} count as ${usd(opts.winsorLower)} and totals above ${usd(opts.winsorUpper)} as ${usd(opts.winsorUpper)}; no report is dropped, so n is every approved report in scope.`,
     fte_basis: '40 hours/week (2,080 hours/year): a part-time report (10 to 39 hours per week) counts as total x 40 / hours; 40 to 100 hours per week is one FTE and counts unchanged; reports without hours, or outside 10-100, are left out (fte_normalized.n says how many were used).',
-    disclosure_control: `Means (and the standard deviation) are perturbed so that subtracting published figures cannot reveal a withheld cell or one report: each cell's sum moves by a fixed amount of at most +-${NOISE_SPAN / 2} x the specialty's national median, set by a secret key of exactly the reports in the cell (the same reports always give the same figure); the sum of squared deviations moves by at most +-${SQUARE_SPAN / 2} x that median squared, and the standard deviation is given from ${SD_MIN_N} reports. n, percentiles, medians and the confidence interval are exact.`,
-    confidence_interval_method: 'Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)]; for n < 6 no 95% interval exists and [min, max] is given with its achieved coverage.',
+    disclosure_control: `Every figure is perturbed so that no single report can be read off a cell or isolated by comparing cells, year ranges or builds: each figure moves by a fixed amount set by a secret key of exactly the reports behind it (the same reports always give the same figure, through every query and interface). A mean's sum moves by at most +-${NOISE_SPAN / 2} x the specialty's national median; the sum of squared deviations by at most +-${SQUARE_SPAN / 2} x that median squared (the standard deviation is given from ${SD_MIN_N} reports); each percentile and interval bound by at most ${QUANTILE_SPAN} x the specialty's national interquartile range of that figure / n^${QUANTILE_DECAY}, each with its own independent draw, then kept in order. P10 and P90 need ${TAILS_MIN_N} reports. Counts below ${MIN_SAMPLE} are never given (n is null).`,
+    confidence_interval_method: `Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)] (method "order_statistics", with its achieved coverage), each bound perturbed like a percentile. Where that interval would be [min, max] or does not exist (n < 9), it is built from the published quartiles instead: median +- 1.96 x 1.2533 x (P75 - P25) / 1.349 / sqrt(n) (method "approximate", nominal coverage 0.95).`,
+  };
+}
+
+export interface KeyedSpreads {
+  total: number;
+  fte: number;
+  base: number;
+  bonus: number;
+  wrvus: number;
+  perWrvu: number;
+}
+
+/** National spreads of a specialty's columns (known values only). */
+export function keyedSpreads(c: Pick<KeyedColumns, 'total' | 'fte' | 'base' | 'bonus' | 'wrvus'>): KeyedSpreads {
+  const known = (xs: Float64Array) => xs.filter((x) => !Number.isNaN(x)).sort();
+  const perWrvu = new Float64Array(c.total.length);
+  for (let i = 0; i < perWrvu.length; i++) perWrvu[i] = c.total[i]! / c.wrvus[i]!;
+  return {
+    total: spreadOf(known(c.total)), fte: spreadOf(known(c.fte)), base: spreadOf(known(c.base)), bonus: spreadOf(known(c.bonus)),
+    wrvus: spreadOf(known(c.wrvus)), perWrvu: spreadOf(known(perWrvu)),
   };
 }
 
 /** Per-report columns of one specialty, ascending by winsorized total. NaN / -1 mean unknown. */
 export interface KeyedColumns {
   count: number;
-  /** the specialty's national median of every approved total: the size of the disclosure perturbation */
+  /** the specialty's national median of every approved total: the size of a mean's perturbation */
   reference: number;
+  /** the specialty's national interquartile range of each column: the size of its quantiles' perturbation */
+  spread: KeyedSpreads;
   /** compensation years from this one on are still being reported (trending rows say `partial`) */
   partialFrom: number;
   /** secret record keys (disclosure.ts): pay sums, sums of squares */
@@ -72,6 +95,7 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
   const cols: KeyedColumns = {
     count: n,
     reference: Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!,
+    spread: { total: 0, fte: 0, base: 0, bonus: 0, wrvus: 0, perWrvu: 0 },
     partialFrom,
     key: R.keyTotal.slice(start, end),
     keySquare: R.keySquare.slice(start, end),
@@ -96,6 +120,7 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     cols.state[k] = R.state[i]!;
     cols.day[k] = R.submittedDay[i]!;
   }
+  cols.spread = keyedSpreads(cols);
   return cols;
 }
 
@@ -118,6 +143,7 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
   return {
     count: a.count,
     reference: a.reference,
+    spread: { total: a.spread.total, fte: a.spread.fte, base: a.spread.base, bonus: a.spread.bonus, wrvus: a.spread.wrvus, perWrvu: a.spread.per_wrvu },
     partialFrom: a.partial_from,
     key: uint32FromBase64(a.key),
     keySquare: uint32FromBase64(a.key_square),
@@ -130,7 +156,9 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
 export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReportsArtifact {
   const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
   return {
-    slug, count: c.count, reference: c.reference, partial_from: c.partialFrom, key: uint32ToBase64(c.key), key_square: uint32ToBase64(c.keySquare),
+    slug, count: c.count, reference: c.reference,
+    spread: { total: c.spread.total, fte: c.spread.fte, base: c.spread.base, bonus: c.spread.bonus, wrvus: c.spread.wrvus, per_wrvu: c.spread.perWrvu },
+    partial_from: c.partialFrom, key: uint32ToBase64(c.key), key_square: uint32ToBase64(c.keySquare),
     total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus), wrvus: nul(c.wrvus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
@@ -138,6 +166,10 @@ export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReport
 }
 
 const whole = Math.round;
+const cents = (v: number) => Math.round(v * 100) / 100;
+
+/** A count as the keyed API publishes it: exact from MIN_SAMPLE reports, null below (README: Disclosure control). */
+export const publishedCount = (n: number): number | null => (n >= MIN_SAMPLE ? n : null);
 
 function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
   const out = new Float64Array(idx.length);
@@ -149,20 +181,12 @@ function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
   return out.subarray(0, m).sort();
 }
 
-function quartiles(sorted: Float64Array): { p25: number | null; p50: number | null; p75: number | null } {
-  if (sorted.length < MIN_SAMPLE) return { p25: null, p50: null, p75: null };
-  return { p25: whole(quantile(sorted, 0.25)), p50: whole(quantile(sorted, 0.5)), p75: whole(quantile(sorted, 0.75)) };
-}
+const SPREAD_OF: Record<Column, keyof KeyedSpreads> = {
+  [COLUMN.total]: 'total', [COLUMN.fte]: 'fte', [COLUMN.base]: 'base', [COLUMN.bonus]: 'bonus',
+  [COLUMN.wrvus]: 'wrvus', [COLUMN.perWrvu]: 'perWrvu', [COLUMN.rate]: 'perWrvu',
+};
 
-const cents = (v: number) => Math.round(v * 100) / 100;
-
-/** P25, P50, P75, P90 of ascending values (productivity), or null below the publication floor. */
-function upperQuartiles(sorted: Float64Array, round: (v: number) => number): { p25: number; p50: number; p75: number; p90: number } | null {
-  if (sorted.length < MIN_SAMPLE) return null;
-  return { p25: round(quantile(sorted, 0.25)), p50: round(quantile(sorted, 0.5)), p75: round(quantile(sorted, 0.75)), p90: round(quantile(sorted, 0.9)) };
-}
-
-/** Sum and cell key of a column over `idx` (NaN values skipped), for a perturbed mean. */
+/** Sum and cell key of a column over `idx` (NaN values skipped): the reports a figure of that column comes from. */
 function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n: number; sum: number; key: number } {
   let n = 0;
   let sum = 0;
@@ -178,11 +202,37 @@ function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n:
   return { n, sum, key: key % TWO32 };
 }
 
-/** The published (perturbed, whole-dollar) mean of a column over `idx`. */
-function publishedMean(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): number {
-  const s = sumOf(src, c, idx);
-  return whole(perturbedMean(s.sum, s.n, s.key, c.reference));
+/** The noise of a column's figures in a cell whose reports (with a known value) have cell key `key`. */
+const noiseOf = (c: KeyedColumns, column: Column, key: number): CellNoise => ({ key, column, spread: c.spread[SPREAD_OF[column]] });
+
+/** Published P25, P50, P75 (perturbed, rounded) of ascending values, or nulls below MIN_SAMPLE. */
+function quartiles(sorted: Float64Array, noise: CellNoise): { p25: number | null; p50: number | null; p75: number | null } {
+  if (sorted.length < MIN_SAMPLE) return { p25: null, p50: null, p75: null };
+  const [p25, p50, p75] = publishedQuantiles(sorted, [0.25, 0.5, 0.75], noise).map(whole);
+  return { p25: p25!, p50: p50!, p75: p75! };
 }
+
+/** Published P25, P50, P75, P90 (productivity; P90 from TAILS_MIN_N), or null below the publication floor. */
+function upperQuartiles(sorted: Float64Array, noise: CellNoise, round: (v: number) => number): { p25: number; p50: number; p75: number; p90: number | null } | null {
+  if (sorted.length < MIN_SAMPLE) return null;
+  const tails = sorted.length >= TAILS_MIN_N;
+  const q = publishedQuantiles(sorted, tails ? [0.25, 0.5, 0.75, 0.9] : [0.25, 0.5, 0.75], noise).map(round);
+  return { p25: q[0]!, p50: q[1]!, p75: q[2]!, p90: tails ? q[3]! : null };
+}
+
+/** Published P10..P90 of ascending values, unrounded (P10 and P90 from TAILS_MIN_N, else null). */
+function fivePercentiles(sorted: Float64Array, noise: CellNoise): { p10: number | null; p25: number; p50: number; p75: number; p90: number | null } {
+  if (sorted.length >= TAILS_MIN_N) {
+    const [p10, p25, p50, p75, p90] = publishedQuantiles(sorted, [0.1, 0.25, 0.5, 0.75, 0.9], noise);
+    return { p10: p10!, p25: p25!, p50: p50!, p75: p75!, p90: p90! };
+  }
+  const [p25, p50, p75] = publishedQuantiles(sorted, [0.25, 0.5, 0.75], noise);
+  return { p10: null, p25: p25!, p50: p50!, p75: p75!, p90: null };
+}
+
+const roundPercentiles = (p: ReturnType<typeof fivePercentiles>) => ({
+  p10: p.p10 === null ? null : whole(p.p10), p25: whole(p.p25), p50: whole(p.p50), p75: whole(p.p75), p90: p.p90 === null ? null : whole(p.p90),
+});
 
 /** One pass over a cell: its totals (ascending), their sum, and both cell keys (disclosure.ts). */
 function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: number; keySquare: number } {
@@ -200,12 +250,12 @@ function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array;
   return { v, sum, key: key % TWO32, keySquare: keySquare % TWO32 };
 }
 
-/** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row. */
+/** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row; n null below MIN_SAMPLE. */
 export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<BreakdownRow, 'label'> {
   const n = idx.length;
-  if (n < MIN_SAMPLE) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
+  if (n < MIN_SAMPLE) return { n: null, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const { v, sum, key } = cellTotals(c, idx);
-  return { n, ...quartiles(v), mean: whole(perturbedMean(sum, n, key, c.reference)), publishable: true };
+  return { n, ...quartiles(v, noiseOf(c, COLUMN.total, key)), mean: whole(perturbedMean(sum, n, key, c.reference)), publishable: true };
 }
 
 /** A cell's values of the columns it gives percentiles of, each ascending with unknowns left out. */
@@ -260,25 +310,23 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   if (n < MIN_SAMPLE) return base;
 
   const { v, sum, key, keySquare } = cellTotals(c, idx);
-  const ci = medianCi95(v)!;
-  const p50 = whole(quantile(v, 0.5));
   const exactMean = sum / n;
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
   const sd = perturbedSd(squares, n, keySquare, c.reference);
+  const totalNoise = noiseOf(c, COLUMN.total, key);
+  const pct = fivePercentiles(v, totalNoise);
+  const ci = publishedMedianCi(v, totalNoise, pct.p25, pct.p50, pct.p75);
+  const percentiles = roundPercentiles(pct);
   base.figures = {
-    percentiles: {
-      p10: whole(quantile(v, 0.1)), p25: whole(quantile(v, 0.25)), p50,
-      p75: whole(quantile(v, 0.75)), p90: whole(quantile(v, 0.9)),
-    },
+    percentiles,
     mean: whole(perturbedMean(sum, n, key, c.reference)),
     standard_deviation: sd === null ? null : whole(sd),
-    confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000 },
+    confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000, method: ci.method },
   };
-  base.bls_variance_pct = bls.available && bls.median ? variancePct(p50, bls.median) : null;
+  base.bls_variance_pct = bls.available && bls.median ? variancePct(percentiles.p50, bls.median) : null;
 
   const cols = sorted ?? sortedCellColumns(c, idx);
-  const fte = cols.fte;
   const byYear = new Map<number, number[]>();
   const byBand: number[][] = EXPERIENCE_BANDS.map(() => []);
   for (let k = 0; k < n; k++) {
@@ -288,25 +336,27 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
     y.push(i);
     if (c.band[i]! >= 0) byBand[c.band[i]!]!.push(i);
   }
-  const { base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
+  const { fte, base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
+  const fteSum = sumOf(c.fte, c, idx);
+  const wrvuKey = sumOf(c.wrvus, c, idx).key;
+  const component = (vals: Float64Array, column: Column, src: Float64Array) =>
+    ({ n: publishedCount(vals.length), ...quartiles(vals, noiseOf(c, column, sumOf(src, c, idx).key)) });
   base.sections = {
     fte_normalized: {
-      n: fte.length,
-      percentiles: fte.length >= MIN_SAMPLE
-        ? { p10: whole(quantile(fte, 0.1)), p25: whole(quantile(fte, 0.25)), p50: whole(quantile(fte, 0.5)), p75: whole(quantile(fte, 0.75)), p90: whole(quantile(fte, 0.9)) }
-        : null,
-      mean: fte.length >= MIN_SAMPLE ? publishedMean(c.fte, c, idx) : null,
+      n: publishedCount(fte.length),
+      percentiles: fte.length >= MIN_SAMPLE ? roundPercentiles(fivePercentiles(fte, noiseOf(c, COLUMN.fte, fteSum.key))) : null,
+      mean: fte.length >= MIN_SAMPLE ? whole(perturbedMean(fteSum.sum, fteSum.n, fteSum.key, c.reference)) : null,
     },
     productivity: {
-      n: wrvuVals.length,
+      n: publishedCount(wrvuVals.length),
       publishable: wrvuVals.length >= MIN_SAMPLE,
       sufficient: wrvuVals.length >= SUFFICIENT_SAMPLE,
-      wrvus: upperQuartiles(wrvuVals, whole),
-      compensation_per_wrvu: upperQuartiles(perWrvuVals, cents),
+      wrvus: upperQuartiles(wrvuVals, noiseOf(c, COLUMN.wrvus, wrvuKey), whole),
+      compensation_per_wrvu: upperQuartiles(perWrvuVals, noiseOf(c, COLUMN.perWrvu, wrvuKey), cents),
     },
     components: {
-      base_salary: { n: baseVals.length, ...quartiles(baseVals) },
-      bonus: { n: bonusVals.length, ...quartiles(bonusVals) },
+      base_salary: component(baseVals, COLUMN.base, c.base),
+      bonus: component(bonusVals, COLUMN.bonus, c.bonus),
     },
     trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),
     by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
@@ -394,7 +444,7 @@ export function keyedNationalFigures(c: KeyedColumns): { n: number; median: numb
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const { v, sum, key } = cellTotals(c, all);
-  return { n, median: whole(quantile(v, 0.5)), mean: whole(perturbedMean(sum, n, key, c.reference)) };
+  return { n, median: roundPercentiles(fivePercentiles(v, noiseOf(c, COLUMN.total, key))).p50, mean: whole(perturbedMean(sum, n, key, c.reference)) };
 }
 
 /** What /specialties needs of one specialty, taken from its cells. */

@@ -8,10 +8,12 @@
  *   neurosurgeon because family physicians set its fences;
  * - the reference values of the disclosure control (disclosure.ts): each specialty's national median of
  *   every approved total ("a typical report"), of $/wRVU, and the median of all reports for cells that mix
- *   specialties. The keyed API uses the same references, so a report's perturbation has one size.
+ *   specialties (the size of a mean's perturbation); and the interquartile ranges of the same (the size of
+ *   a percentile's). The keyed API uses the same references, so a report's perturbation has one size.
  */
 import type { Dataset } from './dataset.ts';
 import { quantile, tukeyFences, type Sorted } from './stats.ts';
+import { spreadOf } from './published.ts';
 
 export interface NationalFacts {
   /** 1 when the report's total is inside its specialty's national fences (counted by the open data) */
@@ -24,6 +26,12 @@ export interface NationalFacts {
   rateReference: Float64Array;
   /** median of every approved total, for cells mixing specialties */
   referenceAll: number;
+  /** per specialty: interquartile range of every approved total (the size of a quantile's perturbation; 0 without reports) */
+  spread: Float64Array;
+  /** per specialty: interquartile range of $/wRVU */
+  rateSpread: Float64Array;
+  /** interquartile range of every approved total, for cells mixing specialties */
+  spreadAll: number;
   /** per specialty: reports outside the fences (total) */
   outliers: Uint32Array;
 }
@@ -50,6 +58,9 @@ export function nationalFacts(ds: Dataset): NationalFacts {
     reference: new Float64Array(S).fill(NaN),
     rateReference: new Float64Array(S).fill(NaN),
     referenceAll: NaN,
+    spread: new Float64Array(S),
+    rateSpread: new Float64Array(S),
+    spreadAll: 0,
     outliers: new Uint32Array(S),
   };
   for (let si = 0; si < S; si++) {
@@ -57,6 +68,7 @@ export function nationalFacts(ds: Dataset): NationalFacts {
     if (end === start) continue;
     const totals = R.total.subarray(start, end); // ascending within a specialty
     facts.reference[si] = quantile(totals, 0.5);
+    facts.spread[si] = spreadOf(totals);
     const fences = specialtyTotalFences(totals);
     for (let i = start; i < end; i++) {
       if (outsideFences(R.total[i]!, fences) === null) facts.openTotal[i] = 1;
@@ -67,12 +79,17 @@ export function nationalFacts(ds: Dataset): NationalFacts {
     if (rated.length === 0) continue;
     const rates = Float64Array.from(rated, (i) => R.total[i]! / R.wrvus[i]!).sort();
     facts.rateReference[si] = quantile(rates, 0.5);
+    facts.rateSpread[si] = spreadOf(rates);
     const f = tukeyFences(rates);
     for (const i of rated) {
       const rate = R.total[i]! / R.wrvus[i]!;
       if (rate >= f.lower && rate <= f.upper) facts.openRate[i] = 1;
     }
   }
-  if (R.count > 0) facts.referenceAll = quantile(Float64Array.from(R.total).sort(), 0.5);
+  if (R.count > 0) {
+    const all = Float64Array.from(R.total).sort();
+    facts.referenceAll = quantile(all, 0.5);
+    facts.spreadAll = spreadOf(all);
+  }
   return facts;
 }

@@ -12,6 +12,8 @@ const int = z.number().int();
 const count = int.nonnegative();
 const num = z.number();
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A count as published: exact from 5 reports, null below (no exact count below the floor). */
+const floorCount = count.nullable().describe('exact from 5 reports; null below 5 (no exact count is published below the floor)');
 
 export const ErrorBody = z.object({ error: z.string() }).strict();
 
@@ -19,7 +21,7 @@ export const SpecialtyEntry = z
   .object({
     name: z.string(),
     slug: z.string(),
-    sample_size: count,
+    sample_size: floorCount,
     states_with_data: count.describe('states whose state scope is publishable in this API (n >= states_with_data_min_n)'),
     states_with_data_min_n: z.literal(5).describe('the floor behind states_with_data: the keyed API\'s publication floor (the open feeds use their own floor, 3, and say so in the same-named field)'),
     publishable: z.boolean(),
@@ -39,7 +41,7 @@ export const Filters = z
   .strict();
 export type Filters = z.infer<typeof Filters>;
 
-export const AvailabilityScope = z.object({ label: z.string(), n: count, years: z.array(int), sufficient: z.boolean(), publishable: z.boolean() }).strict();
+export const AvailabilityScope = z.object({ label: z.string(), n: floorCount, years: z.array(int).describe('compensation years with reports in the scope; empty below 5 reports'), sufficient: z.boolean(), publishable: z.boolean() }).strict();
 export const AvailabilityResponse = z
   .object({
     specialty: z.string(),
@@ -56,13 +58,13 @@ export const AvailabilityResponse = z
   })
   .strict();
 
-export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+export const Percentiles = z.object({ p10: num.nullable().describe('null below 15 reports'), p25: num, p50: num, p75: num, p90: num.nullable().describe('null below 15 reports') }).strict();
 
 
-const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num }).strict();
+const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num.nullable().describe('null below 15 reports') }).strict();
 export const Productivity = z
   .object({
-    n: count.describe('reports in the headline scope that give annual wRVUs'),
+    n: floorCount.describe('reports in the headline scope that give annual wRVUs; null below 5'),
     publishable: z.boolean(),
     sufficient: z.boolean(),
     wrvus: Quantiles4.nullable().describe('annual work RVUs, whole units; null when n < 5'),
@@ -71,13 +73,13 @@ export const Productivity = z
   .strict();
 
 export const BenchmarkScope = z
-  .object({ label: z.string(), n: count, publishable: z.boolean(), sufficient: z.boolean(), percentiles: Percentiles.nullable(), mean: num.nullable() })
+  .object({ label: z.string(), n: floorCount, publishable: z.boolean(), sufficient: z.boolean(), percentiles: Percentiles.nullable(), mean: num.nullable() })
   .strict();
 
 export const BreakdownElement = z
-  .object({ label: z.string(), n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable(), mean: num.nullable(), publishable: z.boolean() })
+  .object({ label: z.string(), n: floorCount, p25: num.nullable(), p50: num.nullable(), p75: num.nullable(), mean: num.nullable(), publishable: z.boolean() })
   .strict();
-const Quartiles = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
+const Quartiles = z.object({ n: floorCount, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
 
 export const RateLimitMeta = z.object({ remaining_daily: count, remaining_monthly: count, reset: int }).strict();
 
@@ -95,7 +97,14 @@ export const BenchmarkData = z
         sufficient: z.boolean(),
         publishable: z.boolean(),
         standard_deviation: num.nullable(),
-        confidence_interval_95: z.object({ lower: num, upper: num, coverage: num }).strict(),
+        confidence_interval_95: z
+          .object({
+            lower: num,
+            upper: num,
+            coverage: num.describe('achieved coverage of the order-statistic interval, or 0.95 (nominal) for the approximate one'),
+            method: z.enum(['order_statistics', 'approximate']).describe('order_statistics: [x(k), x(n-k+1)], each bound perturbed; approximate: built from the published quartiles where that interval would be [min, max] or does not exist (n < 9)'),
+          })
+          .strict(),
       })
       .strict(),
     scopes: z
@@ -136,7 +145,7 @@ export const BenchmarkData = z
       .strict(),
     data_as_of: isoDay,
     synthetic: z.boolean(),
-    fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: count }).strict().optional(),
+    fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: floorCount }).strict().optional(),
     components: z.object({ base_salary: Quartiles, bonus: Quartiles }).strict().optional(),
     trending: z
       .array(BreakdownElement.omit({ label: true }).extend({ year: int.describe('compensation year'), partial: z.boolean().describe('the current compensation year, still being reported') }).strict())

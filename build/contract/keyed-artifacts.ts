@@ -9,7 +9,8 @@ const num = z.number();
 const count = z.number().int().nonnegative();
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-export const Percentiles = z.object({ p10: num, p25: num, p50: num, p75: num, p90: num }).strict();
+/** P10 and P90 are null below 15 reports (README: Disclosure control). */
+export const Percentiles = z.object({ p10: num.nullable(), p25: num, p50: num, p75: num, p90: num.nullable() }).strict();
 export type Percentiles = z.infer<typeof Percentiles>;
 
 /** Figures of one scope: null when n < 5 (not publishable). */
@@ -18,14 +19,15 @@ export const KeyedFigures = z
     percentiles: Percentiles,
     mean: num,
     standard_deviation: num.nullable(),
-    confidence_interval_95: z.object({ lower: num, upper: num, coverage: num }).strict(),
+    confidence_interval_95: z.object({ lower: num, upper: num, coverage: num, method: z.enum(['order_statistics', 'approximate']) }).strict(),
   })
   .strict();
 
 export const BreakdownRow = z
   .object({
     label: z.string(),
-    n: count,
+    /** null below 5 reports: no exact count below the floor */
+    n: count.nullable(),
     p25: num.nullable(),
     p50: num.nullable(),
     p75: num.nullable(),
@@ -43,8 +45,8 @@ export const TrendRow = BreakdownRow.omit({ label: true })
   .strict();
 export type TrendRow = z.infer<typeof TrendRow>;
 
-const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num }).strict();
-const Component = z.object({ n: count, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
+const Quantiles4 = z.object({ p25: num, p50: num, p75: num, p90: num.nullable() }).strict();
+const Component = z.object({ n: count.nullable(), p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
 
 /** One geography x practice_setting x employment_type cell. Sections exist when n >= 5. */
 export const KeyedCell = z
@@ -56,10 +58,10 @@ export const KeyedCell = z
     bls_variance_pct: num.nullable(),
     sections: z
       .object({
-        fte_normalized: z.object({ n: count, percentiles: Percentiles.nullable(), mean: num.nullable() }).strict(),
+        fte_normalized: z.object({ n: count.nullable(), percentiles: Percentiles.nullable(), mean: num.nullable() }).strict(),
         productivity: z
           .object({
-            n: count,
+            n: count.nullable(),
             publishable: z.boolean(),
             sufficient: z.boolean(),
             wrvus: Quantiles4.nullable(),
@@ -106,8 +108,10 @@ export const KeyedReportsArtifact = z
   .object({
     slug: z.string(),
     count: count,
-    /** the specialty's national median of every approved total: the size of the disclosure perturbation */
+    /** the specialty's national median of every approved total: the size of a mean's perturbation */
     reference: num,
+    /** the specialty's national interquartile range of each column: the size of its quantiles' perturbation */
+    spread: z.object({ total: num, fte: num, base: num, bonus: num, wrvus: num, per_wrvu: num }).strict(),
     /** compensation years from this one on are still being reported */
     partial_from: z.number().int(),
     /** record keys of the disclosure control (32-bit, base64 of little-endian bytes), pay sums and sums of squares; never public */

@@ -4,7 +4,7 @@
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type EmploymentType, type PracticeSetting, type Region } from '../../build/contract/vocab.ts';
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
 import { DATE_RANGE_BASIS, type BenchmarkData, type BenchmarkScope, type BreakdownElement } from '../../build/contract/keyed-api.ts';
-import { keyedCell, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
+import { keyedCell, publishedCount, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
 import type { PackedSpecialty } from './packed-cells.ts';
@@ -75,7 +75,7 @@ export interface BenchmarkQuery {
 function scopeOf(label: string, c: CellSummary): BenchmarkScope {
   return {
     label,
-    n: c.n,
+    n: publishedCount(c.n),
     publishable: c.n >= MIN_SAMPLE,
     sufficient: c.n >= SUFFICIENT_SAMPLE,
     percentiles: c.percentiles,
@@ -86,7 +86,7 @@ function scopeOf(label: string, c: CellSummary): BenchmarkScope {
 function breakdownRow(label: string, c: CellSummary): BreakdownElement {
   return {
     label,
-    n: c.n,
+    n: publishedCount(c.n),
     p25: c.percentiles?.p25 ?? null,
     p50: c.percentiles?.p50 ?? null,
     p75: c.percentiles?.p75 ?? null,
@@ -123,7 +123,7 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
   const region = q.state?.region ?? q.region;
   const national = cells.summary(GEO_NATIONAL, s, e);
   if (national.n < MIN_SAMPLE || !national.percentiles) {
-    throw notFound(`insufficient data: ${national.n} report(s) match this query nationally (at least ${MIN_SAMPLE} are needed); check /api/v1/available-data first`);
+    throw notFound(`insufficient data: fewer than ${MIN_SAMPLE} reports match this query nationally; check /api/v1/available-data first`);
   }
   const stateCell = q.state ? cells.summary(geoState(q.state.code), s, e) : null;
   const regionCell = region ? cells.summary(geoRegion(region), s, e) : null;

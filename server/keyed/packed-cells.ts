@@ -10,7 +10,7 @@
  */
 import type { BlsInfo, KeyedCell, KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
 
-/** Per cell, in `figures`: n, p10, p25, p50, p75, p90, mean (NaN for the figures of a cell that has none). */
+/** Per cell, in `figures`: n, p10, p25, p50, p75, p90, mean (NaN for the figures of a cell that has none, and for P10/P90 below 15 reports). */
 const F = 7;
 
 export class PackedSpecialty {
@@ -41,7 +41,7 @@ export class PackedSpecialty {
       figures[F * i] = c.n;
       if (c.figures) {
         const p = c.figures.percentiles;
-        figures.set([p.p10, p.p25, p.p50, p.p75, p.p90, c.figures.mean], F * i + 1);
+        figures.set([p.p10 ?? NaN, p.p25, p.p50, p.p75, p.p90 ?? NaN, c.figures.mean], F * i + 1);
       }
     });
     return new PackedSpecialty(a.slug, a.name, a.bls, Buffer.concat(parts, at), index, bounds, figures);
@@ -55,13 +55,14 @@ export class PackedSpecialty {
   }
 
   /** The cell's size and main figures without parsing it (equal to the parsed cell's), or undefined. */
-  summary(key: string): { n: number; percentiles: { p10: number; p25: number; p50: number; p75: number; p90: number } | null; mean: number | null } | undefined {
+  summary(key: string): { n: number; percentiles: { p10: number | null; p25: number; p50: number; p75: number; p90: number | null } | null; mean: number | null } | undefined {
     const i = this.index.get(key);
     if (i === undefined) return undefined;
     const f = this.figures;
     const o = F * i;
-    if (Number.isNaN(f[o + 1])) return { n: f[o]!, percentiles: null, mean: null };
-    return { n: f[o]!, percentiles: { p10: f[o + 1]!, p25: f[o + 2]!, p50: f[o + 3]!, p75: f[o + 4]!, p90: f[o + 5]! }, mean: f[o + 6]! };
+    if (Number.isNaN(f[o + 2])) return { n: f[o]!, percentiles: null, mean: null };
+    const tail = (v: number) => (Number.isNaN(v) ? null : v); // P10 and P90 are null below 15 reports
+    return { n: f[o]!, percentiles: { p10: tail(f[o + 1]!), p25: f[o + 2]!, p50: f[o + 3]!, p75: f[o + 4]!, p90: tail(f[o + 5]!) }, mean: f[o + 6]! };
   }
 
   get size(): number {

@@ -13,8 +13,8 @@ export function percentileRankData(bench: BenchmarkData, compensation: number, b
   let n = bench.sample_size;
   if (basis === 'fte_normalized') {
     const fte = bench.fte_normalized!;
-    if (!fte.percentiles) {
-      throw notFound(`insufficient data: ${fte.n} report(s) in the ${bench.geography.scope_used} scope give usable weekly hours for FTE figures (at least 5 are needed)`);
+    if (!fte.percentiles || fte.n === null) {
+      throw notFound(`insufficient data: fewer than 5 reports in the ${bench.geography.scope_used} scope give usable weekly hours for FTE figures (at least 5 are needed)`);
     }
     percentiles = fte.percentiles;
     n = fte.n;

@@ -2,8 +2,9 @@
  * The open feeds recomputed independently from the documented rules (README "Statistics and publication
  * rules"), straight from the golden reports DB with the test's own code: per-specialty national Tukey
  * fences decided once per report, floors 5 / 3 / 15, rounding at n <= 24, rankings of cells with n >= 15
- * with shared ranks. Counts, medians and percentiles must match exactly; means must lie within the
- * documented disclosure bound (0.75 x the specialty's national median of every approved total, / n).
+ * with shared ranks. Counts must match exactly; medians and percentiles must lie within their documented
+ * disclosure bound (2.5 x the specialty's national interquartile range / n^0.75, plus rounding) of the exact
+ * type-7 values, and means within theirs (0.75 x the specialty's national median of every approved total, / n).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -20,28 +21,49 @@ const asc = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const roundMoney = (v: number, n: number) => (n <= 24 ? Math.round(v / 1000) * 1000 : Math.round(v));
 const roundRate = (v: number, n: number) => (n <= 24 ? Math.round(v) : Math.round(v * 100) / 100);
 
+/** Exact (unperturbed, unrounded) figures of a cell, or nulls below its floor. */
 interface Expected { n: number | null; median: number | null; p10: number | null; p25: number | null; p75: number | null; p90: number | null; exactMean: number | null }
 
-function expected(values: number[], floor: number, rate = false): Expected {
+function expected(values: number[], floor: number): Expected {
   const v = asc(values);
   const n = v.length;
   if (n < floor || n === 0) return { n: null, median: null, p10: null, p25: null, p75: null, p90: null, exactMean: null };
-  const r = (x: number) => (rate ? roundRate(x, n) : roundMoney(x, n));
   return {
-    n, median: r(q7(v, 0.5)), p25: r(q7(v, 0.25)), p75: r(q7(v, 0.75)),
-    p10: n >= 15 ? r(q7(v, 0.1)) : null, p90: n >= 15 ? r(q7(v, 0.9)) : null,
+    n, median: q7(v, 0.5), p25: q7(v, 0.25), p75: q7(v, 0.75),
+    p10: n >= 15 ? q7(v, 0.1) : null, p90: n >= 15 ? q7(v, 0.9) : null,
     exactMean: v.reduce((a, x) => a + x, 0) / n,
   };
 }
 
-function expectCell(doc: Record<string, any>, e: Expected, reference: number, label: string, rate = false) {
-  expect({ n: doc.n, median: doc.median, p10: doc.p10, p25: doc.p25, p75: doc.p75, p90: doc.p90 }, label)
-    .toEqual({ n: e.n, median: e.median, p10: e.p10, p25: e.p25, p75: e.p75, p90: e.p90 });
+/** The documented largest move of a percentile of n reports (README: Disclosure control). */
+const quantileBound = (n: number, spread: number) => (2.5 * spread) / n ** 0.75;
+/** The noise size of a specialty: the interquartile range of its approved values (a tenth of the median if 0). */
+const spreadOf = (sorted: number[]) => (q7(sorted, 0.75) - q7(sorted, 0.25)) || Math.abs(q7(sorted, 0.5)) / 10;
+let moved = 0;
+let figures = 0;
+
+function expectCell(doc: Record<string, any>, e: Expected, reference: number, spread: number, label: string, rate = false) {
+  expect(doc.n, label).toBe(e.n);
+  const fields = ['median', 'p10', 'p25', 'p75', 'p90'] as const;
   if (e.n === null) {
-    expect(doc.mean, label).toBeNull();
+    for (const f of [...fields, 'mean'] as const) expect(doc[f], `${label} ${f}`).toBeNull();
     return;
   }
   const rounding = rate ? (e.n <= 24 ? 0.5 : 0.005) : e.n <= 24 ? 500 : 0.5;
+  const unit = rate ? (e.n <= 24 ? 1 : 0.01) : e.n <= 24 ? 1000 : 1;
+  for (const f of fields) {
+    if (e[f] === null) {
+      expect(doc[f], `${label} ${f}`).toBeNull();
+      continue;
+    }
+    const off = Math.abs(doc[f] - e[f]!);
+    expect(off, `${label} ${f} ${doc[f]} vs exact ${e[f]}`).toBeLessThanOrEqual(quantileBound(e.n, spread) + rounding + 1e-6);
+    expect(Math.abs(Math.round(doc[f] / unit) * unit - doc[f]), `${label} ${f} is rounded`).toBeLessThan(unit * 1e-6);
+    figures++;
+    if (off > rounding) moved++;
+  }
+  const published = [doc.p10, doc.p25, doc.median, doc.p75, doc.p90].filter((x) => x !== null);
+  expect(published, `${label} in order`).toEqual([...published].sort((a, b) => a - b));
   expect(Math.abs(doc.mean - e.exactMean!), `${label} mean ${doc.mean} vs exact ${e.exactMean}`).toBeLessThanOrEqual((0.75 * reference) / e.n + rounding + 1e-6);
 }
 
@@ -54,6 +76,7 @@ const fences = (sorted: number[]) => {
 describe('open feeds recomputed independently from the documented rules', () => {
   const kept = new Map<string, RefReport[]>(); // by specialty: reports inside the specialty's national fences
   const median = new Map<string, number>();
+  const spread = new Map<string, number>();
   beforeAll(() => {
     const work = mkdtempSync(join(tmpdir(), 'physpay-openref-'));
     const db = makeGoldenDb(work);
@@ -66,6 +89,7 @@ describe('open feeds recomputed independently from the documented rules', () => 
       const [lo, hi] = fences(totals);
       kept.set(sp.slug, rs.filter((r) => r.total >= lo && r.total <= hi));
       median.set(sp.slug, q7(totals, 0.5));
+      spread.set(sp.slug, spreadOf(totals));
     }
   }, 120_000);
 
@@ -75,24 +99,27 @@ describe('open feeds recomputed independently from the documented rules', () => 
       const doc = feed(`specialties/${sp.slug}.json`);
       const k = kept.get(sp.slug) ?? [];
       const m = median.get(sp.slug) ?? 0;
+      const sd = spread.get(sp.slug) ?? 0;
       const nat = expected(k.map((r) => r.total), 5);
-      expectCell(doc, nat, m, sp.slug);
+      expectCell(doc, nat, m, sd, sp.slug);
       if (nat.n === null) continue;
-      for (const row of doc.practice_settings) expectCell(row, expected(k.filter((r) => r.setting === row.practice_setting).map((r) => r.total), 5), m, `${sp.slug} ${row.practice_setting}`);
+      for (const row of doc.practice_settings) expectCell(row, expected(k.filter((r) => r.setting === row.practice_setting).map((r) => r.total), 5), m, sd, `${sp.slug} ${row.practice_setting}`);
+      // ranked by the PUBLISHED (perturbed) medians of the state cells with n >= 15 (exact n)
       const states = ref.states
         .map((s) => ({ s, e: expected(k.filter((r) => r.state === s.code).map((r) => r.total), 3) }))
         .filter((x) => x.e.n !== null && x.e.n >= 15)
-        .sort((a, b) => b.e.median! - a.e.median! || a.s.code.localeCompare(b.s.code));
-      const ranks = states.map((x) => 1 + states.filter((y) => y.e.median! > x.e.median!).length);
+        .map((x) => ({ ...x, published: feed(`specialties/${sp.slug}/states/${x.s.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.json`).median as number }))
+        .sort((a, b) => b.published - a.published || a.s.code.localeCompare(b.s.code));
+      const ranks = states.map((x) => 1 + states.filter((y) => y.published > x.published).length);
       expect(doc.top_states.map((t: any) => [t.rank, t.state.code, t.n, t.median]), sp.slug)
-        .toEqual(states.slice(0, 10).map((x, i) => [ranks[i], x.s.code, x.e.n, x.e.median]));
+        .toEqual(states.slice(0, 10).map((x, i) => [ranks[i], x.s.code, x.e.n, x.published]));
       // $/wRVU: fences of the specialty's own $/wRVU values
       const rated = ref.reports.filter((r) => r.specialty === sp.slug && r.wrvus !== null && r.wrvus > 0).map((r) => r.total / r.wrvus!);
       const sortedRates = asc(rated);
       const w = feed(`wrvu/${sp.slug}.json`);
       if (sortedRates.length) {
         const [lo, hi] = fences(sortedRates);
-        expectCell(w, expected(sortedRates.filter((x) => x >= lo && x <= hi), 5, true), q7(sortedRates, 0.5), `${sp.slug} wrvu`, true);
+        expectCell(w, expected(sortedRates.filter((x) => x >= lo && x <= hi), 5), q7(sortedRates, 0.5), spreadOf(sortedRates), `${sp.slug} wrvu`, true);
       }
       checked++;
     }
@@ -112,11 +139,15 @@ describe('open feeds recomputed independently from the documented rules', () => 
       const want = [];
       for (let year = first; year <= last; year++) {
         const e = expected(k.filter((r) => r.year === year).map((r) => r.total), 5);
-        want.push({ year, n: e.n, median: e.median, p25: e.p25, p75: e.p75, rounded: e.n !== null && e.n <= 24, withheld: e.n === null, partial: year >= partialFrom });
+        want.push({ year, n: e.n, rounded: e.n !== null && e.n <= 24, withheld: e.n === null, partial: year >= partialFrom });
+        const row = doc.by_year.find((r: any) => r.year === year);
+        expect(Object.keys(row).sort(), `${sp.slug} ${year}`).toEqual(['median', 'n', 'p25', 'p75', 'partial', 'rounded', 'withheld', 'year']);
+        // a year row has no mean and no tails: check its quartiles against the exact ones within their bound
+        expectCell({ ...row, mean: e.exactMean, p10: null, p90: null }, { ...e, p10: null, p90: null }, median.get(sp.slug) ?? 0, spread.get(sp.slug) ?? 0, `${sp.slug} ${year}`);
         if (e.n === null) withheld++;
         else published++;
       }
-      expect(doc.by_year, sp.slug).toEqual(want);
+      expect(doc.by_year.map((r: any) => ({ year: r.year, n: r.n, rounded: r.rounded, withheld: r.withheld, partial: r.partial })), sp.slug).toEqual(want);
     }
     expect(published).toBeGreaterThan(50);
     expect(withheld).toBeGreaterThan(20);
@@ -125,6 +156,7 @@ describe('open feeds recomputed independently from the documented rules', () => 
   it('every specialty in every state (floor 3) and every state across specialties (floor 5)', () => {
     const all = asc(ref.reports.map((r) => r.total));
     const allMedian = q7(all, 0.5);
+    const allSpread = spreadOf(all);
     let published = 0;
     for (const st of ref.states) {
       const slug = st.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -133,11 +165,13 @@ describe('open feeds recomputed independently from the documented rules', () => 
         const cell = (kept.get(sp.slug) ?? []).filter((r) => r.state === st.code).map((r) => r.total);
         inState.push(...cell);
         const e = expected(cell, 3);
-        expectCell(feed(`specialties/${sp.slug}/states/${slug}.json`), e, median.get(sp.slug) ?? 0, `${sp.slug} ${st.code}`);
+        expectCell(feed(`specialties/${sp.slug}/states/${slug}.json`), e, median.get(sp.slug) ?? 0, spread.get(sp.slug) ?? 0, `${sp.slug} ${st.code}`);
         if (e.n !== null) published++;
       }
-      expectCell(feed(`states/${slug}.json`), expected(inState, 5), allMedian, st.code);
+      expectCell(feed(`states/${slug}.json`), expected(inState, 5), allMedian, allSpread, st.code);
     }
     expect(published).toBeGreaterThan(100);
+    // the perturbation is real: most published percentiles moved by more than their rounding
+    expect(moved / figures).toBeGreaterThan(0.5);
   });
 });

@@ -1,9 +1,14 @@
 /**
- * The cell key method (build/compute/disclosure.ts): a cell's perturbation depends only on which reports are
- * in it, is bounded, and differs between cells that differ by one report.
+ * The cell key method (build/compute/disclosure.ts, published.ts): a cell's perturbation depends only on which
+ * reports are in it, is bounded, and differs between cells that differ by one report; every published quantile
+ * and interval bound is within its documented bound of the exact value, in order, and never the raw [min, max].
  */
 import { describe, expect, it } from 'vitest';
-import { cellKeyOf, cellKeyOfRange, meanNoiseBound, noiseOf, perturbedMean, perturbedSd, NOISE_SPAN, SD_MIN_N } from '../../build/compute/disclosure.ts';
+import {
+  cellKeyOf, cellKeyOfRange, meanNoiseBound, noiseOf, perturbedMean, perturbedSd, quantileMoveBound, streamNoise, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, SD_MIN_N,
+} from '../../build/compute/disclosure.ts';
+import { publishedMedianCi, publishedQuantiles, spreadOf, TAILS_MIN_N } from '../../build/compute/published.ts';
+import { medianCiRanks, quantile } from '../../build/compute/stats.ts';
 
 const keys = Uint32Array.from({ length: 50 }, (_, i) => (0x9e3779b9 * (i + 1)) >>> 0);
 
@@ -74,5 +79,97 @@ describe('perturbed figures', () => {
     });
     const within5pct = diffs.filter((d) => Math.abs(d) <= 15_000).length / diffs.length;
     expect(within5pct).toBeLessThan(0.1);
+  });
+});
+
+describe('order statistics (README: Disclosure control)', () => {
+  const sample = (n: number, seed: number) => {
+    // a lognormal-ish sample around 300k, ascending
+    const out: number[] = [];
+    let h = seed >>> 0;
+    for (let i = 0; i < n; i++) {
+      h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) + 0x9e3779b9 >>> 0;
+      out.push(Math.round(300_000 * Math.exp(0.25 * ((h / 2 ** 32) * 2 - 1) * 1.7)));
+    }
+    return Float64Array.from(out).sort();
+  };
+  const cellKey = (k: number) => (k * 2654435761 + 12345) >>> 0;
+
+  it('the largest move is QUANTILE_SPAN x spread / n^QUANTILE_DECAY: ~0.75 IQR at n = 5, small at n = 1,000', () => {
+    expect(quantileMoveBound(5, 100_000)).toBeCloseTo((QUANTILE_SPAN * 100_000) / 5 ** QUANTILE_DECAY, 6);
+    expect(quantileMoveBound(5, 100_000) / 100_000).toBeGreaterThan(0.7);
+    expect(quantileMoveBound(1_000, 100_000) / 100_000).toBeLessThan(0.015);
+    expect(quantileMoveBound(0, 100_000)).toBe(0);
+  });
+
+  it('every published quantile and interval bound lies within its bound of the exact value (recomputed here)', () => {
+    for (const n of [5, 6, 8, 9, 12, 15, 25, 100, 1_000]) {
+      for (let k = 0; k < 200; k++) {
+        const v = sample(n, k * 7919 + n);
+        const spread = spreadOf(v);
+        const noise = { key: cellKey(k + n), column: COLUMN.total, spread };
+        const ps = n >= TAILS_MIN_N ? [0.1, 0.25, 0.5, 0.75, 0.9] : [0.25, 0.5, 0.75];
+        const got = publishedQuantiles(v, ps, noise);
+        const exact = ps.map((p) => quantile(v, p));
+        const bound = quantileMoveBound(n, spread);
+        // sorting after perturbing keeps each published value within the bound of the exact one at its rank
+        got.forEach((g, i) => expect(Math.abs(g - exact[i]!)).toBeLessThanOrEqual(bound + 1e-6));
+        for (let i = 1; i < got.length; i++) expect(got[i]!).toBeGreaterThanOrEqual(got[i - 1]!);
+        const [p25, p50, p75] = n >= TAILS_MIN_N ? got.slice(1, 4) : got;
+        const ci = publishedMedianCi(v, noise, p25!, p50!, p75!);
+        expect(ci.lower).toBeLessThanOrEqual(p50!);
+        expect(ci.upper).toBeGreaterThanOrEqual(p50!);
+        if (ci.method === 'order_statistics') {
+          const { k: r } = medianCiRanks(n);
+          expect(r).toBeGreaterThanOrEqual(2);
+          expect(Math.abs(ci.lower - Math.min(v[r - 1]!, p50!))).toBeLessThanOrEqual(bound + 1e-6 + Math.abs(p50! - v[r - 1]!));
+        }
+      }
+    }
+  });
+
+  it('the interval is never the raw [min, max]: below 9 reports it is built from the published quartiles', () => {
+    for (const n of [5, 6, 7, 8]) {
+      const v = sample(n, n);
+      const ci = publishedMedianCi(v, { key: 1, column: COLUMN.total, spread: spreadOf(v) }, 280_000, 300_000, 320_000);
+      expect(ci.method).toBe('approximate');
+      expect(ci.coverage).toBe(0.95);
+      expect(ci.lower).not.toBe(v[0]);
+      expect(ci.upper).not.toBe(v[n - 1]);
+    }
+    const v9 = sample(9, 9);
+    expect(publishedMedianCi(v9, { key: 1, column: COLUMN.total, spread: spreadOf(v9) }, 0, quantile(v9, 0.5), 0).method).toBe('order_statistics');
+  });
+
+  it('the same reports give the same figures; the streams of one cell are unrelated (no shared draw)', () => {
+    const v = sample(25, 3);
+    const noise = { key: 987_654_321, column: COLUMN.total, spread: spreadOf(v) };
+    expect(publishedQuantiles(v, [0.25, 0.5, 0.75], noise)).toEqual(publishedQuantiles(v, [0.25, 0.5, 0.75], noise));
+    // over many keys, the draws of P25 and P75 (and of one column against another) are uncorrelated
+    const draws = Array.from({ length: 20_000 }, (_, k) => [
+      streamNoise(cellKey(k), COLUMN.total, 25), streamNoise(cellKey(k), COLUMN.total, 75), streamNoise(cellKey(k), COLUMN.base, 25), noiseOf(cellKey(k)),
+    ]);
+    const corr = (a: number, b: number) => {
+      const xs = draws.map((d) => d[a]!);
+      const ys = draws.map((d) => d[b]!);
+      const mx = xs.reduce((s, x) => s + x, 0) / xs.length;
+      const my = ys.reduce((s, y) => s + y, 0) / ys.length;
+      let sxy = 0, sxx = 0, syy = 0;
+      for (let i = 0; i < xs.length; i++) { sxy += (xs[i]! - mx) * (ys[i]! - my); sxx += (xs[i]! - mx) ** 2; syy += (ys[i]! - my) ** 2; }
+      return sxy / Math.sqrt(sxx * syy);
+    };
+    for (const [a, b] of [[0, 1], [0, 2], [0, 3], [1, 3]] as const) expect(Math.abs(corr(a, b))).toBeLessThan(0.03);
+    for (const d of draws) for (const x of d) expect(x >= -0.5 && x < 0.5).toBe(true);
+  });
+
+  it('reading a cell of 5: its three published quartiles are within 1% of the reports they are made of in under 1 case in 10', () => {
+    let near = 0;
+    let total = 0;
+    for (let k = 0; k < 2_000; k++) {
+      const v = sample(5, k + 1);
+      const got = publishedQuantiles(v, [0.25, 0.5, 0.75], { key: cellKey(k), column: COLUMN.total, spread: 75_000 });
+      [v[1]!, v[2]!, v[3]!].forEach((x, i) => { total++; if (Math.abs(got[i]! - x) <= 0.01 * x) near++; });
+    }
+    expect(near / total).toBeLessThan(0.1);
   });
 });

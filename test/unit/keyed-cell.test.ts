@@ -16,6 +16,7 @@ const BLS: BlsInfo = {
 const NO_BLS: BlsInfo = { ...BLS, available: false, median: null };
 
 const K = 1000;
+const NO_SPREAD = { total: 0, fte: 0, base: 0, bonus: 0, wrvus: 0, per_wrvu: 0 };
 /** n record keys of 0 (base64): no perturbation, with reference 0 */
 const zeroKeys = (n: number) => uint32ToBase64(new Uint32Array(n));
 // 12 reports, ascending by total (in $k): 150 180 200 210 220 240 250 260 280 300 340 400
@@ -36,7 +37,8 @@ function artifact(overrides: Partial<KeyedReportsArtifact> = {}): KeyedReportsAr
   return {
     slug: 'family-medicine',
     count: 12,
-    reference: 0, // no perturbation here: disclosure.test.ts and the attack test cover it
+    reference: 0, // no perturbation here (reference and spreads 0): disclosure.test.ts and the attack test cover it
+    spread: NO_SPREAD,
     partial_from: 2025,
     key: zeroKeys(12),
     key_square: zeroKeys(12),
@@ -100,16 +102,17 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
     expect(c.n).toBe(5);
     expect(c.figures).toEqual({
       percentiles: {
-        p10: 170_000, // h = 0.4 -> 150 + 0.4 x 50 = 170
+        p10: null, // P10 and P90 need 15 reports
         p25: 200_000, // h = 1
         p50: 220_000, // h = 2
         p75: 250_000, // h = 3
-        p90: 280_000, // h = 3.6 -> 250 + 0.6 x 50 = 280
+        p90: null,
       },
       mean: 224_000, // 1,120k / 5
       standard_deviation: null, // n < 15
-      // n = 5 < 6: [min, max] with coverage 1 - 2^-4 = 0.9375
-      confidence_interval_95: { lower: 150_000, upper: 300_000, coverage: 0.9375 },
+      // n = 5: no distribution-free 95% interval (it would be [min, max]): built from the quartiles,
+      // 220k +- 1.959964 x 1.2533 x 50k / 1.349 / sqrt(5) = 220k +- 40,717
+      confidence_interval_95: { lower: 179_283, upper: 260_717, coverage: 0.95, method: 'approximate' },
     });
     expect(c.bls_variance_pct).toBe(-4.3); // (220 - 230) / 230 x 100 = -4.348 -> -4.3
     expect(c.years).toEqual([2023]);
@@ -121,14 +124,15 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
     expect(s.trending).toEqual([{ year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true, partial: false }]);
     // bands of 0,2,4,6,9: 1, 1, 3, -1, -1
     expect(s.by_experience.map((r) => [r.label, r.n, r.publishable])).toEqual([
-      ['0-2 years', 0, false], ['3-5 years', 2, false], ['6-10 years', 0, false], ['11-20 years', 1, false], ['21+ years', 0, false],
+      // counts below 5 are not published (null), whatever they are (2, 1 or 0 here)
+      ['0-2 years', null, false], ['3-5 years', null, false], ['6-10 years', null, false], ['11-20 years', null, false], ['21+ years', null, false],
     ]);
     // fte of 0,2,4,6,9: 300, 160, 220, 250, null -> 4 values < 5
-    expect(s.fte_normalized).toEqual({ n: 4, percentiles: null, mean: null });
+    expect(s.fte_normalized).toEqual({ n: null, percentiles: null, mean: null });
     // base of 0,2,4,6,9: 120, 170 -> 2 values; bonus: 10, 20, 5 -> 3 values
     expect(s.components).toEqual({
-      base_salary: { n: 2, p25: null, p50: null, p75: null },
-      bonus: { n: 3, p25: null, p50: null, p75: null },
+      base_salary: { n: null, p25: null, p50: null, p75: null },
+      bonus: { n: null, p25: null, p50: null, p75: null },
     });
   });
 });
@@ -137,7 +141,7 @@ describe('keyedCell standard deviation (n >= 15)', () => {
   it('is the sample SD (n - 1) when the perturbation is zero', () => {
     const totals = Array.from({ length: 16 }, (_, i) => (200 + 10 * i) * K); // 200k..350k
     const a: KeyedReportsArtifact = {
-      slug: 'x', count: 16, reference: 0, partial_from: 2030, key: zeroKeys(16), key_square: zeroKeys(16), total: totals,
+      slug: 'x', count: 16, reference: 0, spread: NO_SPREAD, partial_from: 2030, key: zeroKeys(16), key_square: zeroKeys(16), total: totals,
       fte: new Array(16).fill(null), base: new Array(16).fill(null), bonus: new Array(16).fill(null), wrvus: new Array(16).fill(null), year: new Array(16).fill(2024),
       experience_band: new Array(16).fill(-1), setting: new Array(16).fill(-1), employment: new Array(16).fill(-1), state: new Array(16).fill(0),
       day: new Array(16).fill(isoToDay('2024-05-05')),
@@ -162,17 +166,17 @@ describe('keyedCell with n = 12 (all reports)', () => {
     expect(c.data_date_range).toEqual({ earliest: '2023-02-01', latest: '2025-03-31' });
     expect(c.figures).toEqual({
       percentiles: {
-        p10: 182_000, // h = 1.1 -> 180 + 0.1 x 20 = 182
+        p10: null, // n < 15
         p25: 207_500, // h = 2.75 -> 200 + 0.75 x 10 = 207.5 (whole dollars, not rounded to $1,000)
         p50: 245_000, // h = 5.5 -> 240 + 0.5 x 10 = 245
         p75: 285_000, // h = 8.25 -> 280 + 0.25 x 20 = 285
-        p90: 336_000, // h = 9.9 -> 300 + 0.9 x 40 = 336
+        p90: null,
       },
       mean: 252_500, // 3,030k / 12 = 252.5k
       standard_deviation: null, // n < 15
       // n = 12: cum P(B<=j) x 4096 = 1, 13, 79, 299; 79/4096 = 0.0193 <= 0.025 < 0.073 -> k = 3, ranks (3, 10)
       // coverage 1 - 158/4096 = 0.961426 -> 0.9614
-      confidence_interval_95: { lower: 200_000, upper: 300_000, coverage: 0.9614 },
+      confidence_interval_95: { lower: 200_000, upper: 300_000, coverage: 0.9614, method: 'order_statistics' },
     });
   });
 
@@ -193,10 +197,10 @@ describe('keyedCell with n = 12 (all reports)', () => {
     expect(c.sections!.trending).toEqual([
       // 2023 at 0,2,4,6,9: 150,200,220,250,300 -> p25 h1 = 200, p50 220, p75 250, mean 1120/5 = 224
       { year: 2023, n: 5, p25: 200_000, p50: 220_000, p75: 250_000, mean: 224_000, publishable: true, partial: false },
-      // 2024 at 1,5,8,10 -> 4 reports
-      { year: 2024, n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: false },
+      // 2024 at 1,5,8,10 -> 4 reports: no count below 5
+      { year: 2024, n: null, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: false },
       // 2025 at 3,7,11 -> 3 reports; 2025 is the year still being reported (partial_from)
-      { year: 2025, n: 3, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: true },
+      { year: 2025, n: null, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: true },
     ]);
   });
 
@@ -204,10 +208,10 @@ describe('keyedCell with n = 12 (all reports)', () => {
     expect(c.sections!.by_experience).toEqual([
       // band 0 at 1,3,5,7,11: 180,210,240,260,400 -> p25 210, p50 240, p75 260, mean 1290/5 = 258
       { label: '0-2 years', n: 5, p25: 210_000, p50: 240_000, p75: 260_000, mean: 258_000, publishable: true },
-      { label: '3-5 years', n: 2, p25: null, p50: null, p75: null, mean: null, publishable: false },
-      { label: '6-10 years', n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false },
-      { label: '11-20 years', n: 1, p25: null, p50: null, p75: null, mean: null, publishable: false },
-      { label: '21+ years', n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '3-5 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '6-10 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '11-20 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
+      { label: '21+ years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
     ]);
   });
 
@@ -216,11 +220,11 @@ describe('keyedCell with n = 12 (all reports)', () => {
     expect(c.sections!.fte_normalized).toEqual({
       n: 7,
       percentiles: {
-        p10: 172_000, // h = 0.6 -> 160 + 0.6 x 20 = 172
+        p10: null, // n < 15
         p25: 200_000, // h = 1.5 -> 180 + 0.5 x 40 = 200
         p50: 224_000, // h = 3
         p75: 261_000, // h = 4.5 -> 250 + 0.5 x 22 = 261
-        p90: 283_200, // h = 5.4 -> 272 + 0.4 x 28 = 283.2
+        p90: null,
       },
       mean: 229_429, // 1,606k / 7 = 229,428.57 -> 229,429
     });
@@ -236,7 +240,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
         p75: 195_000, // h = 3.75 -> 180 + 0.75 x 20 = 195
       },
       // bonus non-null 10,20,5,30 -> n 4 < 5
-      bonus: { n: 4, p25: null, p50: null, p75: null },
+      bonus: { n: null, p25: null, p50: null, p75: null },
     });
   });
 
@@ -251,7 +255,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
 describe('keyedCell with n = 6', () => {
   // totals 200,210,230,260,300,350 ($k), no optional columns
   const a: KeyedReportsArtifact = {
-    slug: 'x', count: 6, reference: 0, partial_from: 2030, key: zeroKeys(6), key_square: zeroKeys(6),
+    slug: 'x', count: 6, reference: 0, spread: NO_SPREAD, partial_from: 2030, key: zeroKeys(6), key_square: zeroKeys(6),
     total: [200, 210, 230, 260, 300, 350].map((v) => v * K),
     fte: new Array(6).fill(null), base: new Array(6).fill(null), bonus: new Array(6).fill(null), wrvus: new Array(6).fill(null),
     year: new Array(6).fill(2024), experience_band: new Array(6).fill(-1), setting: new Array(6).fill(-1),
@@ -262,43 +266,44 @@ describe('keyedCell with n = 6', () => {
   it('figures and 96.88% CI', () => {
     expect(c.figures).toEqual({
       percentiles: {
-        p10: 205_000, // h = 0.5 -> 200 + 0.5 x 10
+        p10: null, // n < 15
         p25: 215_000, // h = 1.25 -> 210 + 0.25 x 20
         p50: 245_000, // h = 2.5 -> 230 + 0.5 x 30
         p75: 290_000, // h = 3.75 -> 260 + 0.75 x 40
-        p90: 325_000, // h = 4.5 -> 300 + 0.5 x 50
+        p90: null,
       },
       mean: 258_333, // 1,550k / 6 = 258,333.33
       // n = 6 < 15: no SD (its disclosure perturbation would dominate it; disclosure.test.ts checks the formula)
       standard_deviation: null,
-      // n = 6: k = 1, coverage 1 - 2/64 = 0.96875 -> 0.9688 (4 decimals)
-      confidence_interval_95: { lower: 200_000, upper: 350_000, coverage: 0.9688 },
+      // n = 6: the order-statistic interval would be [min, max] (k = 1): built from the quartiles,
+      // 245k +- 1.959964 x 1.2533 x 75k / 1.349 / sqrt(6) = 245k +- 55,754
+      confidence_interval_95: { lower: 189_246, upper: 300_754, coverage: 0.95, method: 'approximate' },
     });
     expect(c.bls_variance_pct).toBe(6.5); // (245 - 230) / 230 = 6.52%
   });
 
   it('sections with no optional data', () => {
-    expect(c.sections!.fte_normalized).toEqual({ n: 0, percentiles: null, mean: null });
-    expect(c.sections!.components.base_salary).toEqual({ n: 0, p25: null, p50: null, p75: null });
+    expect(c.sections!.fte_normalized).toEqual({ n: null, percentiles: null, mean: null });
+    expect(c.sections!.components.base_salary).toEqual({ n: null, p25: null, p50: null, p75: null });
     expect(c.sections!.trending).toEqual([{ year: 2024, n: 6, p25: 215_000, p50: 245_000, p75: 290_000, mean: 258_333, publishable: true, partial: false }]);
     expect(c.sections!.by_experience).toHaveLength(5);
-    expect(c.sections!.by_experience.every((r) => r.n === 0 && !r.publishable)).toBe(true);
+    expect(c.sections!.by_experience.every((r) => r.n === null && !r.publishable)).toBe(true);
   });
 
   it('all-equal totals: SD 0 and a degenerate CI', () => {
     const eq = keyedColumnsFromArtifact({ ...a, total: new Array(6).fill(275_000) });
     const f = keyedCell(eq, [0, 1, 2, 3, 4, 5], BLS).figures!;
-    expect(f.percentiles).toEqual({ p10: 275_000, p25: 275_000, p50: 275_000, p75: 275_000, p90: 275_000 });
+    expect(f.percentiles).toEqual({ p10: null, p25: 275_000, p50: 275_000, p75: 275_000, p90: null });
     expect(f.mean).toBe(275_000);
     expect(f.standard_deviation).toBeNull(); // n < 15
-    expect(f.confidence_interval_95).toEqual({ lower: 275_000, upper: 275_000, coverage: 0.9688 });
+    expect(f.confidence_interval_95).toEqual({ lower: 275_000, upper: 275_000, coverage: 0.95, method: 'approximate' });
   });
 });
 
 describe('breakdownFigures', () => {
-  it('n < 5: n only, not publishable', () => {
-    expect(breakdownFigures(cols, [1, 5, 8, 10])).toEqual({ n: 4, p25: null, p50: null, p75: null, mean: null, publishable: false });
-    expect(breakdownFigures(cols, [])).toEqual({ n: 0, p25: null, p50: null, p75: null, mean: null, publishable: false });
+  it('n < 5: nothing published, not even n', () => {
+    expect(breakdownFigures(cols, [1, 5, 8, 10])).toEqual({ n: null, p25: null, p50: null, p75: null, mean: null, publishable: false });
+    expect(breakdownFigures(cols, [])).toEqual({ n: null, p25: null, p50: null, p75: null, mean: null, publishable: false });
   });
 
   it('n = 6: quartiles and whole-dollar mean', () => {
@@ -315,7 +320,7 @@ describe('breakdownFigures', () => {
 });
 
 describe('keyedCell productivity (wRVUs and compensation per wRVU)', () => {
-  it('type-7 P25-P90 of the reports that give wRVUs; $/wRVU to the cent; null below 5', () => {
+  it('type-7 P25-P75 of the reports that give wRVUs (P90 from 15); $/wRVU to the cent; null below 5', () => {
     const c = keyedCell(cols, all, NO_BLS);
     const withW = all.filter((i) => WRVUS[i] !== null);
     const w = withW.map((i) => WRVUS[i]!).sort((a, b) => a - b);
@@ -323,11 +328,11 @@ describe('keyedCell productivity (wRVUs and compensation per wRVU)', () => {
     const q7 = (xs: number[], p: number) => { const h = (xs.length - 1) * p; const lo = Math.floor(h); return xs[lo]! + (h - lo) * (xs[Math.min(lo + 1, xs.length - 1)]! - xs[lo]!); };
     expect(c.sections!.productivity).toEqual({
       n: 7, publishable: true, sufficient: false,
-      wrvus: { p25: Math.round(q7(w, 0.25)), p50: Math.round(q7(w, 0.5)), p75: Math.round(q7(w, 0.75)), p90: Math.round(q7(w, 0.9)) },
-      compensation_per_wrvu: { p25: Math.round(q7(per, 0.25) * 100) / 100, p50: Math.round(q7(per, 0.5) * 100) / 100, p75: Math.round(q7(per, 0.75) * 100) / 100, p90: Math.round(q7(per, 0.9) * 100) / 100 },
+      wrvus: { p25: Math.round(q7(w, 0.25)), p50: Math.round(q7(w, 0.5)), p75: Math.round(q7(w, 0.75)), p90: null },
+      compensation_per_wrvu: { p25: Math.round(q7(per, 0.25) * 100) / 100, p50: Math.round(q7(per, 0.5) * 100) / 100, p75: Math.round(q7(per, 0.75) * 100) / 100, p90: null },
     });
     // four reports with wRVUs: n and flags, no figures
     const few = keyedCell(cols, [0, 1, 2, 3, 4, 5], NO_BLS);
-    expect(few.sections!.productivity).toEqual({ n: 4, publishable: false, sufficient: false, wrvus: null, compensation_per_wrvu: null });
+    expect(few.sections!.productivity).toEqual({ n: null, publishable: false, sufficient: false, wrvus: null, compensation_per_wrvu: null });
   });
 });

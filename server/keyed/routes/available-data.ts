@@ -5,12 +5,15 @@
  */
 import type { AvailabilityResponse } from '../../../build/contract/keyed-api.ts';
 import { GEO_NATIONAL, geoRegion, geoState, type KeyedCell } from '../../../build/contract/keyed-artifacts.ts';
-import { MIN_SAMPLE, SUFFICIENT_SAMPLE } from '../../../build/compute/keyed.ts';
+import { MIN_SAMPLE, SUFFICIENT_SAMPLE, publishedCount } from '../../../build/compute/keyed.ts';
 import type { Answer, KeyedLocals } from '../context.ts';
 import { SCOPE_PARAMS, cellsFor, filtersOf, parseScopeQuery } from '../query.ts';
 import type { Query } from '../params.ts';
 
-const scope = (label: string, c: KeyedCell) => ({ label, n: c.n, years: c.years, sufficient: c.n >= SUFFICIENT_SAMPLE, publishable: c.n >= MIN_SAMPLE });
+/** Below the floor neither the count nor the years are given (README: Disclosure control). */
+const scope = (label: string, c: KeyedCell) => ({
+  label, n: publishedCount(c.n), years: c.n >= MIN_SAMPLE ? c.years : [], sufficient: c.n >= SUFFICIENT_SAMPLE, publishable: c.n >= MIN_SAMPLE,
+});
 
 export async function availableDataRoute(query: Query, l: KeyedLocals): Promise<Answer> {
   const build = l.build!;
