@@ -14,7 +14,7 @@ import { nationalFacts } from './compute/national.ts';
 import { readDataset } from './source/read.ts';
 import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
 import {
-  blsInfo, keyedColumnsFromDataset, keyedIndex, keyedNationalFigures, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS,
+  blsInfo, keyedColumnsFromDataset, keyedIndex, keyedNationalFigures, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedColumns,
   type KeyedOptions, type KeyedSpecialtySummary,
 } from './compute/keyed.ts';
 import { createKeyedPool, defaultKeyedThreads, type KeyedPool } from './compute/keyed-pool.ts';
@@ -22,6 +22,7 @@ import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './comput
 import { dayToIso } from './compute/dataset.ts';
 import { keyedPaths } from './contract/keyed-artifacts.ts';
 import { keyedVsOpen, type NationalFigures } from './compute/compare.ts';
+import { accuracyTable, specialtyAccuracy, type AccuracyRow, type SpecialtyAccuracy } from './compute/disclosure-accuracy.ts';
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
 import { canonicalJson, compactJson } from './emit/json.ts';
@@ -106,6 +107,8 @@ export interface BuildResult {
   seconds: number;
   pruned: string[];
   diffWarnings: string[];
+  /** how far the disclosure control moved the keyed API's percentiles (the methodology page's table) */
+  disclosureAccuracy: AccuracyRow[];
 }
 
 /** Paths whose content hash differs between two manifests' file lists (added, changed or removed). */
@@ -232,6 +235,14 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const facts = nationalFacts(ds);
     const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
     const keyedNational = new Map<string, NationalFigures>();
+    const regions = [...new Set(ds.states.map((st) => st.region))];
+    const regionOfState = Int32Array.from(ds.states, (st) => regions.indexOf(st.region));
+    const accuracy: SpecialtyAccuracy[] = [];
+    /** what the pages need of a specialty's keyed columns: its national figures and its share of the accuracy table */
+    const measure = (slug: string, columns: KeyedColumns) => {
+      keyedNational.set(slug, keyedNationalFigures(columns));
+      accuracy.push(specialtyAccuracy(columns, regionOfState));
+    };
     const summaries: KeyedSpecialtySummary[] = [];
     const threadSummaries: (KeyedSpecialtySummary | null)[] = ds.specialties.map(() => null);
     let threadError: string | null = null;
@@ -260,7 +271,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
         const sp = ds.specialties[si]!;
         // pages need every national figure before the threads are done; the columns are made again when a
         // thread takes the specialty (cheap), so the whole dataset's columns are never held at once
-        keyedNational.set(sp.slug, keyedNationalFigures(keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom)));
+        measure(sp.slug, keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom));
         p.queue(() => ({
           si, slug: sp.slug, name: sp.name, bls: blsInfo(ds, si), states, columns: keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom),
           paths: { specialty: keyedPaths.specialty(sp.slug), reports: keyedPaths.reports(sp.slug) },
@@ -280,7 +291,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
         emit(keyedPaths.specialty(artifact.slug), compactJson(artifact));
         emit(keyedPaths.reports(artifact.slug), compactJson(keyedReportsArtifact(artifact.slug, columns)));
         summaries.push(summarizeSpecialty(ds.states, artifact));
-        keyedNational.set(artifact.slug, keyedNationalFigures(columns));
+        measure(artifact.slug, columns);
       }
     };
     const keyedFromThreads = () => {
@@ -297,6 +308,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
       const pages = renderSite(feeds, {
         baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE,
         keyedVsOpen: keyedVsOpen(feeds, keyedNational),
+        disclosureAccuracy: accuracyTable(accuracy),
       });
       progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
       for (const [path, text] of pages) emit(`public/${path}`, text);
@@ -353,7 +365,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
       progress.done();
       return {
         id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged, filesReused: reused,
-        seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings,
+        seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings, disclosureAccuracy: accuracyTable(accuracy),
       };
     };
     if (opts.skipUnchanged && previousFiles && filesChanged === 0) return notPublished('unchanged', []);
@@ -383,7 +395,10 @@ export function runBuild(opts: BuildOptions): BuildResult {
     switchCurrent(opts.out, id);
     const pruned = pruneBuilds(opts.out, opts.keep);
     progress.done();
-    return { id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, filesReused: reused, seconds: (performance.now() - started) / 1000, pruned, diffWarnings };
+    return {
+      id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, filesReused: reused, seconds: (performance.now() - started) / 1000,
+      pruned, diffWarnings, disclosureAccuracy: accuracyTable(accuracy),
+    };
   } catch (err) {
     if (writer) {
       // let the writer thread stop writing into staging before it is removed

@@ -14,7 +14,7 @@ import {
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
 import { perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32, type Column } from './disclosure.ts';
-import { publishedMedianCi, publishedQuantiles, spreadOf, TAILS_MIN_N, type CellNoise } from './published.ts';
+import { publishedMedianCi, publishedQuantiles, spreadOf, TAILS_MIN_N, type CellNoise, type PublishedCi } from './published.ts';
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
@@ -235,7 +235,7 @@ const roundPercentiles = (p: ReturnType<typeof fivePercentiles>) => ({
 });
 
 /** One pass over a cell: its totals (ascending), their sum, and both cell keys (disclosure.ts). */
-function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: number; keySquare: number } {
+export function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: number; keySquare: number } {
   const v = new Float64Array(idx.length);
   let sum = 0;
   let key = 0;
@@ -248,6 +248,16 @@ function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array;
     keySquare += c.keySquare[i]!;
   }
   return { v, sum, key: key % TWO32, keySquare: keySquare % TWO32 };
+}
+
+/**
+ * The headline order statistics of a cell as published, unrounded: P10..P90 of its totals (ascending `v`,
+ * cell key `key`) and the median's interval. The disclosure accuracy table measures these same figures.
+ */
+export function publishedTotals(c: KeyedColumns, v: Float64Array, key: number): { percentiles: ReturnType<typeof fivePercentiles>; ci: PublishedCi } {
+  const noise = noiseOf(c, COLUMN.total, key);
+  const percentiles = fivePercentiles(v, noise);
+  return { percentiles, ci: publishedMedianCi(v, noise, percentiles.p25, percentiles.p50, percentiles.p75) };
 }
 
 /** {n, p25, p50, p75, mean, publishable} of the totals of `idx` (ascending), the shape of every breakdown row; n null below MIN_SAMPLE. */
@@ -314,9 +324,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
   const sd = perturbedSd(squares, n, keySquare, c.reference);
-  const totalNoise = noiseOf(c, COLUMN.total, key);
-  const pct = fivePercentiles(v, totalNoise);
-  const ci = publishedMedianCi(v, totalNoise, pct.p25, pct.p50, pct.p75);
+  const { percentiles: pct, ci } = publishedTotals(c, v, key);
   const percentiles = roundPercentiles(pct);
   base.figures = {
     percentiles,

@@ -20,6 +20,7 @@ import { renderInstitutionsIndex, renderSpecialtiesIndex, renderStatesIndex } fr
 import { renderInstitutionPage } from './institution.ts';
 import { renderLicensePage } from './license.ts';
 import { renderMethodologyPage } from './methodology.ts';
+import type { AccuracyRow } from '../compute/disclosure-accuracy.ts';
 import { renderSpecialtyStatePage } from './specialty-state.ts';
 import { renderSpecialtyPage } from './specialty.ts';
 import { renderStatePage } from './state.ts';
@@ -33,6 +34,8 @@ export interface SiteOptions {
   blsTopCode: number;
   /** keyed API vs open data, national figures per specialty (methodology page); empty when not computed */
   keyedVsOpen?: KeyedOpenRow[];
+  /** how far the disclosure control moved percentiles, by cell size (methodology page); empty when not computed */
+  disclosureAccuracy?: AccuracyRow[];
 }
 
 /** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x.html", "/" -> "index.html"). */
@@ -88,7 +91,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
   out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states, specialties));
   out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
-  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? []));
+  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? [], o.disclosureAccuracy ?? []));
   out.set(pageFile(pagePaths.license()), renderLicensePage(site, specialties));
   for (const [slug, feed] of bySpecialty) {
     const w = wrvu.get(slug);

@@ -76,7 +76,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--force', 'publish even when the sanity diff against the current build fails')
     .option('--no-fsync', 'do not flush each file to disk (faster; for throwaway builds)')
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
-    .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr)')
+    .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
       if (s.winsorLower >= s.winsorUpper) throw new CliError(`--winsor-lower (PHYSPAY_WINSOR_LOWER) must be below --winsor-upper (PHYSPAY_WINSOR_UPPER) (got ${s.winsorLower} and ${s.winsorUpper})`, 2);
@@ -113,7 +113,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
           reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
           data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
-          pruned: r.pruned, warnings: r.diffWarnings, message: line, on_publish: hook,
+          pruned: r.pruned, warnings: r.diffWarnings, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
         }));
         if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
       } catch (err) {

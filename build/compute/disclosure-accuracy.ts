@@ -1,0 +1,118 @@
+/**
+ * How far the disclosure control moves the keyed API's percentiles (pure): the table the methodology page
+ * and the README show. For each size n it gives the documented largest move (for the specialty with the
+ * median national spread) and the largest move actually drawn among this build's cells of about that size,
+ * each in dollars and as a share of the cell's 95% interval of the median (the uncertainty the figure has
+ * anyway). Only a maximum over many cells is published, never a cell's own move.
+ */
+import { quantileMoveBound } from './disclosure.ts';
+import { cellTotals, publishedTotals, type KeyedColumns } from './keyed.ts';
+import { medianCiRanks, quantile } from './stats.ts';
+
+export const ACCURACY_SIZES = [5, 25, 100, 1_000] as const;
+
+export interface AccuracyRow {
+  n: number;
+  /** documented largest move of a percentile at n, dollars, for the specialty of median national spread */
+  bound: number;
+  /** that bound as a share of the expected width of the median's 95% interval at n */
+  bound_share_of_ci: number;
+  /** figures (cells) of this build with n within [0.8 n, 1.25 n] that were measured */
+  cells: number;
+  /** the largest |published - exact| among their P10..P90 and interval bounds, whole dollars; null without cells */
+  largest_move: number | null;
+  /** that largest move as a share of its own cell's 95% interval of the median */
+  largest_move_share_of_ci: number | null;
+  /** the median over the cells of (the cell's largest move / its interval's width) */
+  median_share_of_ci: number | null;
+  /** the largest move of any cell as a share of its own documented bound (at most 1, plus rounding) */
+  largest_share_of_bound: number | null;
+}
+
+/** One measured cell: its largest move, that move / its interval's width, and / its bound. */
+export interface CellMove {
+  move: number;
+  shareOfCi: number;
+  shareOfBound: number;
+}
+
+/** z x sqrt(pi/2) / 1.349: the median's 95% half-width per unit of IQR / sqrt(n) for a normal distribution. */
+const HALF_WIDTH_PER_IQR = (1.959964 * 1.2533) / 1.349;
+
+/** Width of a cell's exact 95% interval of the median, by the rule the API publishes (order statistics from 9 reports, else approximate). */
+function exactCiWidth(v: Float64Array): number {
+  const n = v.length;
+  const { k } = medianCiRanks(n);
+  if (k >= 2) return v[n - k]! - v[k - 1]!;
+  return (2 * HALF_WIDTH_PER_IQR * (quantile(v, 0.75) - quantile(v, 0.25))) / Math.sqrt(n);
+}
+
+/** The cells measured for one specialty: national, each region, each state, each compensation year nationally. */
+function cellsOf(c: KeyedColumns, regionOfState: ArrayLike<number>): number[][] {
+  const groups = new Map<string, number[]>();
+  const add = (k: string, i: number) => {
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(i);
+  };
+  for (let i = 0; i < c.count; i++) {
+    add('US', i);
+    add(`R${regionOfState[c.state[i]!]}`, i);
+    add(`S${c.state[i]}`, i);
+    add(`Y${c.year[i]}`, i);
+  }
+  return [...groups.values()];
+}
+
+/** One specialty's share of the table: its spread and, per size, the cells measured. */
+export interface SpecialtyAccuracy {
+  spread: number;
+  sizes: CellMove[][];
+}
+
+/** Measure one specialty's cells (its keyed columns, ascending by total) against the sizes of the table. */
+export function specialtyAccuracy(c: KeyedColumns, regionOfState: ArrayLike<number>, sizes: readonly number[] = ACCURACY_SIZES): SpecialtyAccuracy {
+  const out: SpecialtyAccuracy = { spread: c.count > 0 ? c.spread.total : NaN, sizes: sizes.map(() => []) };
+  for (const idx of cellsOf(c, regionOfState)) {
+    const at = sizes.findIndex((n) => idx.length >= 0.8 * n && idx.length <= 1.25 * n);
+    if (at < 0 || idx.length < 5) continue;
+    const { v, key } = cellTotals(c, idx);
+    const { percentiles: p, ci } = publishedTotals(c, v, key);
+    const k = medianCiRanks(v.length).k;
+    const pairs: [number | null, number][] = [
+      [p.p10, quantile(v, 0.1)], [p.p25, quantile(v, 0.25)], [p.p50, quantile(v, 0.5)], [p.p75, quantile(v, 0.75)], [p.p90, quantile(v, 0.9)],
+    ];
+    if (ci.method === 'order_statistics') pairs.push([ci.lower, v[k - 1]!], [ci.upper, v[v.length - k]!]);
+    let move = 0;
+    for (const [published, exact] of pairs) if (published !== null) move = Math.max(move, Math.abs(Math.round(published) - exact));
+    const w = exactCiWidth(v);
+    const bound = quantileMoveBound(v.length, c.spread.total);
+    out.sizes[at]!.push({ move, shareOfCi: w > 0 ? move / w : Infinity, shareOfBound: bound > 0 ? move / bound : 0 });
+  }
+  return out;
+}
+
+const share = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The table from every specialty's share. */
+export function accuracyTable(parts: readonly SpecialtyAccuracy[], sizes: readonly number[] = ACCURACY_SIZES): AccuracyRow[] {
+  const spreads = parts.map((p) => p.spread).filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  const typical = spreads.length ? quantile(spreads, 0.5) : 0;
+  return sizes.map((n, at): AccuracyRow => {
+    const bound = quantileMoveBound(n, typical);
+    const width = (2 * HALF_WIDTH_PER_IQR * typical) / Math.sqrt(n);
+    const cells = parts.flatMap((p) => p.sizes[at]!);
+    const largest = cells.reduce<CellMove | null>((a, x) => (a === null || x.move > a.move ? x : a), null);
+    const shares = cells.map((x) => x.shareOfCi).filter(Number.isFinite).sort((a, b) => a - b);
+    return {
+      n,
+      bound: Math.round(bound),
+      bound_share_of_ci: width > 0 ? share(bound / width) : 0,
+      cells: cells.length,
+      largest_move: largest ? Math.round(largest.move) : null,
+      largest_move_share_of_ci: largest && Number.isFinite(largest.shareOfCi) ? share(largest.shareOfCi) : null,
+      median_share_of_ci: shares.length ? share(quantile(shares, 0.5)) : null,
+      largest_share_of_bound: cells.length ? share(Math.max(...cells.map((x) => x.shareOfBound))) : null,
+    };
+  });
+}
