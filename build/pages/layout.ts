@@ -230,7 +230,10 @@ export function table(caption: string, head: string[], rows: string[], o: { nume
   const th = head.map((h, k) => `<th${attrs({ scope: 'col', class: k >= from ? 'num' : undefined })}>${esc(h)}</th>`).join('');
   // Lists (three or more columns, five or more rows) sort by any column with JavaScript (enhance.ts).
   const sortable = head.length >= 3 && rows.length >= 5;
-  return `<div class="table-wrap"><table${attrs({ id: o.id, 'data-sortable': sortable ? '' : undefined })}><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>
+  // A table wider than the screen scrolls inside its wrapper; without sort buttons nothing in it takes the
+  // keyboard focus, so the wrapper itself does (a named region), and keyboard users can scroll it.
+  const wrap = sortable ? '<div class="table-wrap">' : `<div class="table-wrap"${attrs({ tabindex: '0', role: 'region', 'aria-label': caption })}>`;
+  return `${wrap}<table${attrs({ id: o.id, 'data-sortable': sortable ? '' : undefined })}><caption>${esc(caption)}</caption><thead><tr>${th}</tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></div>`;
 }
