@@ -18,6 +18,8 @@ export interface ExportFile {
   /** X-PhysPay-Build; null for the API's contract documents, which the server sends without it */
   build: string | null;
   bytes: number;
+  /** the browser protections of an HTML page (server/http/page-security.ts); none for other files */
+  security?: HeaderList;
 }
 
 /** A permanent (301) redirect from an alias URL path to the canonical one. */
@@ -54,6 +56,7 @@ export function fileHeaders(f: ExportFile): HeaderList {
     ...CORS,
     ['X-Content-Type-Options', 'nosniff'],
     ...(f.build === null ? [] : ([['X-PhysPay-Build', f.build]] as HeaderList)),
+    ...(f.security ?? []).filter(([name]) => name !== 'X-Content-Type-Options'),
   ];
 }
 

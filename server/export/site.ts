@@ -6,6 +6,7 @@
  */
 import { urlPathOf, type LoadedBuild } from '../builds/loaded-build.ts';
 import { PUBLIC_CACHE_CONTROL } from '../http/send.ts';
+import { PAGE_SECURITY_HEADER_NAMES, securityHeadersFor } from '../http/page-security.ts';
 import type { EntityKind } from '../open-data/resolve.ts';
 import { CONTRACT_CONTENT_TYPE, type ContractDocument } from '../open-data/contract-documents.ts';
 import { aliasRedirects } from './aliases.ts';
@@ -43,7 +44,10 @@ export function siteFiles(build: LoadedBuild, day: string, contract: ReadonlyMap
     if (!buildPath) throw new Error(`no manifest entry of build ${build.id} serves ${urlPath}`);
     const { body, etag } = build.render(served, day);
     out.set(urlPath, {
-      file: { urlPath, file: exportFileOf(buildPath), contentType: served.contentType, etag, cacheControl: PUBLIC_CACHE_CONTROL, build: build.id, bytes: body.length },
+      file: {
+        urlPath, file: exportFileOf(buildPath), contentType: served.contentType, etag, cacheControl: PUBLIC_CACHE_CONTROL, build: build.id, bytes: body.length,
+        security: Object.entries(securityHeadersFor(served.contentType, body)).map(([name, value]) => [PAGE_SECURITY_HEADER_NAMES[name]!, value]),
+      },
       body,
     });
   }

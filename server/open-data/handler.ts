@@ -21,6 +21,7 @@ import { API_INDEX_PATH, apiIndexFile, wantsHtml } from './index-page.ts';
 import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './comparison.ts';
 import { feedPaths } from '../../build/contract/open-feeds.ts';
 import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.ts';
+import { securityHeadersFor } from '../http/page-security.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -207,7 +208,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       done(304);
       return;
     }
-    res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h });
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...securityHeadersFor(file.contentType, body) });
     res.end(head ? undefined : body);
     done(200);
   }

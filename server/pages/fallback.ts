@@ -14,6 +14,7 @@ import { canonicalTarget, under } from '../http/canonical-path.ts';
 import { wantsHtml } from '../open-data/index-page.ts';
 import { lookupPage, notFoundHtml, notReadyHtml } from './not-found.ts';
 import { siteContextOf } from './site-context.ts';
+import { securityHeadersFor } from '../http/page-security.ts';
 
 const API_PREFIXES = ['/api', '/mcp', '/.well-known', '/metrics', '/data', '/docs/api'];
 
@@ -26,7 +27,7 @@ export function createPageFallback(deps: { registry: BuildRegistry }): (req: Inc
     const html = wantsHtml(req.headers.accept);
     const build = deps.registry.current;
     const send = (status: number, body: Buffer, type: string, extra: Record<string, string | number> = {}) => {
-      res.writeHead(status, { 'content-type': type, 'content-length': body.length, 'cache-control': 'no-store', ...CORS_HEADERS, 'x-content-type-options': 'nosniff', ...extra });
+      res.writeHead(status, { 'content-type': type, 'content-length': body.length, 'cache-control': 'no-store', ...CORS_HEADERS, 'x-content-type-options': 'nosniff', ...securityHeadersFor(type, body), ...extra });
       res.end(method === 'HEAD' ? undefined : body);
     };
     if (!build) {

@@ -10,6 +10,7 @@ import { utcDay, type Clock } from '../http/clock.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 import { PUBLIC_CACHE_CONTROL, etagMatches, requestIdHeader } from '../http/send.ts';
 import { under } from '../http/canonical-path.ts';
+import { securityHeadersFor } from '../http/page-security.ts';
 import { lookupPage } from './not-found.ts';
 import { COMPARISON_PAGE_PATH, comparisonPageFile, lookupComparison } from '../open-data/comparison.ts';
 
@@ -46,7 +47,7 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
       res.end();
       return true;
     }
-    res.writeHead(200, { ...headers, 'content-type': file.contentType, 'content-length': body.length });
+    res.writeHead(200, { ...headers, 'content-type': file.contentType, 'content-length': body.length, ...securityHeadersFor(file.contentType, body) });
     res.end(method === 'HEAD' ? undefined : body);
     return true;
   };
