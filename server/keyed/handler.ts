@@ -26,6 +26,7 @@ import { benchmarksRoute } from './routes/benchmarks.ts';
 import { specialtiesRoute } from './routes/specialties.ts';
 import { usageRoute } from './routes/usage.ts';
 import { percentileRankRoute } from './routes/percentile-rank.ts';
+import { redactSecrets } from '../http/redact.ts';
 
 type Route = (query: Query, l: KeyedLocals) => Answer | Promise<Answer>;
 
@@ -58,7 +59,7 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     // A counted request that ends in a 5xx is given back.
     if (e.status >= 500 && l.counted) void Promise.resolve(deps.store.refundQuota(l.key!.id, l.windows!)).catch(() => {});
     if (res.headersSent) return;
-    send(res, l, head, e.status, { error: e.message }, { ...e.headers, 'cache-control': 'no-store' });
+    send(res, l, head, e.status, { error: redactSecrets(e.message) }, { ...e.headers, 'cache-control': 'no-store' });
   }
 
   /**

@@ -2,6 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import { ToolInputError } from './lookup.ts';
+import { redactSecrets } from '../http/redact.ts';
 
 export interface ToolDeps {
   /** the build this request reads (captured once per request) */
@@ -13,7 +14,7 @@ export interface ToolDeps {
 }
 
 export function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return { content: [{ type: 'text', text: redactSecrets(message) }], isError: true };
 }
 
 export function runTool(deps: ToolDeps, work: (build: LoadedBuild, day: string) => { text: string; structured: object }): CallToolResult {

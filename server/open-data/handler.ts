@@ -22,6 +22,7 @@ import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './co
 import { feedPaths } from '../../build/contract/open-feeds.ts';
 import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.ts';
 import { securityHeadersFor } from '../http/page-security.ts';
+import { redactSecrets } from '../http/redact.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -53,8 +54,9 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
   const contract = contractDocuments();
   const done = deps.onResponse ?? (() => {});
 
-  const json = (res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}) => {
-    sendJson(res, status, body, { ...CORS_HEADERS, 'cache-control': ERROR_CACHE, ...headers }, head);
+  const json = (res: ServerResponse, status: number, body: { error: string; [field: string]: unknown }, head: boolean, headers: Record<string, string | number> = {}) => {
+    // error messages quote what the caller sent: never a key-shaped value
+    sendJson(res, status, { ...body, error: redactSecrets(body.error) }, { ...CORS_HEADERS, 'cache-control': ERROR_CACHE, ...headers }, head);
     done(status);
   };
 

@@ -9,6 +9,8 @@ import v8 from 'node:v8';
 import type { Command } from 'commander';
 import { acceptedValues, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { describeStore } from './keys.ts';
+import { redactSecrets } from '../../../server/http/redact.ts';
 
 const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'logLevel', 'shutdownGraceMs'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
@@ -76,7 +78,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         const { DbKindError } = await import('../../db/kind.ts');
         if (err instanceof ServiceStoreOpenError && err.cause instanceof DbKindError) throw err.cause; // a wrong --service-db: exit 2
         if (err instanceof ServiceStoreOpenError) {
-          throw new CliError(`cannot open the service store given by --service-db (PHYSPAY_SERVICE_DB) ${err.target.replace(/\/\/[^@/]*@/, '//***@')}: ${err.message}`);
+          throw new CliError(redactSecrets(`cannot open the service store given by --service-db (PHYSPAY_SERVICE_DB) ${describeStore(err.target)}: ${err.message}`));
         }
         const code = (err as { code?: string }).code;
         if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
