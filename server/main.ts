@@ -3,6 +3,7 @@
  * service store and the app, listens, and returns a handle to stop it gracefully.
  */
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import net, { type AddressInfo } from 'node:net';
 import { BuildRegistry } from './builds/registry.ts';
 import { KeyedBuildData } from './keyed/build-data.ts';
@@ -33,7 +34,20 @@ export interface ServerConfig {
   metrics?: boolean;
   /** graceful shutdown: how long in-flight requests may take before connections are cut, ms */
   shutdownGraceMs?: number;
+  /** slow clients: how long a client may take to send its request headers / its whole request, ms (tests shorten them) */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
+
+/**
+ * Slow clients (README: Security): a connection that has not sent its whole request line and headers within
+ * HEADERS_TIMEOUT_MS, or its whole request within REQUEST_TIMEOUT_MS, gets 408 and is closed (nginx gives a
+ * client 60 s per read of the headers and body; physpay's requests are small GETs and JSON bodies of at most
+ * a few kB, so it gives less). Idle keep-alive connections close after 65 s (longer than a load balancer's 60).
+ */
+export const HEADERS_TIMEOUT_MS = 15_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   url: string;
@@ -56,6 +70,25 @@ export class ServiceStoreOpenError extends Error {
     const code = (cause as { code?: string }).code;
     super(`${(cause as Error).message ?? String(cause)}${code && !(cause as Error).message?.includes(code) ? ` (${code})` : ''}`, { cause });
   }
+}
+
+/**
+ * What Node answers itself, before any handler sees a request, in the documented error shape
+ * (`{"error"}` with a reason) instead of an empty body: 431 for a request line or headers over 16 KB, 408
+ * for a client too slow to send its request, 400 for a malformed request. The connection is closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'request line or headers larger than 16 KB (a URL that long is not one this service answers)']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT'
+      ? [408, 'Request Timeout', 'request not received in time; the connection is closed']
+      : [400, 'Bad Request', 'malformed HTTP request'];
+  const body = `${JSON.stringify({ error: message })}\n`;
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
@@ -100,7 +133,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
-  const server = createServer({ keepAliveTimeout: 65_000 }, app.listener);
+  const headersTimeout = config.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer({
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeout,
+    requestTimeout: Math.max(config.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, headersTimeout),
+    // how often Node looks for connections past those limits (default 30 s, which let a slow client stay 90 s)
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout / 2),
+  }, app.listener);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

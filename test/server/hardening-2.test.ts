@@ -9,6 +9,33 @@ import { rmSync } from 'node:fs';
 import { API, call, createKey, qs, startKeyedServer, type KeyedServer } from '../keyed/harness.ts';
 import { get } from '../helpers/http.ts';
 import { redactSecrets } from '../../server/http/redact.ts';
+import { connect } from 'node:net';
+import { startServer } from '../../server/main.ts';
+
+/** Send raw bytes on a new connection; resolve with what came back and when the server closed it. */
+function raw(url: string, chunks: { data: string; afterMs?: number }[], waitMs: number): Promise<{ text: string; closedAfterMs: number | null }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    let closed: number | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    socket.on('data', (d) => { text += d.toString('latin1'); });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = Date.now() - started;
+      timers.forEach(clearTimeout);
+      resolve({ text, closedAfterMs: closed });
+    });
+    let at = 0;
+    for (const c of chunks) {
+      at += c.afterMs ?? 0;
+      timers.push(setTimeout(() => { if (!socket.destroyed) socket.write(c.data); }, at));
+    }
+    timers.push(setTimeout(() => { socket.destroy(); resolve({ text, closedAfterMs: closed }); }, waitMs));
+  });
+}
 
 const FAKE_KEY = `pcb_live_${'AbCd3fGh1jKlMn0pQrStUvWxYz012345'}`;
 let k: KeyedServer;
@@ -69,4 +96,30 @@ describe('secrets are never echoed (item 6)', () => {
       expect(r.stderr + r.stdout).not.toMatch(/userinfo-secret|query-secret/);
     }
   }, 120_000);
+});
+
+describe('the HTTP edges (items 8, 9)', () => {
+  it('a request line over 16 KB is answered 431 in the documented error shape, not an empty body', async () => {
+    const r = await raw(k.url, [{ data: `GET /data/api/v1/specialties.json?x=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n` }], 5_000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 431 /);
+    const body = r.text.slice(r.text.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body).error).toMatch(/16 KB/);
+    expect(r.text.toLowerCase()).toContain('content-type: application/json');
+  });
+
+  it('a client that drips its headers is cut off at the header timeout with a 408', async () => {
+    const s = await startServer({
+      dataDir: join(k.work, 'dist-hardening2'), serviceDb: join(k.work, 'service-slow.db'), host: '127.0.0.1', port: 0,
+      ipLimits: { perMinute: 1_000, perDay: 10_000 }, trustProxy: false, pollMs: 60_000, headersTimeoutMs: 1_500,
+    });
+    try {
+      const drip = Array.from({ length: 40 }, (_, i) => ({ data: `X-Slow-${i}: 1\r\n`, afterMs: 200 }));
+      const r = await raw(s.url, [{ data: 'GET /data/api/v1/specialties.json HTTP/1.1\r\nHost: x\r\n' }, ...drip], 8_000);
+      expect(r.closedAfterMs, 'the server closed the connection').not.toBeNull();
+      expect(r.closedAfterMs!).toBeLessThan(4_000);
+      expect(r.text).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
 });
