@@ -18,13 +18,22 @@ export function allowOnly(query: Query, allowed: readonly string[]): void {
   }
 }
 
-/** One string value, or undefined. Repeated parameters and empty values are 400s. */
+/** C0 and C1 controls, DEL, bidirectional and direction marks, noncharacters: never part of a name. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]/;
+
+/**
+ * One string value, or undefined. Repeated parameters, empty values and values holding a control character
+ * (a NUL, ESC, a bidi override) are 400s. Letters with accents are folded when names are matched
+ * (build/contract/names.ts: "Téxas" is Texas), like case and punctuation.
+ */
 export function single(query: Query, name: string): string | undefined {
   const v = query[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw badRequest(`parameter ${name} must be given once, as a single value`);
   if (v.trim() === '') throw badRequest(`parameter ${name} is empty`);
   if (v.length > 200) throw badRequest(`parameter ${name} is longer than 200 characters`);
+  const control = CONTROL.exec(v);
+  if (control) throw badRequest(`parameter ${name} contains the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}; send plain text`);
   return v.trim();
 }
 

@@ -101,7 +101,8 @@ const idOf = (m: unknown): string | number | null => {
 
 /**
  * The JSON-RPC error for a body that is valid JSON but not valid JSON-RPC (-32600 invalid request), or a
- * tools/call without a tool name (-32602 invalid params); null when every message is well-formed. (The
+ * tools/call without a tool name or with a "__proto__" argument (-32602 invalid params); null when every
+ * message is well-formed. (The
  * transport itself answers these with -32700 "parse error" or -32603 "internal error".)
  */
 function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
@@ -113,6 +114,12 @@ function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
     }
     if ((m as { method?: unknown }).method === 'tools/call' && !CallToolRequestSchema.safeParse(m).success) {
       return rpcError(-32602, 'invalid params: tools/call needs params {"name": <tool name>, "arguments": {...}}', idOf(m));
+    }
+    // JSON.parse keeps "__proto__" as an own key, but the SDK copies the arguments by assignment, which
+    // turns it into the object's prototype: the strict argument check would never see it. Refuse it here.
+    const args = (m as { params?: { arguments?: unknown } }).params?.arguments;
+    if ((m as { method?: unknown }).method === 'tools/call' && args && typeof args === 'object' && Object.hasOwn(args, '__proto__')) {
+      return rpcError(-32602, 'invalid params: no tool takes the argument "__proto__" (tool arguments are strict: see tools/list)', idOf(m));
     }
   }
   return null;

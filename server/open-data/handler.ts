@@ -23,6 +23,7 @@ import { feedPaths } from '../../build/contract/open-feeds.ts';
 import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.ts';
 import { securityHeadersFor } from '../http/page-security.ts';
 import { redactSecrets } from '../http/redact.ts';
+import { MALFORMED_PATH, canonicalTarget } from '../http/canonical-path.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
@@ -38,17 +39,6 @@ const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 const ERROR_CACHE = 'no-store';
 
 /** Decode a URL path; null when it is not a clean path (bad escapes, NUL, backslashes, dot segments). */
-export function decodePath(rawPath: string): string | null {
-  let p: string;
-  try {
-    p = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
-  } catch {
-    return null;
-  }
-  if (/[\0\\]/.test(p) || /(^|\/)\.\.?(\/|$)/.test(p)) return null;
-  return p;
-}
-
 export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const policy = deps.limiter.policyHeader();
   const contract = contractDocuments();
@@ -96,7 +86,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q >= 0 ? url.slice(0, q) : url;
-    if (API_INDEX_PATH.test(decodePath(rawPath) ?? '')) {
+    if (API_INDEX_PATH.test(canonicalTarget(rawPath)?.path ?? '')) {
       serveIndex(req, res, head);
       return;
     }
@@ -127,11 +117,14 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     let file = build.files.get(rawPath);
     let link: string | null = null;
     if (!file) {
-      const path = decodePath(rawPath);
-      if (path === null) {
-        json(res, 400, { error: 'malformed path (bad percent-encoding, NUL, backslash or dot segment)' }, head);
+      // the canonical spelling (server/http/canonical-path.ts): decoded, runs of slashes collapsed; every
+      // feed path is lower case, so any letter case of one finds it (with a Link to the canonical URL)
+      const target = canonicalTarget(rawPath);
+      if (target === null) {
+        json(res, 400, { error: MALFORMED_PATH }, head);
         return;
       }
+      const path = target.path;
       const cmp = COMPARISON_FEED_PATH.exec(rawPath);
       if (cmp) {
         // two specialties side by side: derived from the build's own documents, then served like a feed
@@ -146,7 +139,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
         file = comparisonFeedFile(build, found.a, found.b, found.state);
         if (found.aliased || file.urlPath !== rawPath) link = `${build.baseUrl}${file.urlPath}`;
       }
-      if (!file) file = build.files.get(path);
+      if (!file) file = build.files.get(path) ?? build.files.get(target.route);
       if (!file) {
         const resolve = (kind: EntityKind, raw: string) => build.resolver.resolve(kind, raw);
         // segments decoded one by one first (a slug may hold an encoded slash: ob%2Fgyn), then the decoded path
@@ -172,8 +165,8 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
           return;
         }
         link = `${build.baseUrl}${m.canonicalPath}`;
-      } else if (path !== rawPath && !cmp) {
-        link = `${build.baseUrl}${path}`;
+      } else if (file.urlPath !== rawPath && !cmp) {
+        link = `${build.baseUrl}${file.urlPath}`;
       }
     }
 

@@ -123,3 +123,37 @@ describe('the HTTP edges (items 8, 9)', () => {
     }
   }, 30_000);
 });
+
+describe('the edges of the contract (item 9)', () => {
+  it('a keyed parameter holding a NUL or another control character is a 400 naming it; accents are folded (Téxas = Texas)', async () => {
+    for (const [param, value] of [['specialty', 'Cardiology\u0000'], ['state', 'Texas\u001b[31m'], ['specialty', 'Cardiology\u202e'], ['practice_setting', 'Academic\u0085']] as const) {
+      const r = await call(k.url, `${API}/benchmarks?${qs({ specialty: 'Cardiology', [param]: value })}`, key);
+      expect(r.status, `${param}=${JSON.stringify(value)}`).toBe(400);
+      expect(r.json<{ error: string }>().error).toMatch(new RegExp(`parameter ${param} contains the control character U\\+[0-9A-F]{4}`));
+    }
+    const accented = await call(k.url, `${API}/benchmarks?${qs({ specialty: 'Cardiology', state: 'Téxas' })}`, key);
+    expect(accented.status).toBe(200);
+    expect(accented.json<{ data: { geography: { state: string } } }>().data.geography.state).toBe('Texas');
+  });
+
+  it('an MCP argument named "__proto__" is refused (invalid params), not silently dropped', async () => {
+    const r = await fetch(`${k.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_specialty_pay","arguments":{"specialty":"cardiology","__proto__":{"state":"TX"}}}}',
+    });
+    const body = await r.json() as { error?: { code: number; message: string }; id: number };
+    expect(body.error?.code).toBe(-32602);
+    expect(body.error?.message).toContain('__proto__');
+    expect(body.id).toBe(7);
+  });
+
+  it('every spelling the router treats as one path is served as one (runs of slashes, letter case), counted, with a canonical Link', async () => {
+    for (const path of ['//data/api/v1/specialties.json', '/DATA/API/V1/SPECIALTIES.JSON', '/data//api/v1/specialties/Cardiology.json', '/Data/Api/V1/states/TEXAS.json']) {
+      const r = await get(k.url, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.link, path).toMatch(/^<https:\/\/physpay\.example\/data\/api\/v1\/[a-z/]+\.json>; rel="canonical"$/);
+      expect(r.headers.ratelimit, path).toMatch(/"minute";r=\d+/);
+    }
+  });
+});
