@@ -180,7 +180,10 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
         res.status(400).json(invalid);
         return;
       }
+      // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
+      // calls counted so far run and the rest get the limit error (README: Tool server).
       let limited: string | null = null;
+      let counted = 0;
       const calls = transportRefuses(req, body) ? 0 : toolCallCount(body);
       for (let i = 0; i < calls && !limited; i++) {
         let v: IpVerdict;
@@ -198,10 +201,10 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
           limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
           res.set('Retry-After', String(retry));
           deps.onRefused?.();
-        }
+        } else counted++;
       }
       normaliseAccept(req);
-      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited }, validator);
+      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted } }, validator);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -9,8 +9,13 @@ export interface ToolDeps {
   build: LoadedBuild | null;
   /** UTC day of the request: the attribution's access date */
   day: string;
-  /** set when the caller's IP is over its open-data limits: every tool call gets this error */
+  /**
+   * set when the caller's IP ran out of its open-data limits during this request: the calls beyond
+   * `budget` get this error (each call of a request is counted before it runs; only counted calls run)
+   */
   limited: string | null;
+  /** how many calls of this request were counted and may still run (absent: all of them) */
+  budget?: { left: number };
 }
 
 export function toolError(message: string): CallToolResult {
@@ -18,7 +23,7 @@ export function toolError(message: string): CallToolResult {
 }
 
 export function runTool(deps: ToolDeps, work: (build: LoadedBuild, day: string) => { text: string; structured: object }): CallToolResult {
-  if (deps.limited) return toolError(deps.limited);
+  if (deps.limited && (deps.budget === undefined || deps.budget.left-- <= 0)) return toolError(deps.limited);
   if (!deps.build) return toolError('No published data is loaded yet; retry shortly.');
   try {
     const { text, structured } = work(deps.build, deps.day);

@@ -157,3 +157,34 @@ describe('the edges of the contract (item 9)', () => {
     }
   });
 });
+
+describe('an MCP batch across the per-IP limit (item 5)', () => {
+  it('with R calls left, a batch of R + 1 serves the first R (and counts R); the last gets the limit error', async () => {
+    const perMinute = 5;
+    const s = await startServer({
+      dataDir: join(k.work, 'dist-hardening2'), serviceDb: join(k.work, 'service-batch.db'), host: '127.0.0.1', port: 0,
+      ipLimits: { perMinute, perDay: 1_000 }, trustProxy: false, pollMs: 60_000,
+    });
+    try {
+      const spent = await get(s.url, '/data/api/v1/specialties.json'); // one of the five spent on a feed
+      expect(spent.status).toBe(200);
+      const left = perMinute - 1;
+      const batch = Array.from({ length: left + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'get_wrvu_rate', arguments: { specialty: 'cardiology' } } }));
+      const r = await fetch(`${s.url}/mcp`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(batch),
+      });
+      const answers = (await r.json() as { id: number; result: { isError?: boolean; content: { text: string }[] } }[]).sort((a, b) => a.id - b.id);
+      expect(answers).toHaveLength(left + 1);
+      const served = answers.filter((a) => !a.result.isError);
+      expect(served.map((a) => a.id)).toEqual(Array.from({ length: left }, (_, i) => i + 1));
+      expect(answers[left]!.result.isError).toBe(true);
+      expect(answers[left]!.result.content[0]!.text).toMatch(/Rate limit exceeded/);
+      expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+      // the counter holds exactly the feed plus the R calls served: the next feed request is refused
+      const next = await get(s.url, '/data/api/v1/specialties.json');
+      expect(next.status).toBe(429);
+    } finally {
+      await s.close();
+    }
+  }, 30_000);
+});
