@@ -143,7 +143,7 @@ export const BenchmarkData = z
         year_range: z.object({ start: int.nullable(), end: int.nullable() }).strict(),
       })
       .strict(),
-    data_as_of: isoDay,
+    data_as_of: isoDay.describe('submission date of the newest report behind the headline figures (the headline scope after filters and year range), as the open feeds\' as_of'),
     synthetic: z.boolean(),
     fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: floorCount }).strict().optional(),
     components: z.object({ base_salary: Quartiles, bonus: Quartiles }).strict().optional(),
@@ -180,7 +180,7 @@ export const PercentileRankData = z
     band_upper_value: num.nullable(),
     percentiles: Percentiles.describe('the published percentiles the estimate is interpolated from (as /benchmarks gives them)'),
     method: z.string(),
-    data_as_of: isoDay,
+    data_as_of: isoDay.describe('submission date of the newest report behind the scope used'),
     synthetic: z.boolean(),
   })
   .strict();

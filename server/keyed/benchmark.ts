@@ -172,7 +172,9 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
       data_date_range: { ...headline.data_date_range!, basis: DATE_RANGE_BASIS },
       year_range: { start: q.yearStart, end: q.yearEnd },
     },
-    data_as_of: ctx.index.data_as_of,
+    // the newest submission among the reports behind the headline figures: the same rule as the open
+    // feeds' as_of, so one set of figures carries one date whichever interface shows it
+    data_as_of: headline.data_date_range!.latest,
     synthetic: ctx.index.synthetic,
   };
   if (ctx.plan.professionalSections && headline.sections) {
