@@ -5,8 +5,8 @@
 import type { Dataset } from './dataset.ts';
 import type { NationalFacts } from './national.ts';
 import { cellKeyOfRange, perturbedMean, COLUMN } from './disclosure.ts';
-import { publishedQuantiles } from './published.ts';
-import { FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
+import { publishedGrid } from './published.ts';
+import { ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
 import type { OpenSummary } from '../contract/open-feeds.ts';
 
 /** Report indexes grouped by key, each group keeping the input order. */
@@ -61,28 +61,26 @@ export function openCell(cell: OpenValues, floor: number, reference: number, spr
   for (let i = 0; i < n; i++) if (newestDay === null || days[i]! > newestDay) newestDay = days[i]!;
   if (n < floor || n === 0) return { summary: WITHHELD, newestDay, raw: null };
   const round = kind === 'money' ? roundMoney : roundRate;
-  const tails = n >= FLOORS.tails;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += values[i]!;
   const key = cellKeyOfRange(cell.keys, 0, n);
   const avg = perturbedMean(sum, n, key, reference);
   const noise = { key, column: kind === 'money' ? COLUMN.total : COLUMN.rate, spread };
-  const q = publishedQuantiles(values, tails ? [0.1, 0.25, 0.5, 0.75, 0.9] : [0.25, 0.5, 0.75], noise);
-  const [p10, p25, m, p75, p90] = tails ? q : [null, q[0]!, q[1]!, q[2]!, null];
+  const { p10, p25, p50: m, p75, p90 } = publishedGrid(values, noise);
   return {
     summary: {
       n,
-      median: round(m!, n),
+      median: round(m, n),
       mean: round(avg, n),
-      p10: p10 === null ? null : round(p10!, n),
-      p25: round(p25!, n),
-      p75: round(p75!, n),
-      p90: p90 === null ? null : round(p90!, n),
+      p10: p10 === null ? null : round(p10, n),
+      p25: round(p25, n),
+      p75: round(p75, n),
+      p90: p90 === null ? null : round(p90, n),
       rounded: n <= ROUNDING_MAX_N,
       withheld: false,
     },
     newestDay,
-    raw: { median: m!, mean: avg },
+    raw: { median: m, mean: avg },
   };
 }
 

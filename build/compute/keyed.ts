@@ -14,7 +14,7 @@ import {
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
 import { perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32, type Column } from './disclosure.ts';
-import { publishedMedianCi, publishedQuantiles, spreadOf, TAILS_MIN_N, type CellNoise, type PublishedCi } from './published.ts';
+import { publishedGrid, publishedMedianCi, spreadOf, TAILS_MIN_N, type CellNoise, type PublishedCi, type PublishedGrid } from './published.ts';
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
@@ -205,32 +205,23 @@ function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n:
 /** The noise of a column's figures in a cell whose reports (with a known value) have cell key `key`. */
 const noiseOf = (c: KeyedColumns, column: Column, key: number): CellNoise => ({ key, column, spread: c.spread[SPREAD_OF[column]] });
 
-/** Published P25, P50, P75 (perturbed, rounded) of ascending values, or nulls below MIN_SAMPLE. */
+/** Published P25, P50, P75 (perturbed, rounded: the middle of the cell's grid) of ascending values, or nulls below MIN_SAMPLE. */
 function quartiles(sorted: Float64Array, noise: CellNoise): { p25: number | null; p50: number | null; p75: number | null } {
   if (sorted.length < MIN_SAMPLE) return { p25: null, p50: null, p75: null };
-  const [p25, p50, p75] = publishedQuantiles(sorted, [0.25, 0.5, 0.75], noise).map(whole);
-  return { p25: p25!, p50: p50!, p75: p75! };
+  const g = publishedGrid(sorted, noise);
+  return { p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75) };
 }
 
 /** Published P25, P50, P75, P90 (productivity; P90 from TAILS_MIN_N), or null below the publication floor. */
 function upperQuartiles(sorted: Float64Array, noise: CellNoise, round: (v: number) => number): { p25: number; p50: number; p75: number; p90: number | null } | null {
   if (sorted.length < MIN_SAMPLE) return null;
-  const tails = sorted.length >= TAILS_MIN_N;
-  const q = publishedQuantiles(sorted, tails ? [0.25, 0.5, 0.75, 0.9] : [0.25, 0.5, 0.75], noise).map(round);
-  return { p25: q[0]!, p50: q[1]!, p75: q[2]!, p90: tails ? q[3]! : null };
+  const g = publishedGrid(sorted, noise);
+  return { p25: round(g.p25), p50: round(g.p50), p75: round(g.p75), p90: g.p90 === null ? null : round(g.p90) };
 }
 
-/** Published P10..P90 of ascending values, unrounded (P10 and P90 from TAILS_MIN_N, else null). */
-function fivePercentiles(sorted: Float64Array, noise: CellNoise): { p10: number | null; p25: number; p50: number; p75: number; p90: number | null } {
-  if (sorted.length >= TAILS_MIN_N) {
-    const [p10, p25, p50, p75, p90] = publishedQuantiles(sorted, [0.1, 0.25, 0.5, 0.75, 0.9], noise);
-    return { p10: p10!, p25: p25!, p50: p50!, p75: p75!, p90: p90! };
-  }
-  const [p25, p50, p75] = publishedQuantiles(sorted, [0.25, 0.5, 0.75], noise);
-  return { p10: null, p25: p25!, p50: p50!, p75: p75!, p90: null };
-}
+const fivePercentiles = publishedGrid;
 
-const roundPercentiles = (p: ReturnType<typeof fivePercentiles>) => ({
+const roundPercentiles = (p: PublishedGrid) => ({
   p10: p.p10 === null ? null : whole(p.p10), p25: whole(p.p25), p50: whole(p.p50), p75: whole(p.p75), p90: p.p90 === null ? null : whole(p.p90),
 });
 
@@ -254,7 +245,7 @@ export function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float6
  * The headline order statistics of a cell as published, unrounded: P10..P90 of its totals (ascending `v`,
  * cell key `key`) and the median's interval. The disclosure accuracy table measures these same figures.
  */
-export function publishedTotals(c: KeyedColumns, v: Float64Array, key: number): { percentiles: ReturnType<typeof fivePercentiles>; ci: PublishedCi } {
+export function publishedTotals(c: KeyedColumns, v: Float64Array, key: number): { percentiles: PublishedGrid; ci: PublishedCi } {
   const noise = noiseOf(c, COLUMN.total, key);
   const percentiles = fivePercentiles(v, noise);
   return { percentiles, ci: publishedMedianCi(v, noise, percentiles.p25, percentiles.p50, percentiles.p75) };

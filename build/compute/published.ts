@@ -3,11 +3,11 @@
  * interface shows them, moved by the cell key method (disclosure.ts) and kept consistent. The keyed API
  * (keyed.ts) and the open cells (cells.ts) both call these, so a figure has one definition.
  */
-import { medianCiRanks, quantile, type Sorted } from './stats.ts';
+import { FLOORS, medianCiRanks, quantile, type Sorted } from './stats.ts';
 import { perturbQuantile, STREAM_CI_LOWER, STREAM_CI_UPPER, type Column } from './disclosure.ts';
 
 /** P10 and P90 are published from this many reports (every interface). */
-export const TAILS_MIN_N = 15;
+export const TAILS_MIN_N = FLOORS.tails;
 
 /** The size of a column's perturbation: its interquartile range, or a tenth of its median where that is 0. */
 export function spreadOf(sorted: Sorted): number {
@@ -35,6 +35,28 @@ export function publishedQuantiles(sorted: Sorted, ps: readonly number[], noise:
   return ps
     .map((p) => perturbQuantile(quantile(sorted, p), n, noise.key, noise.column, streamOfP(p), noise.spread))
     .sort((a, b) => a - b);
+}
+
+export interface PublishedGrid {
+  p10: number | null;
+  p25: number;
+  p50: number;
+  p75: number;
+  p90: number | null;
+}
+
+/**
+ * The standard grid of a cell as every interface publishes it, unrounded: P10..P90 from TAILS_MIN_N values,
+ * P25..P75 below (P10/P90 null). Every figure that shows a part of it (a breakdown row's quartiles, a
+ * productivity P25-P90) takes it from here, so one set of reports shows the same P25 wherever it appears.
+ */
+export function publishedGrid(sorted: Sorted, noise: CellNoise): PublishedGrid {
+  if (sorted.length >= TAILS_MIN_N) {
+    const [p10, p25, p50, p75, p90] = publishedQuantiles(sorted, [0.1, 0.25, 0.5, 0.75, 0.9], noise);
+    return { p10: p10!, p25: p25!, p50: p50!, p75: p75!, p90: p90! };
+  }
+  const [p25, p50, p75] = publishedQuantiles(sorted, [0.25, 0.5, 0.75], noise);
+  return { p10: null, p25: p25!, p50: p50!, p75: p75!, p90: null };
 }
 
 export interface PublishedCi {

@@ -18,7 +18,8 @@ import { PLANS } from '../../server/keyed/plans.ts';
 import type { HttpResponse } from '../helpers/http.ts';
 import { call, createKey, expectError, nextMidnight, qs, startKeyedServer, type KeyedServer, type TestKey } from './harness.ts';
 import {
-  BANDS, EMPLOYMENTS, SETTINGS, alignMeans, avg, ciRanks, expectedBenchmark, loadReference, meanWithin, nationalMedian, q7, scopeFigures, sdWithin, select, winsorized,
+  BANDS, DOLLAR, EMPLOYMENTS, SETTINGS, alignPublished, allowedMove, avg, ciRanks, expectWithinBound, expectedBenchmark, loadReference, meanWithin, moves, nationalMedian, published, q7, round1,
+  scopeFigures, sdWithin, select, spreadsOf, winsorized,
   type Bounds, type RefData, type RefQuery,
 } from './reference.ts';
 
@@ -69,7 +70,7 @@ describe('/specialties', () => {
       expect(e).toEqual({
         name: sp.name,
         slug: sp.slug,
-        sample_size: rs.length,
+        sample_size: published(rs.length), // no exact count below 5
         states_with_data: [...perState.values()].filter((n) => n >= 5).length,
         states_with_data_min_n: 5,
         publishable: rs.length >= 5,
@@ -84,8 +85,9 @@ describe('/specialties', () => {
 });
 
 describe('/available-data', () => {
+  // below 5 reports neither the count nor the years are given
   const scope = (label: string, rs: { year: number }[]) => ({
-    label, n: rs.length, years: [...new Set(rs.map((r) => r.year))].sort((a, b) => a - b), sufficient: rs.length >= 15, publishable: rs.length >= 5,
+    label, n: published(rs.length), years: rs.length >= 5 ? [...new Set(rs.map((r) => r.year))].sort((a, b) => a - b) : [], sufficient: rs.length >= 15, publishable: rs.length >= 5,
   });
 
   it('every specialty: national scope, and no state scope when no state is asked for', async () => {
@@ -135,34 +137,53 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
   expect(data.specialty, label).toBe(nameOf(q.specialty));
   expect(data.geography, label).toEqual({ state: q.state ? stateName(q.state) : null, region: exp.region, scope_used: exp.scopeUsed });
   expect(data.sample_size, label).toBe(h.n);
-  expect(data.percentiles, label).toEqual(h.percentiles);
   const refMedian = nationalMedian(ref, q.specialty);
+  const spreads = spreadsOf(ref, q.specialty, b);
+  // every percentile within its documented perturbation bound of the exact one; P10/P90 only from 15
+  expect(data.percentiles, label).toEqual(alignPublished(data.percentiles, h.percentiles, refMedian, spreads, h.n));
+  if (h.n < 15) expect([data.percentiles.p10, data.percentiles.p90], `${label}: no P10/P90 below 15`).toEqual([null, null]);
+  const grid = [data.percentiles.p10, data.percentiles.p25, data.percentiles.p50, data.percentiles.p75, data.percentiles.p90].filter((x) => x !== null);
+  expect(grid, `${label}: published percentiles in order`).toEqual([...grid].sort((x, y) => x - y));
   expect(meanWithin(data.mean, h.mean, h.n, refMedian), `${label} mean ${data.mean} vs exact ${h.mean}`).toBe(true);
   expect(data.confidence.sufficient, label).toBe(h.n >= 15);
   expect(data.confidence.publishable, label).toBe(true);
   expect(sdWithin(data.confidence.standard_deviation, h.sd, h.n, refMedian), `${label} sd ${data.confidence.standard_deviation} vs exact ${h.sd}`).toBe(true);
   const ci = data.confidence.confidence_interval_95;
-  expect({ lower: ci.lower, upper: ci.upper }, `${label} ci`).toEqual({ lower: h.ci!.lower, upper: h.ci!.upper });
-  expect(ci.coverage, `${label} coverage`).toBeCloseTo(h.ci!.coverage, 4);
-  expect(ci.coverage).toBeGreaterThanOrEqual(h.n > 5 ? 0.95 : 0.9);
-  expect(ci.lower).toBeLessThanOrEqual(data.percentiles.p50);
-  expect(ci.upper).toBeGreaterThanOrEqual(data.percentiles.p50);
+  expect(ci.method, `${label} ci method`).toBe(h.ci!.method);
+  if (h.ci!.method === 'order_statistics') {
+    // from 9 reports: [x(k), x(n-k+1)], each bound within its documented move (the widening to hold the
+    // published median keeps it there: that median is itself within the move of the exact one)
+    expect(h.n, label).toBeGreaterThanOrEqual(9);
+    expectWithinBound(ci.lower, h.ci!.lower, h.n, spreads.total, DOLLAR, `${label} ci lower`);
+    expectWithinBound(ci.upper, h.ci!.upper, h.n, spreads.total, DOLLAR, `${label} ci upper`);
+    expect(ci.coverage, `${label} coverage`).toBeCloseTo(h.ci!.coverage, 4);
+    expect(ci.coverage, `${label} coverage`).toBeGreaterThanOrEqual(0.95);
+  } else {
+    // below 9 the interval would be [min, max]: built from the published quartiles, nominal coverage
+    expect(h.n, label).toBeLessThanOrEqual(8);
+    expect(ci.coverage, `${label} coverage`).toBe(0.95);
+    const half = (1.959964 * 1.2533 * (data.percentiles.p75 - data.percentiles.p25)) / 1.349 / Math.sqrt(h.n);
+    expect(Math.abs(ci.lower - Math.max(0, data.percentiles.p50 - half)), `${label} approximate lower`).toBeLessThanOrEqual(3);
+    expect(Math.abs(ci.upper - (data.percentiles.p50 + half)), `${label} approximate upper`).toBeLessThanOrEqual(3);
+  }
+  expect(ci.lower, label).toBeLessThanOrEqual(data.percentiles.p50);
+  expect(ci.upper, label).toBeGreaterThanOrEqual(data.percentiles.p50);
 
-  const scopeOf = (s: ReturnType<typeof scopeFigures>, lbl: string) => ({ label: lbl, n: s.n, publishable: s.publishable, sufficient: s.sufficient, percentiles: s.percentiles, mean: s.mean });
+  const scopeOf = (s: ReturnType<typeof scopeFigures>, lbl: string) => ({ label: lbl, exact_n: s.n, n: published(s.n), publishable: s.publishable, sufficient: s.sufficient, percentiles: s.percentiles, mean: s.mean });
   const scopes: Record<string, unknown> = { national: scopeOf(exp.national, 'National') };
   if (exp.state) scopes.state = scopeOf(exp.state, stateName(q.state!));
   scopes.regional = exp.regional ? scopeOf(exp.regional, exp.region!) : null;
-  expect(data.scopes, `${label} scopes`).toEqual(alignMeans(data.scopes, scopes, refMedian));
+  expect(data.scopes, `${label} scopes`).toEqual(alignPublished(data.scopes, scopes, refMedian, spreads));
   expect('state' in data.scopes, label).toBe(Boolean(q.state));
   expect(data.filters, `${label} filters`).toEqual({ practice_setting: q.setting ?? null, employment_type: q.employment ?? null, year_start: q.yearStart ?? null, year_end: q.yearEnd ?? null });
 
   const bc = data.bls_comparison;
-  expect(bc.service_median, label).toBe(h.percentiles!.p50);
+  expect(bc.service_median, label).toBe(data.percentiles.p50);
   expect(bc.physpay_median, label).toBe(bc.service_median);
   if (exp.bls) {
     expect(bc.available).toBe(true);
     expect(bc.bls_data).toEqual({ soc_code: exp.bls.soc, soc_title: exp.bls.title, median: exp.bls.median, year: exp.bls.year, top_coded: exp.bls.topCoded, soc_match: exp.bls.socMatch });
-    expect(bc.variance_pct, `${label} variance`).toBe(exp.variancePct);
+    expect(bc.variance_pct, `${label} variance`).toBe(round1(((data.percentiles.p50 - exp.bls.median) / exp.bls.median) * 100));
     expect(bc.methodology_note).toContain(`SOC ${exp.bls.soc}`);
     if (exp.bls.topCoded) expect(bc.methodology_note).toMatch(/top-coded.*true variance is smaller/);
     else expect(bc.methodology_note).not.toMatch(/top-coded/);
@@ -182,7 +203,7 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
   expect(m.fte_basis).toMatch(/2,080 hours\/year/);
   expect(m.data_date_range, `${label} dates`).toEqual({ ...h.dateRange, basis: 'submission dates of the reports' });
   expect(m.year_range).toEqual({ start: q.yearStart ?? null, end: q.yearEnd ?? null });
-  expect(data.data_as_of).toBe(ref.reports.map((r) => r.day).sort().at(-1));
+  expect(data.data_as_of, `${label} data_as_of`).toBe(h.dateRange!.latest); // the headline's newest submission
   expect(data.synthetic).toBe(true);
 
   if (!withSections) {
@@ -190,23 +211,22 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
     return;
   }
   const sec = exp.sections;
-  expect(data.productivity, `${label} productivity`).toEqual(sec.productivity);
-  const fte = data.fte_normalized!;
-  expect(fte.n, `${label} fte n`).toBe(sec.fte_normalized.n);
-  if (sec.fte_normalized.percentiles) {
-    for (const p of ['p10', 'p25', 'p50', 'p75', 'p90'] as const) expect(Math.abs(fte.percentiles![p] - sec.fte_normalized.percentiles[p]), `${label} fte ${p}`).toBeLessThanOrEqual(1);
-    expect(meanWithin(fte.mean, sec.fte_normalized.mean, fte.n, refMedian), `${label} fte mean`).toBe(true);
-  } else {
-    expect(fte.percentiles).toBeNull();
-    expect(fte.mean).toBeNull();
-  }
-  expect(data.components, `${label} components`).toEqual(sec.components);
-  expect(data.trending, `${label} trending`).toEqual(alignMeans(data.trending, sec.trending, refMedian));
-  expect(data.breakdowns, `${label} breakdowns`).toEqual(alignMeans(data.breakdowns, sec.breakdowns, refMedian));
+  // each section's percentiles within the bound of their own column and count ($/wRVU in cents); counts
+  // null below 5; P90 of productivity and P10/P90 of FTE only from 15
+  expect(data.productivity, `${label} productivity`).toEqual(alignPublished(data.productivity, sec.productivity, refMedian, spreads));
+  expect(data.fte_normalized, `${label} fte`).toEqual(alignPublished(data.fte_normalized, sec.fte_normalized, refMedian, spreads, null, 'fte'));
+  expect(data.components, `${label} components`).toEqual(alignPublished(data.components, sec.components, refMedian, spreads));
+  expect(data.trending, `${label} trending`).toEqual(alignPublished(data.trending, sec.trending, refMedian, spreads));
+  expect(data.breakdowns, `${label} breakdowns`).toEqual(alignPublished(data.breakdowns, sec.breakdowns, refMedian, spreads));
   expect(data.breakdowns!.by_experience.map((r) => r.label)).toEqual(BANDS);
   if (!q.setting) expect(data.breakdowns!.by_practice_setting.map((r) => r.label)).toEqual(SETTINGS);
   if (!q.employment) expect(data.breakdowns!.by_employment_type.map((r) => r.label)).toEqual(EMPLOYMENTS);
-  expect(data.trending!.reduce((a, r) => a + r.n, 0)).toBe(h.n);
+  // counts below 5 are hidden: every year has a row, so the published counts fall short of the headline by
+  // 1 to 4 reports per hidden row
+  const hiddenRows = data.trending!.filter((r) => r.n === null).length;
+  const shortfall = h.n - data.trending!.reduce((a, r) => a + (r.n ?? 0), 0);
+  expect(shortfall, label).toBeGreaterThanOrEqual(hiddenRows);
+  expect(shortfall, label).toBeLessThanOrEqual(4 * hiddenRows);
 }
 
 async function benchmarks(key: string, params: Record<string, string | number | undefined | null>): Promise<BenchmarkData> {
@@ -267,8 +287,8 @@ describe('/benchmarks against an independent computation', () => {
     })!;
     const d = await benchmarks(professional.key, { specialty: 'Family Medicine', state: thin.name });
     expect(d.geography).toEqual({ state: thin.name, region: thin.region, scope_used: 'regional' });
-    expect(d.scopes.state!.n).toBe(select(ref, { specialty: 'family-medicine' }, { state: thin.code }).length);
-    expect(d.scopes.state!.percentiles).toBeNull(); // n < 5: n and flags, no figures
+    expect(d.scopes.state!.n).toBeNull(); // n < 5: flags only, no figures and no exact count
+    expect(d.scopes.state!.percentiles).toBeNull();
     expect(d.scopes.state!.mean).toBeNull();
     expect(d.scopes.state!.publishable).toBe(false);
     expect(d.sample_size).toBe(d.scopes.regional!.n);
@@ -301,26 +321,39 @@ describe('/benchmarks against an independent computation', () => {
     expect(ciRanks(5)).toMatchObject({ lower: 1, upper: 5 });
     expect(ciRanks(5).coverage).toBeCloseTo(1 - 2 / 32, 10);
     expect(ciRanks(6)).toMatchObject({ lower: 1, upper: 6 });
-    // every specialty's national interval from the ranks of its sorted values
+    // the first n whose interval is not [min, max]: 9 (below, the published interval is approximate)
+    expect(ciRanks(8)).toMatchObject({ lower: 1, upper: 8 });
+    expect(ciRanks(9)).toMatchObject({ lower: 2, upper: 8 });
+    // every specialty's national interval from the ranks of its sorted values, each bound and the median
+    // within the documented move (2.5 x the specialty's national IQR / n^0.75, then whole dollars)
     for (const sp of ref.specialties) {
       const rs = select(ref, { specialty: sp.slug }, {});
       if (rs.length < 5) continue;
       const d = await benchmarks(professional.key, { specialty: sp.name });
       const v = winsorized(rs, DEFAULT_BOUNDS);
       const { lower, upper } = ciRanks(v.length);
-      expect(d.confidence.confidence_interval_95.lower, sp.slug).toBe(v[lower - 1]);
-      expect(d.confidence.confidence_interval_95.upper, sp.slug).toBe(v[upper - 1]);
-      expect(d.percentiles.p50, sp.slug).toBe(Math.round(q7(v, 0.5)));
+      const spread = spreadsOf(ref, sp.slug, DEFAULT_BOUNDS).total;
+      const ci = d.confidence.confidence_interval_95;
+      expect(ci.method, sp.slug).toBe(v.length >= 9 ? 'order_statistics' : 'approximate');
+      if (v.length >= 9) {
+        expectWithinBound(ci.lower, v[lower - 1]!, v.length, spread, DOLLAR, `${sp.slug} ci lower`);
+        expectWithinBound(ci.upper, v[upper - 1]!, v.length, spread, DOLLAR, `${sp.slug} ci upper`);
+      }
+      expectWithinBound(d.percentiles.p50, q7(v, 0.5), v.length, spread, DOLLAR, `${sp.slug} p50`);
       expect(meanWithin(d.mean, Math.round(avg(v)), v.length, nationalMedian(ref, sp.slug)), sp.slug).toBe(true);
       // variance_pct = (service - bls) / bls * 100, one decimal
       const bls = ref.bls.get(sp.soc!)!;
       expect(d.bls_comparison.variance_pct, sp.slug).toBe(Math.round(((d.bls_comparison.service_median - bls.median!) / bls.median!) * 1000) / 10);
     }
-    // a small specialty: n = 5 exactly -> [min, max] with its coverage 0.9375
+    // a small specialty: n = 5 exactly -> never [min, max]: built from the published quartiles, no P10/P90
     const five = ref.specialties.find((sp) => nationalN(sp.slug) === 5)!;
     const d5 = await benchmarks(professional.key, { specialty: five.name });
     const v5 = winsorized(select(ref, { specialty: five.slug }, {}), DEFAULT_BOUNDS);
-    expect(d5.confidence.confidence_interval_95).toEqual({ lower: v5[0], upper: v5[4], coverage: 0.9375 });
+    const ci5 = d5.confidence.confidence_interval_95;
+    expect(ci5.method).toBe('approximate');
+    expect(ci5.coverage).toBe(0.95);
+    expect([ci5.lower, ci5.upper]).not.toEqual([v5[0], v5[4]]);
+    expect([d5.percentiles.p10, d5.percentiles.p90]).toEqual([null, null]);
     expect(d5.confidence.sufficient).toBe(false);
     expect(d5.confidence.publishable).toBe(true);
   });
@@ -366,8 +399,9 @@ describe('tier gating', () => {
     for (const list of Object.values(d.breakdowns!)) {
       for (const row of list) {
         expect(Object.keys(row).sort()).toEqual(['label', 'mean', 'n', 'p25', 'p50', 'p75', 'publishable']);
-        expect(row.publishable).toBe(row.n >= 5);
-        if (row.n < 5) expect([row.p25, row.p50, row.p75, row.mean]).toEqual([null, null, null, null]);
+        expect(row.publishable).toBe(row.n !== null);
+        if (row.n === null) expect([row.p25, row.p50, row.p75, row.mean]).toEqual([null, null, null, null]);
+        else expect(row.n).toBeGreaterThanOrEqual(5);
       }
     }
     expect(Object.keys(d.breakdowns!).sort()).toEqual(['by_employment_type', 'by_experience', 'by_practice_setting']);
@@ -489,8 +523,11 @@ describe('narrow winsor bounds (the clamp changes the figures)', () => {
       const raw = select(ref, q, {}).map((r) => r.total);
       clamped += raw.filter((v) => v < bounds.lower || v > bounds.upper).length;
       expect(data.scopes.national.n).toBe(raw.length); // nothing dropped
-      expect(data.scopes.national.percentiles!.p10).toBeGreaterThanOrEqual(bounds.lower);
-      expect(data.scopes.national.percentiles!.p90).toBeLessThanOrEqual(bounds.upper);
+      // percentiles of winsorized values, moved by at most their disclosure bound (so a P90 at the upper
+      // bound may be published a little above it)
+      const move = allowedMove(raw.length, spreadsOf(ref, q.specialty, bounds).total, DOLLAR);
+      expect(data.scopes.national.percentiles!.p10!).toBeGreaterThanOrEqual(bounds.lower - move);
+      expect(data.scopes.national.percentiles!.p90!).toBeLessThanOrEqual(bounds.upper + move);
     }
     expect(clamped).toBeGreaterThan(50); // the bounds really bite
     // the unclamped build answers differently for the same query
@@ -498,5 +535,74 @@ describe('narrow winsor bounds (the clamp changes the figures)', () => {
     const narrow = BenchmarkResponse.parse(ok(await call(ks2.url, `/benchmarks?${qs({ specialty: 'Family Medicine' })}`, k.key))).data;
     expect(narrow.percentiles.p10).not.toBe(wide.percentiles.p10);
     expect(narrow.sample_size).toBe(wide.sample_size);
+  });
+});
+
+describe('disclosure control: order statistics perturbed, small counts hidden', () => {
+  it('the perturbation is real: most published percentiles and interval bounds are not the exact ones (all within their bound)', async () => {
+    // counted afresh here (the file's other tests add to the same counters)
+    moves.compared = 0;
+    moves.moved = 0;
+    let ciMoved = 0;
+    let checked = 0;
+    for (const sp of ref.specialties) {
+      const rs = select(ref, { specialty: sp.slug }, {});
+      if (rs.length < 5) continue;
+      const q: RefQuery = { specialty: sp.slug };
+      const data = await benchmarks(enterprise.key, paramsOf(q));
+      expectBenchmark(data, q, DEFAULT_BOUNDS, true, `national ${sp.slug}`);
+      const exact = scopeFigures(rs, DEFAULT_BOUNDS).ci!;
+      const ci = data.confidence.confidence_interval_95;
+      if (exact.method === 'order_statistics' && (ci.lower !== Math.round(exact.lower) || ci.upper !== Math.round(exact.upper))) ciMoved++;
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(moves.compared, 'percentiles and interval bounds checked').toBeGreaterThan(1_000);
+    expect(moves.moved / moves.compared, `${moves.moved} of ${moves.compared} moved beyond rounding`).toBeGreaterThan(0.5);
+    expect(ciMoved / checked).toBeGreaterThan(0.5);
+  });
+
+  it('small cells: no P10/P90 below 15, an approximate interval below 9, no count and no years below 5', async () => {
+    const fm = (code: string) => select(ref, { specialty: 'family-medicine' }, { state: code });
+    const pick = (lo: number, hi: number) => ref.states.find((s) => fm(s.code).length >= lo && fm(s.code).length <= hi);
+    const seen: string[] = [];
+    // 9 to 14 reports: P25..P75 only, the order-statistic interval
+    // 5 to 8 reports: P25..P75 only, the approximate interval (never [min, max])
+    for (const [lo, hi, method] of [[9, 14, 'order_statistics'], [5, 8, 'approximate']] as const) {
+      const st = pick(lo, hi);
+      if (!st) continue;
+      const q: RefQuery = { specialty: 'family-medicine', state: st.code };
+      const d = await benchmarks(enterprise.key, paramsOf(q));
+      expectBenchmark(d, q, DEFAULT_BOUNDS, true, `small cell ${st.code}`);
+      expect(d.geography.scope_used).toBe('state');
+      expect(d.sample_size).toBe(fm(st.code).length);
+      expect([d.percentiles.p10, d.percentiles.p90]).toEqual([null, null]);
+      expect(d.confidence.confidence_interval_95.method).toBe(method);
+      expect(d.confidence.standard_deviation).toBeNull(); // no SD below 15
+      const v = winsorized(fm(st.code), DEFAULT_BOUNDS);
+      expect([d.confidence.confidence_interval_95.lower, d.confidence.confidence_interval_95.upper]).not.toEqual([v[0], v.at(-1)]);
+      seen.push(method);
+    }
+    expect(seen, 'the golden data has both kinds of small state cell').toEqual(['order_statistics', 'approximate']);
+    // 1 to 4 reports: flags only, in /available-data and /benchmarks' scopes
+    const thin = pick(1, 4)!;
+    expect(thin).toBeDefined();
+    const a = AvailabilityResponse.parse(ok(await call(ks.url, `/available-data?${qs({ specialty: 'Family Medicine', state: thin.name })}`, starter.key)));
+    expect(fm(thin.code).length).toBeGreaterThan(0);
+    expect(a.availability.state).toEqual({ label: thin.name, n: null, years: [], sufficient: false, publishable: false });
+    const b = await benchmarks(professional.key, { specialty: 'Family Medicine', state: thin.name });
+    expect(b.scopes.state).toEqual({ label: thin.name, n: null, publishable: false, sufficient: false, percentiles: null, mean: null });
+    // a specialty with 1 to 4 reports: /specialties gives no sample size
+    const tiny = ref.specialties.find((sp) => nationalN(sp.slug) > 0 && nationalN(sp.slug) < 5)!;
+    expect(tiny).toBeDefined();
+    const list = SpecialtyListResponse.parse(ok(await call(ks.url, '/specialties', starter.key)));
+    expect(list.specialties.find((x) => x.slug === tiny.slug)).toMatchObject({ sample_size: null, publishable: false, sufficient: false });
+    // section rows of 1 to 4 reports: n null with their figures (trending years, breakdown rows)
+    const big = await benchmarks(professional.key, { specialty: 'Family Medicine', state: 'California' });
+    const rows = [...big.trending!, ...Object.values(big.breakdowns!).flat()];
+    const hidden = rows.filter((r) => r.n === null);
+    expect(hidden.length, 'some rows have fewer than 5 reports').toBeGreaterThan(0);
+    for (const r of hidden) expect([r.p25, r.p50, r.p75, r.mean, r.publishable]).toEqual([null, null, null, null, false]);
+    for (const r of rows.filter((x) => x.n !== null)) expect(r.n).toBeGreaterThanOrEqual(5);
   });
 });

@@ -178,14 +178,15 @@ describe('403: inactive subscription or a feature outside the plan', () => {
 
 describe('404: insufficient data, unknown endpoint', () => {
   it('national n < 5 for the query (counted)', async () => {
-    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Medical Genetics' })}`, 404, /insufficient data: 0 report\(s\).*at least 5.*available-data/, true);
-    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Colon and Rectal Surgery', state: 'Texas' })}`, 404, /insufficient data: 1 report\(s\) match this query nationally/, true);
+    // the message does not state the count (no exact count below the floor)
+    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Medical Genetics' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally.*available-data/, true);
+    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Colon and Rectal Surgery', state: 'Texas' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally/, true);
     // filters narrow the national scope below 5 even for a large specialty
     await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Cardiothoracic Surgery', practice_setting: 'Government' })}`, 404, /insufficient data/, true);
-    // available-data answers the same low-data query with n and flags
+    // available-data answers the same low-data query with its flags (no count below 5)
     const r = await call(ks.url, `/available-data?${qs({ specialty: 'Medical Genetics' })}`, starter.key);
     expect(r.status).toBe(200);
-    expect(r.json<{ availability: { national: unknown } }>().availability.national).toEqual({ label: 'National', n: 0, years: [], sufficient: false, publishable: false });
+    expect(r.json<{ availability: { national: unknown } }>().availability.national).toEqual({ label: 'National', n: null, years: [], sufficient: false, publishable: false });
   });
 
   it('unknown endpoints, with and without a key: an identified key gets its X-RateLimit headers, nothing counted', async () => {

@@ -45,15 +45,20 @@ async function rank(key: string, params: Record<string, string | number | undefi
   return body.data;
 }
 
-/** Written here from the documented rule: linear between published P10..P90, bands outside, ties in the middle. */
-function expected(p: { p10: number; p25: number; p50: number; p75: number; p90: number }, x: number): { percentile: number | null; band: string } {
-  const grid: [number, number][] = [[10, p.p10], [25, p.p25], [50, p.p50], [75, p.p75], [90, p.p90]];
-  if (x < p.p10) return { percentile: null, band: 'below P10' };
-  if (x > p.p90) return { percentile: null, band: 'above P90' };
+type Grid = { p10: number | null; p25: number; p50: number; p75: number; p90: number | null };
+/** The published grid points (P10 and P90 are null below 15 reports). */
+const pointsOf = (p: Grid) => ([[10, p.p10], [25, p.p25], [50, p.p50], [75, p.p75], [90, p.p90]] as [number, number | null][]).filter((g): g is [number, number] => g[1] !== null);
+
+/** Written here from the documented rule: linear between the published percentiles, bands outside, ties in the middle. */
+function expected(p: Grid, x: number): { percentile: number | null; band: string } {
+  const grid = pointsOf(p);
+  const [first, last] = [grid[0]!, grid.at(-1)!];
+  if (x < first[1]) return { percentile: null, band: `below P${first[0]}` };
+  if (x > last[1]) return { percentile: null, band: `above P${last[0]}` };
   const ties = grid.filter(([, v]) => v === x);
   if (ties.length) {
-    const last = grid.findIndex(([, v]) => v === x) + ties.length - 1;
-    const [a, b] = last < 4 ? [grid[last]!, grid[last + 1]!] : [grid[3]!, grid[4]!];
+    const end = grid.findIndex(([, v]) => v === x) + ties.length - 1;
+    const [a, b] = end < grid.length - 1 ? [grid[end]!, grid[end + 1]!] : [grid[grid.length - 2]!, grid[grid.length - 1]!];
     return { percentile: Math.round(((ties[0]![0] + ties.at(-1)![0]) / 2) * 10) / 10, band: `P${a[0]}-P${b[0]}` };
   }
   let i = 0;
@@ -74,7 +79,9 @@ describe('/percentile-rank', () => {
     for (const params of cases) {
       const b = await bench(starter.key, params);
       const p = b.percentiles;
-      for (const x of [p.p10 - 1, p.p10, (p.p10 + p.p25) / 2, p.p25 + 1, p.p50, p.p50 + 1234, p.p75, p.p90 - 1, p.p90, p.p90 + 1]) {
+      expect(p.p10, 'these scopes have 15 reports or more').not.toBeNull();
+      const [lo, hi] = [p.p10!, p.p90!];
+      for (const x of [lo - 1, lo, (lo + p.p25) / 2, p.p25 + 1, p.p50, p.p50 + 1234, p.p75, hi - 1, hi, hi + 1]) {
         const before = rateHeaders(await call(ks.url, '/me/usage', starter.key)).remainingDaily;
         const d = await rank(starter.key, { ...params, compensation: x });
         expect(rateHeaders(await call(ks.url, '/me/usage', starter.key)).remainingDaily, 'counted once').toBe(before - 1);
@@ -130,20 +137,22 @@ describe('/percentile-rank', () => {
     expect(b.geography.scope_used).toBe('state');
     expect(b.sample_size).toBeLessThan(15);
     const p = b.percentiles;
+    expect([p.p10, p.p90], 'P10 and P90 withheld below 15 reports').toEqual([null, null]);
+    const [lo, hi] = [p.p25, p.p75];
     const values = select(ref, { specialty: 'family-medicine' }, { state: st.code }).map((r) => Math.round(r.total));
     // the walk, through the same shaping function the route uses ($1 steps from P10 - $2,000 to P90 + $2,000) ...
     const changes = new Set<number>();
     let last = '';
-    for (let x = p.p10 - 2000; x <= p.p90 + 2000; x++) {
+    for (let x = lo - 2000; x <= hi + 2000; x++) {
       const d = percentileRankData(b, x, 'total_compensation');
       expect({ percentile: d.percentile, band: d.band }).toEqual(expected(p, x));
       if (d.band !== last) changes.add(x);
       last = d.band;
     }
     // ... changes band only at published percentile values (never at an individual report that is not one)
-    const published = new Set([p.p10, p.p25, p.p50, p.p75, p.p90]);
-    for (const x of changes) if (x !== p.p10 - 2000) expect(published.has(x) || published.has(x - 1), `band changes at ${x}`).toBe(true);
-    const hidden = values.filter((v) => v > p.p10 && v < p.p90 && !published.has(v));
+    const published = new Set(pointsOf(p).map(([, v]) => v));
+    for (const x of changes) if (x !== lo - 2000) expect(published.has(x) || published.has(x - 1), `band changes at ${x}`).toBe(true);
+    const hidden = values.filter((v) => v > lo && v < hi && !published.has(v));
     expect(hidden.length, 'the cell has reports strictly between published percentiles').toBeGreaterThan(0);
     for (const v of hidden) {
       // just below and just above a report: the same interpolation line, nothing marks the report
@@ -153,7 +162,7 @@ describe('/percentile-rank', () => {
     }
     // ... and the HTTP answers are the same function (a sample of 60 steps through the real endpoint)
     for (let k = 0; k < 60; k++) {
-      const x = Math.round(p.p10 - 500 + ((p.p90 - p.p10 + 1000) * k) / 59);
+      const x = Math.round(lo - 500 + ((hi - lo + 1000) * k) / 59);
       const d = await rank(enterprise.key, { ...params, compensation: x });
       expect({ percentile: d.percentile, band: d.band }, String(x)).toEqual(expected(p, x));
     }
@@ -180,11 +189,13 @@ describe('/available-data takes the same filters as /benchmarks', () => {
         yearStart: (params.year_start as number | undefined) ?? null, yearEnd: (params.year_end as number | undefined) ?? null,
       };
       expect(a.filters).toEqual({ practice_setting: q.setting, employment_type: q.employment, year_start: q.yearStart, year_end: q.yearEnd });
-      expect(a.availability.national.n).toBe(select(ref, q, {}).length);
+      // exact from 5 reports, null below (no exact count below the floor)
+      const count = (n: number) => (n >= 5 ? n : null);
+      expect(a.availability.national.n).toBe(count(select(ref, q, {}).length));
       const stCode = params.state ? ref.states.find((s) => s.name === params.state)!.code : null;
-      if (stCode) expect(a.availability.state!.n).toBe(select(ref, q, { state: stCode }).length);
+      if (stCode) expect(a.availability.state!.n).toBe(count(select(ref, q, { state: stCode }).length));
       const region = stCode ? ref.states.find((s) => s.code === stCode)!.region : (params.region as string | undefined) ?? null;
-      expect(a.availability.regional?.n ?? null).toBe(region ? select(ref, q, { region }).length : null);
+      expect(a.availability.regional?.n ?? null).toBe(region ? count(select(ref, q, { region }).length) : null);
       const b = await call(ks.url, `/benchmarks?${qs(params)}`, enterprise.key);
       expect(b.status, JSON.stringify(params)).toBe(a.availability.national.publishable ? 200 : 404);
     }

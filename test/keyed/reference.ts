@@ -5,12 +5,19 @@
  * winsorize, type-7 quantiles, sample SD, the order-statistic CI of the median from exact binomial sums
  * (BigInt), FTE normalisation, experience bands, scope_used, variance_pct.
  *
- * Means and standard deviations are published with a secret disclosure perturbation (methodology page):
- * the reference computes them exactly, and `meanWithin` / `sdWithin` / `alignMeans` check the published
- * ones against the documented bound (a sum moves by at most 0.75 x the specialty's national median of every
- * approved total; a sum of squared deviations by at most 0.25 x that median squared; no SD below 15).
+ * Every published figure carries a secret disclosure perturbation (README: Disclosure control), so the
+ * reference computes the EXACT figures and checks the published ones against the documented bounds:
+ * - a mean's sum moves by at most 0.75 x the specialty's national median of every approved total
+ *   (`meanWithin`); a sum of squared deviations by at most 0.25 x that median squared, no SD below 15
+ *   (`sdWithin`);
+ * - a percentile (and a bound of the median's 95% interval) moves by at most 2.5 x spread / n^0.75, where
+ *   n is the number of values it is computed from and spread the specialty's national interquartile range
+ *   of that column, then is rounded (`withinBound`, `expectWithinBound`, `alignPublished`). The exact
+ *   percentiles here are therefore left unrounded;
+ * - P10 and P90 only from 15 values; no count below 5 (null), and no years below 5.
  */
 import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 
 export interface RefReport {
   specialty: string; // slug
@@ -86,19 +93,94 @@ export function sdWithin(published: number | null, exact: number | null, n: numb
   return Math.abs((n - 1) * (published * published - exact * exact)) <= SQUARE_HALF_SPAN * refMedian * refMedian + rounding;
 }
 
+/** The documented largest move of a percentile of n values (README: Disclosure control): 2.5 x spread / n^0.75. */
+export const quantileBound = (n: number, spread: number) => (2.5 * spread) / n ** 0.75;
+
+/** Interquartile range of ascending values (a tenth of the median when 0): the documented spread. */
+export const spreadOf = (sorted: number[]) => (sorted.length ? (q7(sorted, 0.75) - q7(sorted, 0.25)) || Math.abs(q7(sorted, 0.5)) / 10 : 0);
+
+export interface Spreads { total: number; fte: number; base: number; bonus: number; wrvus: number; perWrvu: number }
+
+/** A specialty's national spreads of each column, recomputed from the reports DB (winsorized like the API). */
+export function spreadsOf(ref: RefData, slug: string, b: Bounds): Spreads {
+  const rs = ref.reports.filter((r) => r.specialty === slug);
+  const w = (r: RefReport) => clamp(r.total, b.lower, b.upper);
+  const fte = rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper));
+  const withW = rs.filter((r) => r.wrvus !== null && r.wrvus > 0);
+  return {
+    total: spreadOf(sortNum(rs.map(w))), fte: spreadOf(sortNum(fte)),
+    base: spreadOf(sortNum(rs.filter((r) => r.base !== null).map((r) => r.base!))), bonus: spreadOf(sortNum(rs.filter((r) => r.bonus !== null).map((r) => r.bonus!))),
+    wrvus: spreadOf(sortNum(withW.map((r) => r.wrvus!))), perWrvu: spreadOf(sortNum(withW.map((r) => w(r) / r.wrvus!))),
+  };
+}
+
+/** Rounding units of the published figures: whole dollars (and wRVUs), $/wRVU in cents. */
+export const DOLLAR = 1;
+export const CENT = 0.01;
+
 /**
- * A copy of `expected` in which every `mean` (of an object that also has `n`) that is within its bound of
- * the published one is replaced by the published value, so that the rest can be compared exactly.
+ * Counters of the published percentiles and interval bounds checked against their exact values: `moved`
+ * counts those further from the exact figure than rounding alone explains (the perturbation is real).
  */
-export function alignMeans<T>(published: unknown, expected: T, refMedian: number): T {
-  if (Array.isArray(expected)) return expected.map((e, i) => alignMeans((published as unknown[] | undefined)?.[i], e, refMedian)) as T;
-  if (expected === null || typeof expected !== 'object' || published === null || typeof published !== 'object') return expected;
-  const p = published as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(expected as Record<string, unknown>)) out[k] = alignMeans(p[k], v, refMedian);
+export const moves = { compared: 0, moved: 0 };
+
+/** How far `published` is allowed to be from `exact`: the documented move, half the rounding unit, 1e-6 for floating point. */
+export const allowedMove = (n: number, spread: number, unit: number) => quantileBound(n, spread) + unit / 2 + 1e-6;
+
+/**
+ * The documented check of one published percentile or interval bound against its exact (unrounded) value:
+ * |published - exact| <= 2.5 x spread / n^0.75 + unit / 2 (+ 1e-6), `unit` the rounding unit of the figure.
+ * Counts the comparison in `moves`.
+ */
+export function withinBound(published: number, exact: number, n: number, spread: number, unit: number): boolean {
+  const off = Math.abs(published - exact);
+  moves.compared++;
+  if (off > unit / 2 + 1e-6) moves.moved++;
+  return off <= allowedMove(n, spread, unit);
+}
+
+/** `withinBound` as an assertion, with a message that names both values and the bound. */
+export function expectWithinBound(published: number | null | undefined, exact: number, n: number, spread: number, unit: number, label = ''): void {
+  expect(typeof published, `${label}: published figure missing (exact ${exact})`).toBe('number');
+  const ok = withinBound(published!, exact, n, spread, unit);
+  expect(ok, `${label}: published ${published} vs exact ${exact}: off by ${Math.abs(published! - exact)}, allowed ${allowedMove(n, spread, unit)} (n ${n}, spread ${spread})`).toBe(true);
+}
+
+const QUANTILE_KEYS = new Set(['p10', 'p25', 'p50', 'p75', 'p90']);
+const COLUMN_OF: Record<string, keyof Spreads> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
+
+/**
+ * A copy of `expected` (exact figures, percentiles unrounded) in which every published percentile that lies
+ * within its documented bound of the exact one (`withinBound`) is replaced by the published value, every
+ * `mean` within its bound likewise, so that the rest can be compared exactly: a figure out of its bound
+ * stays exact and fails the comparison that follows, and so does a null on one side only (P10/P90 below 15,
+ * figures below 5). `n` (the count the bound uses) is taken from the nearest object that has an `exact_n` or
+ * an `n`; the column (total, FTE, base, bonus, wRVUs, $/wRVU) from the path. `exact_n` keys are the test's
+ * own and are left out of the copy.
+ */
+export function alignPublished<T>(published: unknown, expected: T, refMedian: number, spreads: Spreads, n: number | null = null, column: keyof Spreads = 'total'): T {
+  if (Array.isArray(expected)) return expected.map((e, i) => alignPublished((published as unknown[] | undefined)?.[i], e, refMedian, spreads, n, column)) as T;
+  if (expected === null || typeof expected !== 'object') return expected;
   const e = expected as Record<string, unknown>;
-  if ('mean' in e && typeof e.n === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, e.n, refMedian)) out.mean = p.mean;
+  if (published === null || typeof published !== 'object') return withoutExactN(e) as T;
+  const p = published as Record<string, unknown>;
+  const exactN = typeof e.exact_n === 'number' ? e.exact_n : typeof e.n === 'number' ? e.n : n;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 'exact_n') continue;
+    if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
+      out[k] = withinBound(p[k] as number, v, exactN, spreads[column], column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
+    } else out[k] = alignPublished(p[k], v, refMedian, spreads, exactN, COLUMN_OF[k] ?? column);
+  }
+  if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN, refMedian)) out.mean = p.mean;
   return out as T;
+}
+
+/** `x` without the test's own `exact_n` keys, at any depth. */
+export function withoutExactN<T>(x: T): T {
+  if (Array.isArray(x)) return x.map(withoutExactN) as T;
+  if (x === null || typeof x !== 'object') return x;
+  return Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'exact_n').map(([k, v]) => [k, withoutExactN(v)])) as T;
 }
 
 // ------------------------------------------------------------------ statistics, written out by hand
@@ -187,7 +269,12 @@ export function select(ref: RefData, q: RefQuery, geo: { state?: string; region?
 }
 
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const pct5 = (s: number[]) => ({ p10: Math.round(q7(s, 0.1)), p25: Math.round(q7(s, 0.25)), p50: Math.round(q7(s, 0.5)), p75: Math.round(q7(s, 0.75)), p90: Math.round(q7(s, 0.9)) });
+/** Exact percentiles (unrounded) as the API shapes them: P10 and P90 only from 15 values. */
+const pct5 = (s: number[]) => ({
+  p10: s.length >= 15 ? q7(s, 0.1) : null, p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75), p90: s.length >= 15 ? q7(s, 0.9) : null,
+});
+/** A count as published: exact from 5, null below. */
+export const published = (n: number) => (n >= 5 ? n : null);
 
 export function winsorized(rs: RefReport[], b: Bounds): number[] {
   return sortNum(rs.map((r) => clamp(r.total, b.lower, b.upper)));
@@ -197,10 +284,11 @@ export interface RefScope {
   n: number;
   publishable: boolean;
   sufficient: boolean;
-  percentiles: { p10: number; p25: number; p50: number; p75: number; p90: number } | null;
+  percentiles: { p10: number | null; p25: number; p50: number; p75: number; p90: number | null } | null;
   mean: number | null;
   sd: number | null;
-  ci: { lower: number; upper: number; coverage: number } | null;
+  /** exact bounds x(k), x(n-k+1) (the published interval is built from the quartiles instead when k = 1) */
+  ci: { lower: number; upper: number; coverage: number; method: 'order_statistics' | 'approximate' } | null;
   years: number[];
   dateRange: { earliest: string; latest: string } | null;
 }
@@ -221,21 +309,22 @@ export function scopeFigures(rs: RefReport[], b: Bounds): RefScope {
     percentiles: pct5(v),
     mean: Math.round(avg(v)),
     sd: Math.round(sd(v)),
-    ci: { lower: v[r.lower - 1]!, upper: v[r.upper - 1]!, coverage: r.coverage },
+    ci: { lower: v[r.lower - 1]!, upper: v[r.upper - 1]!, coverage: r.coverage, method: r.lower >= 2 ? 'order_statistics' : 'approximate' },
   };
 }
 
+/** A trending or breakdown row as published: no count below 5 (`exact_n` is the test's own, for the bounds). */
 export function row(rs: RefReport[], b: Bounds) {
   const n = rs.length;
-  if (n < 5) return { n, p25: null, p50: null, p75: null, mean: null, publishable: false };
+  if (n < 5) return { n: null, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const v = winsorized(rs, b);
-  return { n, p25: Math.round(q7(v, 0.25)), p50: Math.round(q7(v, 0.5)), p75: Math.round(q7(v, 0.75)), mean: Math.round(avg(v)), publishable: true };
+  return { exact_n: n, n, p25: q7(v, 0.25), p50: q7(v, 0.5), p75: q7(v, 0.75), mean: Math.round(avg(v)), publishable: true };
 }
 
 function quart(xs: number[]) {
   const s = sortNum(xs);
-  if (s.length < 5) return { n: s.length, p25: null, p50: null, p75: null };
-  return { n: s.length, p25: Math.round(q7(s, 0.25)), p50: Math.round(q7(s, 0.5)), p75: Math.round(q7(s, 0.75)) };
+  if (s.length < 5) return { n: null, p25: null, p50: null, p75: null };
+  return { exact_n: s.length, n: s.length, p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
 }
 
 /** The professional sections of one headline scope (headline reports `rs`, geo filter for breakdown rows). */
@@ -245,22 +334,23 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
   const currentYear = Number(ref.reports.map((r) => r.day).sort().at(-1)!.slice(0, 4)); // still being reported
   const years = [...new Set(rs.map((r) => r.year))].sort((a, c) => a - c);
   const withWrvus = rs.filter((r) => r.wrvus !== null && r.wrvus > 0);
-  const q4 = (xs: number[], round: (x: number) => number) => {
+  const q4 = (xs: number[]) => {
     const s = sortNum(xs);
-    return { p25: round(q7(s, 0.25)), p50: round(q7(s, 0.5)), p75: round(q7(s, 0.75)), p90: round(q7(s, 0.9)) };
+    return { p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75), p90: s.length >= 15 ? q7(s, 0.9) : null };
   };
-  const cents = (x: number) => Math.round(x * 100) / 100;
   const pn = withWrvus.length;
   return {
     productivity: {
-      n: pn,
+      exact_n: pn,
+      n: published(pn),
       publishable: pn >= 5,
       sufficient: pn >= 15,
-      wrvus: pn >= 5 ? q4(withWrvus.map((r) => r.wrvus!), Math.round) : null,
-      compensation_per_wrvu: pn >= 5 ? q4(withWrvus.map((r) => clamp(r.total, b.lower, b.upper) / r.wrvus!), cents) : null,
+      wrvus: pn >= 5 ? q4(withWrvus.map((r) => r.wrvus!)) : null,
+      compensation_per_wrvu: pn >= 5 ? q4(withWrvus.map((r) => clamp(r.total, b.lower, b.upper) / r.wrvus!)) : null,
     },
     fte_normalized: {
-      n: fte.length,
+      exact_n: fte.length,
+      n: published(fte.length),
       percentiles: fte.length >= 5 ? pct5(fte) : null,
       mean: fte.length >= 5 ? Math.round(avg(fte)) : null,
     },
@@ -307,7 +397,6 @@ export function expectedBenchmark(ref: RefData, q: RefQuery, b: Bounds) {
     regional: regionRs ? scopeFigures(regionRs, b) : null,
     national: scopeFigures(national, b),
     bls: bls && bls.median !== null ? { soc: sp.soc!, title: bls.title, median: bls.median, year: bls.year, topCoded: bls.topCoded, socMatch: sp.socMatch } : null,
-    variancePct: bls && bls.median !== null ? round1(((h.percentiles!.p50 - bls.median) / bls.median) * 100) : null,
     sections: sections(ref, q, headline, geo, b),
   };
 }
