@@ -6,7 +6,8 @@
  *   data/api/v1/residency/institutions.csv   one row per teaching hospital (its PGY scale, wide)
  *
  * RFC 4180: CRLF line ends, a header row, fields quoted only when they hold a comma, quote, CR or LF
- * (quotes doubled); UTF-8 without a byte-order mark. Numbers are written exactly as in the JSON.
+ * (quotes doubled); UTF-8 without a byte-order mark. Numbers are written exactly as in the JSON; text that
+ * a spreadsheet would run as a formula is neutralised (csvField).
  * A withheld figure is an empty cell and the row's `withheld` column is true (P10/P90 may also be empty
  * on a published row: they need 15 reports). The licence travels with every row: `license`,
  * `license_url`, `citation_url` (the row's page), `as_of` (the row's own data date), plus `feed_url`,
@@ -17,11 +18,17 @@ import type { FeedFile } from './open-feeds.ts';
 
 export type CsvCell = string | number | boolean | null;
 
-/** One RFC 4180 field. */
+/**
+ * One RFC 4180 field. A text cell that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return: OWASP's CSV-injection rule) is written with a leading apostrophe and
+ * quoted, so it shows as the text it is; numbers are never touched (a negative number stays -12.5).
+ */
 export function csvField(v: CsvCell): string {
   if (v === null) return '';
-  const s = typeof v === 'number' ? numberText(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number') return numberText(v);
+  const formula = typeof v === 'string' && /^[=+\-@\t\r]/.test(v);
+  const s = formula ? `'${v}` : String(v);
+  return formula || /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 function numberText(v: number): string {

@@ -112,7 +112,8 @@ function fieldAround(bytes: Uint8Array, at: number): string {
 /**
  * The text of a CSV file's bytes: UTF-8, with a byte-order mark removed. Anything else is refused before
  * any of it is read as CSV: UTF-16/32 (named, with the iconv command), NUL bytes, and invalid UTF-8 at
- * its line and column; invalid UTF-8 whose bytes all read as Latin-1 or Windows-1252 text says so.
+ * its line and column; invalid UTF-8 whose bytes all read as Latin-1 or Windows-1252 text says so; and
+ * control characters (controlCharacterIn) at their line and column.
  */
 export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
   const wide = wideEncoding(bytes);
@@ -149,7 +150,37 @@ export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
     const [name, from] = cp1252 ? ['Windows-1252', 'windows-1252'] : ['Latin-1 (ISO-8859-1)', 'latin1'];
     throw new CsvEncodingError(line, column, `${where}; the file looks like ${name}, where these bytes read "${fieldAround(bytes, i)}": ${iconvHint(from, file)}`);
   }
-  return Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
+  const control = controlCharacterIn(text);
+  if (control) throw new CsvEncodingError(control.line, control.column, `line ${control.line}, column ${control.column}: ${control.name}; imported text must be plain text (remove it and import again)`);
+  return text;
+}
+
+/**
+ * Characters no imported name, URL or value may hold (they would reach pages, CSV downloads and the tool
+ * server's text): C0 controls other than the line breaks (a tab too), DEL, C1 controls, the bidirectional
+ * embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E/200F: they reverse how
+ * text is shown), and the noncharacters U+FFFE/U+FFFF.
+ */
+const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]|\r(?!\n)/;
+const CONTROL_NAMES: Record<number, string> = {
+  0x09: 'TAB', 0x1b: 'ESC', 0x7f: 'DEL', 0x0d: 'CR', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
+  0xfffe: 'noncharacter', 0xffff: 'noncharacter',
+};
+
+/** The first forbidden character of a text, with its line and column (1-based, in characters), or null. */
+export function controlCharacterIn(text: string): { line: number; column: number; name: string } | null {
+  const m = CONTROL.exec(text);
+  if (!m) return null;
+  const before = text.slice(0, m.index);
+  const line = (before.match(/\r\n|\n/g)?.length ?? 0) + 1;
+  const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
+  const cp = m[0].codePointAt(0)!;
+  const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const kind = cp >= 0x200e && cp <= 0x2069 ? 'bidirectional control' : cp >= 0xfffe ? 'noncharacter' : 'control character';
+  return { line, column, name: `${kind} ${code}${CONTROL_NAMES[cp] && kind !== 'noncharacter' ? ` (${CONTROL_NAMES[cp]})` : ''}` };
 }
 
 export function parseCsv(text: string): CsvRecord[] {

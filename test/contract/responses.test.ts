@@ -245,16 +245,35 @@ describe('keyed API: every path, every status', () => {
         ['/me/usage', plan],
         ['/percentile-rank?specialty=Cardiology&compensation=450000', plan],
         ['/percentile-rank?specialty=Family%20Medicine&state=California&compensation=310000.50&practice_setting=academic', plan],
+        // small cells (disclosure control): counts below 5 null, years empty, no P10/P90 below 15, the approximate interval below 9
+        ['/available-data?specialty=Family%20Medicine&state=Alabama', plan],
+        ['/benchmarks?specialty=Family%20Medicine&state=Alabama', plan],
+        ['/benchmarks?specialty=Allergy%20and%20Immunology', plan],
+        ['/percentile-rank?specialty=Family%20Medicine&state=Florida&compensation=250000', plan],
       );
     }
     cases.push(['/percentile-rank?specialty=Cardiology&region=South&compensation=450000&fte=true', 'professional']);
     cases.push(['/available-data?specialty=Cardiology&practice_setting=Academic&year_start=2023&year_end=2025', 'enterprise']);
     cases.push(['/benchmarks?specialty=Cardiology&state=Texas&year_start=2022&year_end=2025', 'enterprise'], ['/me/usage', 'suspended'], ['/me/usage', 'spent']);
+    const answers = new Map<string, Json>();
     for (const [path, key] of cases) {
       const r = await getKeyed(main.url, path, k(key));
       expect(r.status, `${key} ${path}: ${r.text.slice(0, 200)}`).toBe(200);
       conforms('keyed', template(path), r);
+      answers.set(`${key} ${path}`, r.json());
     }
+    // the small-cell answers validated above really have the withheld shapes
+    const data = (key: string, path: string) => answers.get(`${key} ${path}`)!;
+    expect(data('starter', '/specialties').specialties.some((s: Json) => s.sample_size === null && !s.publishable)).toBe(true);
+    expect(data('starter', '/available-data?specialty=Family%20Medicine&state=Alabama').availability.state).toMatchObject({ n: null, years: [], publishable: false });
+    const thin = data('professional', '/benchmarks?specialty=Family%20Medicine&state=Alabama').data;
+    expect(thin.scopes.state).toMatchObject({ n: null, percentiles: null, mean: null });
+    expect(thin.trending.some((r: Json) => r.n === null)).toBe(true);
+    const six = data('starter', '/benchmarks?specialty=Allergy%20and%20Immunology').data;
+    expect([six.percentiles.p10, six.percentiles.p90, six.confidence.confidence_interval_95.method]).toEqual([null, null, 'approximate']);
+    expect(data('starter', '/benchmarks?specialty=Cardiology').data.confidence.confidence_interval_95.method).toBe('order_statistics');
+    const fl = data('starter', '/percentile-rank?specialty=Family%20Medicine&state=Florida&compensation=250000').data;
+    expect([fl.percentiles.p10, fl.percentiles.p90]).toEqual([null, null]);
   });
 
   it('400, 401, 403, 404, 429 with their bodies and headers', async () => {

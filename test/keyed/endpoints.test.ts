@@ -426,6 +426,12 @@ describe('Enterprise year ranges', () => {
     for (const slug of ['family-medicine', 'cardiology', 'internal-medicine']) {
       const artifact = KeyedSpecialtyArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.specialty(slug)), 'utf8')));
       const columns = keyedColumnsFromArtifact(KeyedReportsArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.reports(slug)), 'utf8'))));
+      // the spreads the build stored (the size of every percentile's move) are the documented ones
+      const spreads = spreadsOf(ref, slug, DEFAULT_BOUNDS);
+      for (const c of ['total', 'fte', 'base', 'bonus', 'wrvus', 'perWrvu'] as const) {
+        expect(spreads[c], `${slug} spread ${c}`).toBeGreaterThan(0);
+        expect(Math.abs(columns.spread[c] - spreads[c]), `${slug} spread ${c}: stored ${columns.spread[c]} vs ${spreads[c]}`).toBeLessThanOrEqual(1e-9 * spreads[c]);
+      }
       for (const [ys, ye] of ranges) {
         for (const geo of [{}, { state: 'CA' }, { region: 'South' }, { state: 'TX', setting: 'Private Practice' }, { region: 'West', employment: 'Full-Time (W-2)' }]) {
           const q: RefQuery = { specialty: slug, yearStart: ys, yearEnd: ye, ...geo };
@@ -599,10 +605,17 @@ describe('disclosure control: order statistics perturbed, small counts hidden', 
     expect(list.specialties.find((x) => x.slug === tiny.slug)).toMatchObject({ sample_size: null, publishable: false, sufficient: false });
     // section rows of 1 to 4 reports: n null with their figures (trending years, breakdown rows)
     const big = await benchmarks(professional.key, { specialty: 'Family Medicine', state: 'California' });
+    const ca = fm('CA');
+    const smallYears = [...new Set(ca.map((r) => r.year))].filter((y) => ca.filter((r) => r.year === y).length < 5);
+    expect(smallYears.length, 'some years of the cell have 1 to 4 reports').toBeGreaterThan(0);
+    for (const y of smallYears) expect(big.trending!.find((r) => r.year === y), String(y)).toMatchObject({ n: null, p25: null, p50: null, p75: null, mean: null, publishable: false });
+    const smallSettings = SETTINGS.filter((x) => { const n = ca.filter((r) => r.setting === x).length; return n > 0 && n < 5; });
+    expect(smallSettings.length, 'some practice settings of the cell have 1 to 4 reports').toBeGreaterThan(0);
+    for (const x of smallSettings) expect(big.breakdowns!.by_practice_setting.find((r) => r.label === x), x).toMatchObject({ n: null, p25: null, p50: null, p75: null, mean: null, publishable: false });
     const rows = [...big.trending!, ...Object.values(big.breakdowns!).flat()];
-    const hidden = rows.filter((r) => r.n === null);
-    expect(hidden.length, 'some rows have fewer than 5 reports').toBeGreaterThan(0);
-    for (const r of hidden) expect([r.p25, r.p50, r.p75, r.mean, r.publishable]).toEqual([null, null, null, null, false]);
-    for (const r of rows.filter((x) => x.n !== null)) expect(r.n).toBeGreaterThanOrEqual(5);
+    for (const r of rows) {
+      if (r.n === null) expect([r.p25, r.p50, r.p75, r.mean, r.publishable]).toEqual([null, null, null, null, false]);
+      else expect(r.n).toBeGreaterThanOrEqual(5);
+    }
   });
 });

@@ -178,15 +178,21 @@ describe('403: inactive subscription or a feature outside the plan', () => {
 
 describe('404: insufficient data, unknown endpoint', () => {
   it('national n < 5 for the query (counted)', async () => {
-    // the message does not state the count (no exact count below the floor)
-    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Medical Genetics' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally.*available-data/, true);
-    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Colon and Rectal Surgery', state: 'Texas' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally/, true);
+    // the message does not state the count (no exact count below the floor): the same words for 0 and 1 report
+    const none = await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Medical Genetics' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally.*available-data/, true);
+    const one = await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Colon and Rectal Surgery', state: 'Texas' })}`, 404, /insufficient data: fewer than 5 reports match this query nationally/, true);
+    expect(one).toBe(none);
+    expect(none.replace(/\b5\b/g, '').replace('/api/v1/', ''), 'no count in the message').not.toMatch(/\d/);
     // filters narrow the national scope below 5 even for a large specialty
-    await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Cardiothoracic Surgery', practice_setting: 'Government' })}`, 404, /insufficient data/, true);
-    // available-data answers the same low-data query with its flags (no count below 5)
-    const r = await call(ks.url, `/available-data?${qs({ specialty: 'Medical Genetics' })}`, starter.key);
-    expect(r.status).toBe(200);
-    expect(r.json<{ availability: { national: unknown } }>().availability.national).toEqual({ label: 'National', n: null, years: [], sufficient: false, publishable: false });
+    const filtered = await expectRefusal(starter, `/benchmarks?${qs({ specialty: 'Cardiothoracic Surgery', practice_setting: 'Government' })}`, 404, /insufficient data/, true);
+    expect(filtered).toBe(none);
+    // available-data answers the same low-data queries with their flags: no count and no years below 5
+    // (Colon and Rectal Surgery has one report, of a known year)
+    for (const specialty of ['Medical Genetics', 'Colon and Rectal Surgery']) {
+      const r = await call(ks.url, `/available-data?${qs({ specialty })}`, starter.key);
+      expect(r.status).toBe(200);
+      expect(r.json<{ availability: { national: unknown } }>().availability.national, specialty).toEqual({ label: 'National', n: null, years: [], sufficient: false, publishable: false });
+    }
   });
 
   it('unknown endpoints, with and without a key: an identified key gets its X-RateLimit headers, nothing counted', async () => {

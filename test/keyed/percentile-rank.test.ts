@@ -140,7 +140,8 @@ describe('/percentile-rank', () => {
     expect([p.p10, p.p90], 'P10 and P90 withheld below 15 reports').toEqual([null, null]);
     const [lo, hi] = [p.p25, p.p75];
     const values = select(ref, { specialty: 'family-medicine' }, { state: st.code }).map((r) => Math.round(r.total));
-    // the walk, through the same shaping function the route uses ($1 steps from P10 - $2,000 to P90 + $2,000) ...
+    // the walk, through the same shaping function the route uses ($1 steps from P25 - $2,000 to P75 + $2,000:
+    // the lowest and highest published points of this cell) ...
     const changes = new Set<number>();
     let last = '';
     for (let x = lo - 2000; x <= hi + 2000; x++) {
@@ -165,7 +166,11 @@ describe('/percentile-rank', () => {
       const x = Math.round(lo - 500 + ((hi - lo + 1000) * k) / 59);
       const d = await rank(enterprise.key, { ...params, compensation: x });
       expect({ percentile: d.percentile, band: d.band }, String(x)).toEqual(expected(p, x));
+      expect(d.percentiles, String(x)).toEqual(p); // P10 and P90 null, as /benchmarks publishes them
+      expect(d.method).toMatch(/\(P25, P50, P75\)/);
     }
+    expect((await rank(enterprise.key, { ...params, compensation: lo - 1 })).band).toBe('below P25');
+    expect((await rank(enterprise.key, { ...params, compensation: hi + 1 })).band).toBe('above P75');
   });
 });
 
