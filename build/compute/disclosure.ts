@@ -1,12 +1,14 @@
 /**
- * Disclosure control for additive figures (README: Disclosure control), pure: the cell key method.
+ * Disclosure control (README: Disclosure control), pure: the cell key method, for sums (means, SDs) here
+ * and for order statistics (percentiles, interval bounds) in the second half of this file.
  *
  * A mean times its n is a sum, and sums subtract: publishing the mean of a scope and of all but one of its
  * parts publishes the last part. So every published sum gets a small, secret, fixed perturbation:
  *
  * - every report has permanent record keys: 32-bit integers derived from its id under a secret that lives
  *   only in the reports DB (build/source/record-keys.ts); one key per "stream" (pay sums, sums of squares,
- *   pay per wRVU), so that two figures never share a perturbation;
+ *   pay per wRVU), so that a mean and an SD never share a perturbation (order statistics derive their draws
+ *   from the pay-sum cell key with a second mix per figure: see below, and README's known limits);
  * - a cell's key is the sum of its reports' record keys modulo 2^32: it depends only on which reports are
  *   in the cell, so the same reports give the same figure whatever query, interface or year range reaches
  *   them, and asking again changes nothing;
@@ -14,8 +16,9 @@
  *   span is NOISE_SPAN x a reference value of the specialty (its national median: "one typical report").
  *
  * Differencing two published sums then gives the withheld part plus the difference of two independent
- * noises: an error of about a typical report, whatever n. Counts, medians and percentiles are never
- * perturbed. Sums of squared deviations (standard deviations) get their own noise, SQUARE_SPAN x median^2.
+ * noises: an error of about a typical report, whatever n. Sums of squared deviations (standard deviations)
+ * get their own noise, SQUARE_SPAN x median^2. Medians and percentiles move too (below); counts are never
+ * perturbed, they are withheld below the floor instead.
  */
 
 /** A sum moves by at most +-NOISE_SPAN/2 x the reference (so +-0.75 of a typical report). */

@@ -101,7 +101,7 @@ export const BenchmarkData = z
           .object({
             lower: num,
             upper: num,
-            coverage: num.describe('achieved coverage of the order-statistic interval, or 0.95 (nominal) for the approximate one'),
+            coverage: num.describe('order_statistics: the achieved coverage of the exact [x(k), x(n-k+1)]; each published bound is moved by at most the percentiles\' disclosure bound, so the published interval\'s coverage is close to it, not guaranteed; approximate: 0.95 (nominal)'),
             method: z.enum(['order_statistics', 'approximate']).describe('order_statistics: [x(k), x(n-k+1)], each bound perturbed; approximate: built from the published quartiles where that interval would be [min, max] or does not exist (n < 9)'),
           })
           .strict(),
