@@ -317,7 +317,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     }
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
     if (pool) {
-      progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties on ${threads} threads`);
+      progress.stage('computing keyed-API artifacts', `${ds.specialties.length} specialties on ${threads} thread${threads === 1 ? '' : 's'}`);
       keyedFromThreads();
     }
     emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, keyRefMessage, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -266,6 +266,11 @@ export class SqliteServiceStore implements ServiceStore {
   /** The one key named by id or key_prefix (inside a transaction). */
   private keyByRef(ref: string): ApiKeyRecord {
     const rows = this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? OR key_prefix = ?`).all(/^\d+$/.test(ref) ? Number(ref) : -1, ref) as ApiKeyRecord[];
+    if (rows.length === 0 && !/^\d+$/.test(ref)) {
+      // a shorter prefix (`pcb_live_`, `pcb_live_g0`) names the keys whose prefix starts with it
+      const like = this.db.prepare(`SELECT count(*) AS n FROM api_keys WHERE substr(key_prefix, 1, ?) = ?`).get(ref.length, ref) as { n: number };
+      if (like.n > 0) throw new KeyNotFoundError(keyRefMessage(ref, like.n));
+    }
     if (rows.length !== 1) throw new KeyNotFoundError(rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${rows.length} keys; use the id`);
     return rows[0]!;
   }

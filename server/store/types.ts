@@ -90,6 +90,11 @@ export interface Identified {
 
 export class KeyNotFoundError extends Error {}
 
+/** A key reference shorter than a whole prefix that starts `count` keys' prefixes (`keys revoke pcb_live_`). */
+export function keyRefMessage(ref: string, count: number): string {
+  return `${ref} is only the start of a key prefix: it matches ${count} key${count === 1 ? '' : 's'}; name one by its id or its whole 12-character prefix (physpay keys list shows both)`;
+}
+
 /** A change asked of a revoked key (its plan or status, or a rotation): revocation is final. */
 export class KeyRevokedError extends Error {
   constructor(readonly key: ApiKeyRecord) {

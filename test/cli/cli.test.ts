@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,13 +116,44 @@ describe('physpay init and stats', () => {
     });
   });
 
-  it('init on an existing DB migrates it and keeps its data', async () => {
+  it('init on an existing DB migrates it when needed and keeps its data; a current DB is said to be up to date', async () => {
     await init();
     expect((await run('import', 'reports', '--db', dbPath, reportsCsv([GOOD_ROW]))).code).toBe(0);
     const again = await run('init', '--db', dbPath);
     expect(again.code).toBe(0);
-    expect(again.out[0]).toMatch(/^migrated /);
+    expect(again.out[0]).toMatch(/^already up to date: .* \(schema v\d+;/);
     expect(reportCount()).toBe(1);
+  });
+
+  it('small traps: a folder given to import, a key prefix cut short, the builds --keep removed', async () => {
+    await init();
+    const folder = join(dir, 'exports');
+    mkdirSync(folder);
+    const imp = await run('import', 'reports', '--db', dbPath, folder);
+    expect(imp.code).toBe(1);
+    expect(imp.err.join('\n')).toMatch(/cannot read .*exports: it is a folder; name the CSV file to import/);
+    expect(imp.err.join('\n')).not.toMatch(/EISDIR|\n\s+at /);
+
+    const service = join(dir, 'service.db');
+    for (let i = 0; i < 2; i++) expect((await run('keys', 'create', '--service-db', service, '--plan', 'starter')).code).toBe(0);
+    const revoke = await run('keys', 'revoke', '--service-db', service, 'pcb_live_');
+    expect(revoke.code).toBe(1);
+    expect(revoke.err.join('\n')).toMatch(/pcb_live_ is only the start of a key prefix: it matches 2 keys; name one by its id or its whole 12-character prefix/);
+
+    const demo = join(dir, 'demo.db');
+    const out = join(dir, 'dist');
+    expect((await run('demo', '--db', demo, '--reports', '400', '--seed', '3')).code).toBe(0);
+    const first = await run('build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-16');
+    expect(first.code).toBe(0);
+    const firstId = /^built (\S+):/.exec(first.out[0]!)![1]!;
+    expect((await run('import', 'reports', '--db', demo, reportsCsv([GOOD_ROW.replace(/,$/, ',approved')]))).code).toBe(0);
+    // the next night (a build id starts with the build's time)
+    const second = { out: [] as string[], err: [] as string[], code: 0 };
+    second.code = await main(['node', 'physpay', 'build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-17'], {
+      out: (l) => second.out.push(...l.split('\n')), err: (l) => second.err.push(...l.split('\n')), now: () => new Date(NOW.getTime() + 86_400_000), isTty: false,
+    });
+    expect(second.code, second.err.join('\n')).toBe(0);
+    expect(second.out[0]).toContain(`; removed the old build ${firstId} (--keep)`);
   });
 
   it('stats on a missing DB fails with one line naming physpay init', async () => {

@@ -55,7 +55,8 @@ function outcomeLine(r: BuildResult): string {
   }
   // reused: unchanged files of the current build, hard-linked rather than written again
   const files = r.previous ? `${count(sm.files)} files (${count(r.filesChanged)} changed since ${r.previous}; ${count(r.filesReused)} unchanged, reused)` : `${count(sm.files)} files written`;
-  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current`;
+  const pruned = r.pruned.length ? `; removed ${r.pruned.length === 1 ? 'the old build' : `${r.pruned.length} old builds`} ${r.pruned.join(', ')} (--keep)` : '';
+  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current${pruned}`;
 }
 
 export function registerBuildCommands(program: Command, io: CliIo): void {

@@ -1,10 +1,24 @@
 /** `physpay init` and `physpay stats`: create a reports DB, and summarise one. */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { openReportsDb } from '../../db/open.ts';
 import { schemaVersion } from '../../db/migrations.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
+
+/** The schema version of an existing reports DB before `init` migrates it (0 when it has none yet). */
+function versionOf(path: string): number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+    return has ? schemaVersion(db) : 0;
+  } catch {
+    return 0; // not a reports DB: openReportsDb refuses it with its own message
+  } finally {
+    db.close();
+  }
+}
 
 export function registerDbCommands(program: Command, io: CliIo): void {
   program
@@ -14,9 +28,12 @@ export function registerDbCommands(program: Command, io: CliIo): void {
     .action((opts) => {
       const { db: path } = readSettings(opts, ['db']);
       const existed = existsSync(path);
+      const before = existed ? versionOf(path) : null;
       const db = openReportsDb(path, { create: true });
       const counts = db.prepare('SELECT (SELECT count(*) FROM specialties) AS specialties, (SELECT count(*) FROM states) AS states').get() as { specialties: number; states: number };
-      io.out(`${existed ? 'migrated' : 'created'} ${path} (schema v${schemaVersion(db)}; ${counts.specialties} specialties, ${counts.states} states incl. DC)`);
+      const after = schemaVersion(db);
+      const what = !existed ? 'created' : before === after ? 'already up to date:' : `migrated from schema v${before}:`;
+      io.out(`${what} ${path} (schema v${after}; ${counts.specialties} specialties, ${counts.states} states incl. DC)`);
       db.close();
     });
 

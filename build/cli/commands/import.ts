@@ -112,6 +112,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
           throw new CliError(`${err.file}: ${fmt(err.errors.length)} bad row(s); nothing was imported${listed}`);
         }
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`cannot read ${file}: no such file`);
+        if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new CliError(`cannot read ${file}: it is a folder; name the CSV file to import (one file per import); nothing was imported`);
         throw err;
       } finally {
         db.close();
