@@ -1,6 +1,6 @@
 /** The attacker's solver (solve.ts) recovers exact cells: if it did not, the attack test would prove nothing. */
 import { describe, expect, it } from 'vitest';
-import { ciRanks, figuresOf, isolate, q7, recovered, solveSorted } from './solve.ts';
+import { ciRanks, figuresOf, isolate, q7, rankErrors, recovered, scoreErrors, scoreIsolation, solveSorted } from './solve.ts';
 
 const exactPct = (s: number[]) => ({ p10: q7(s, 0.1), p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75), p90: q7(s, 0.9) });
 
@@ -28,5 +28,15 @@ describe('solveSorted', () => {
     const r = isolate(5, figs(a), 6, figs(b));
     expect(Math.abs(r.difference - y)).toBeLessThan(1);
     expect(Math.abs(r.fit - y)).toBeLessThan(1);
+  });
+});
+
+describe('scoring', () => {
+  it('rankErrors compares rank by rank (a missing rank counts as a miss); scoreErrors gives median and shares', () => {
+    expect(rankErrors([100, 200, 300], [303, 100, 180])).toEqual([0, 0.1, 0.01]);
+    expect(rankErrors([100, 200], [100])).toEqual([0, 1]);
+    const s = scoreErrors([0, 0.1, 0.01, 0.5]);
+    expect(s).toEqual({ count: 4, median: 0.01, within1: 0.5, within5: 0.5 });
+    expect(scoreIsolation([{ estimate: 110, truth: 100 }, { estimate: 100, truth: 100 }, { estimate: 70, truth: 100 }]).median).toBeCloseTo(0.1);
   });
 });

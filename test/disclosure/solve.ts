@@ -149,18 +149,31 @@ export function recovered(truthSorted: number[], solved: number[], tolerance = 0
   return truthSorted.filter((t, i) => s[i] !== undefined && Math.abs(s[i]! - t) <= tolerance * t).length;
 }
 
-export interface IsolationScore {
+/** Relative errors of solved values against the true sorted ones, rank by rank (a missing rank counts as 1). */
+export function rankErrors(truthSorted: number[], solved: number[]): number[] {
+  const s = [...solved].sort((a, b) => a - b);
+  return truthSorted.map((t, i) => (s[i] === undefined ? 1 : Math.abs(s[i]! - t) / t));
+}
+
+export interface ErrorScore {
   count: number;
+  /** median relative error */
   median: number;
+  /** shares of errors <= 1% and <= 5% */
+  within1: number;
   within5: number;
 }
 
-/** Median relative error and the share within 5% of a list of (estimate, truth) pairs. */
+/** Median and the shares within 1% and 5% of a list of relative errors. */
+export function scoreErrors(errors: number[]): ErrorScore {
+  const e = [...errors].sort((a, b) => a - b);
+  const share = (t: number) => e.filter((x) => x <= t).length / Math.max(1, e.length);
+  return { count: e.length, median: e.length ? e[Math.floor((e.length - 1) / 2)]! : NaN, within1: share(0.01), within5: share(0.05) };
+}
+
+export type IsolationScore = ErrorScore;
+
+/** Median relative error and the shares within 1% and 5% of a list of (estimate, truth) pairs. */
 export function scoreIsolation(pairs: { estimate: number; truth: number }[]): IsolationScore {
-  const errors = pairs.map((p) => Math.abs(p.estimate - p.truth) / p.truth).sort((a, b) => a - b);
-  return {
-    count: errors.length,
-    median: errors.length ? errors[Math.floor((errors.length - 1) / 2)]! : NaN,
-    within5: errors.filter((e) => e <= 0.05).length / Math.max(1, errors.length),
-  };
+  return scoreErrors(pairs.map((p) => Math.abs(p.estimate - p.truth) / p.truth));
 }

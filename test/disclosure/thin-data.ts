@@ -4,12 +4,14 @@
  * specialty-in-state floor of 3), with every report giving its practice setting, employment type and
  * years in practice (so breakdown rows add up to their scope exactly, the attacker's best case).
  *
- * Values stay inside the keyed API's winsorization bounds and inside each specialty's national Tukey
- * fences (lognormal, truncated at +-2 sd of the log), so the values an attacker wants are exactly the
- * report totals: `reports` is the ground truth the attack test scores against.
+ * Values stay inside the keyed API's winsorization bounds and, all but one, inside each specialty's national
+ * Tukey fences (lognormal, truncated at +-2 sd of the log), so the values an attacker wants are exactly the
+ * report totals: `reports` is the ground truth the attack test scores against. The one exception (seed 2026:
+ * a dermatology report of 752,100 in WA, a cell of 26, above that specialty's upper fence of 733,138) is left
+ * out of the open feeds; the open attacks use cells it is not in, or compute the fences themselves.
  */
 import { openReportsDb } from '../../build/db/open.ts';
-import { createRng } from '../../build/demo/rng.ts';
+import { createRng, type Rng } from '../../build/demo/rng.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from '../../build/contract/vocab.ts';
 
 export interface ThinReport {
@@ -35,29 +37,40 @@ export const THIN_STATES = ['CT', 'MA', 'ME', 'NH', 'NJ', 'NY', 'PA', 'RI', 'VT'
 export const THIN_YEARS = [2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026];
 const CELL_SIZES = [1, 1, 2, 2, 3, 4, 5, 6, 7, 9, 12, 18, 26];
 
-export function generateThinReports(seed: number): ThinReport[] {
+/**
+ * One report of a cell, drawn as the seeded data draws it (lognormal around the specialty's level times the
+ * cell's state effect, truncated at +-2 sd of the log; compensation year, month, setting, employment,
+ * experience). `generateThinReports` calls it, so a second night's extra reports (attack test) are drawn
+ * the same way.
+ */
+export function drawThinReport(rng: Rng, specialty: string, state: string, stateEffect: number): ThinReport {
+  const level = THIN_SPECIALTIES[specialty]!;
+  let z = rng.normal();
+  while (Math.abs(z) > 2) z = rng.normal();
+  const year = THIN_YEARS[rng.int(0, THIN_YEARS.length - 1)]!;
+  const month = year === 2026 ? rng.int(3, 10) : rng.int(1, 12);
+  return {
+    specialty,
+    state,
+    year,
+    total: Math.round((level * Math.exp(stateEffect + 0.22 * z)) / 100) * 100,
+    setting: PRACTICE_SETTINGS[rng.int(0, 2)]!,
+    employment: EMPLOYMENT_TYPES[rng.chance(0.7) ? 0 : 3]!,
+    experience: rng.int(0, 30),
+    submittedAt: `${year === 2026 ? 2026 : year + 1}-${String(month).padStart(2, '0')}-15`,
+  };
+}
+
+/** The seeded reports; `effects`, when given, receives each cell's state effect (key `specialty|state`). */
+export function generateThinReports(seed: number, effects?: Map<string, number>): ThinReport[] {
   const rng = createRng(seed);
   const out: ThinReport[] = [];
-  for (const [specialty, level] of Object.entries(THIN_SPECIALTIES)) {
+  for (const specialty of Object.keys(THIN_SPECIALTIES)) {
     for (const state of THIN_STATES) {
       const n = CELL_SIZES[rng.int(0, CELL_SIZES.length - 1)]!;
       const stateEffect = 0.08 * rng.normal();
-      for (let k = 0; k < n; k++) {
-        let z = rng.normal();
-        while (Math.abs(z) > 2) z = rng.normal();
-        const year = THIN_YEARS[rng.int(0, THIN_YEARS.length - 1)]!;
-        const month = year === 2026 ? rng.int(3, 10) : rng.int(1, 12);
-        out.push({
-          specialty,
-          state,
-          year,
-          total: Math.round((level * Math.exp(stateEffect + 0.22 * z)) / 100) * 100,
-          setting: PRACTICE_SETTINGS[rng.int(0, 2)]!,
-          employment: EMPLOYMENT_TYPES[rng.chance(0.7) ? 0 : 3]!,
-          experience: rng.int(0, 30),
-          submittedAt: `${year === 2026 ? 2026 : year + 1}-${String(month).padStart(2, '0')}-15`,
-        });
-      }
+      effects?.set(`${specialty}|${state}`, stateEffect);
+      for (let k = 0; k < n; k++) out.push(drawThinReport(rng, specialty, state, stateEffect));
     }
   }
   return out;
