@@ -113,7 +113,7 @@ function fieldAround(bytes: Uint8Array, at: number): string {
  * The text of a CSV file's bytes: UTF-8, with a byte-order mark removed. Anything else is refused before
  * any of it is read as CSV: UTF-16/32 (named, with the iconv command), NUL bytes, and invalid UTF-8 at
  * its line and column; invalid UTF-8 whose bytes all read as Latin-1 or Windows-1252 text says so; and
- * control characters (controlCharacterIn) at their line and column.
+ * control characters and the like (forbiddenCharacterIn) at their line, column and CSV column.
  */
 export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
   const wide = wideEncoding(bytes);
@@ -151,36 +151,112 @@ export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
     throw new CsvEncodingError(line, column, `${where}; the file looks like ${name}, where these bytes read "${fieldAround(bytes, i)}": ${iconvHint(from, file)}`);
   }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
-  const control = controlCharacterIn(text);
-  if (control) throw new CsvEncodingError(control.line, control.column, `line ${control.line}, column ${control.column}: ${control.name}; imported text must be plain text (remove it and import again)`);
+  const found = forbiddenCharacterIn(text);
+  if (found) {
+    throw new CsvEncodingError(found.line, found.column, `line ${found.line}, column ${found.column}: ${found.name} in ${found.field}; imported text must be plain text (remove it and import again)`);
+  }
   return text;
 }
 
+/** U+nFFFE and U+nFFFF of the supplementary planes 1-16 (noncharacters, like U+FFFE/U+FFFF). */
+const ASTRAL_NONCHARACTERS = Array.from({ length: 16 }, (_, p) => `\\u{${(p + 1).toString(16)}fffe}\\u{${(p + 1).toString(16)}ffff}`).join('');
+
 /**
  * Characters no imported name, URL or value may hold (they would reach pages, CSV downloads and the tool
- * server's text): C0 controls other than the line breaks (a tab too), DEL, C1 controls, the bidirectional
- * embeddings, overrides, isolates and marks (U+202A-202E, U+2066-2069, U+200E/200F: they reverse how
- * text is shown), and the noncharacters U+FFFE/U+FFFF.
+ * server's text): C0 controls other than the line breaks (a tab too, and a CR that does not end a line),
+ * DEL, C1 controls, the Unicode bidirectional controls (U+061C, U+200E/200F, U+202A-202E, U+2066-2069:
+ * they reorder how text is shown), the Unicode line breaks U+2028/U+2029, and the noncharacters
+ * (U+FDD0-FDEF, U+FFFE/FFFF and the last two code points of every plane).
  */
-const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]|\r(?!\n)/;
-const CONTROL_NAMES: Record<number, string> = {
-  0x09: 'TAB', 0x1b: 'ESC', 0x7f: 'DEL', 0x0d: 'CR', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+export const FORBIDDEN_CHARACTERS = new RegExp(
+  `[\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufdd0-\\ufdef\\ufffe\\uffff${ASTRAL_NONCHARACTERS}]|\\r(?!\\n)`,
+  'u',
+);
+
+/** The usual abbreviations of the C0 and C1 controls, and the names of the others. */
+const C0 = 'NUL SOH STX ETX EOT ENQ ACK BEL BS TAB LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US'.split(' ');
+const C1 = 'PAD HOP BPH NBH IND NEL SSA ESA HTS HTJ VTS PLD PLU RI SS2 SS3 DCS PU1 PU2 STS CCH MW SPA EPA SOS SGC SCI CSI ST OSC PM APC'.split(' ');
+const NAMES: Record<number, string> = {
+  0x7f: 'DEL', 0x061c: 'ARABIC LETTER MARK', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR', 0x202a: 'LEFT-TO-RIGHT EMBEDDING',
   0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
   0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
-  0xfffe: 'noncharacter', 0xffff: 'noncharacter',
 };
 
-/** The first forbidden character of a text, with its line and column (1-based, in characters), or null. */
-export function controlCharacterIn(text: string): { line: number; column: number; name: string } | null {
-  const m = CONTROL.exec(text);
-  if (!m) return null;
-  const before = text.slice(0, m.index);
-  const line = (before.match(/\r\n|\n/g)?.length ?? 0) + 1;
-  const column = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
-  const cp = m[0].codePointAt(0)!;
+/** "control character U+001B (ESC)", "bidirectional control U+202E (RIGHT-TO-LEFT OVERRIDE)", "noncharacter U+FFFE". */
+export function forbiddenCharacterName(cp: number): string {
   const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const kind = cp >= 0x200e && cp <= 0x2069 ? 'bidirectional control' : cp >= 0xfffe ? 'noncharacter' : 'control character';
-  return { line, column, name: `${kind} ${code}${CONTROL_NAMES[cp] && kind !== 'noncharacter' ? ` (${CONTROL_NAMES[cp]})` : ''}` };
+  if (cp < 0x20) return `control character ${code} (${C0[cp]})`;
+  if (cp >= 0x7f && cp <= 0x9f) return `control character ${code} (${cp === 0x7f ? 'DEL' : C1[cp - 0x80]})`;
+  if (cp === 0x2028 || cp === 0x2029) return `line break ${code} (${NAMES[cp]})`;
+  if (NAMES[cp]) return `bidirectional control ${code} (${NAMES[cp]})`;
+  return `noncharacter ${code}`;
+}
+
+/**
+ * The first forbidden character of a CSV text (FORBIDDEN_CHARACTERS), or null: its line and column (1-based; the
+ * column counts characters within the physical line, as for encoding errors), its name, and the CSV
+ * column it sits in (the header's name for that field, or "the header row"). The text is read as the
+ * parser reads it (quoted fields may span lines), but only up to the character, and only when there is one.
+ */
+export function forbiddenCharacterIn(text: string): { line: number; column: number; name: string; field: string } | null {
+  const m = FORBIDDEN_CHARACTERS.exec(text);
+  if (!m) return null;
+  let line = 1;
+  let column = 1;
+  let quoted = false;
+  let record = 0; // records before this one (a line with nothing on it is not a record)
+  let field = 0;
+  let value = '';
+  let empty = true; // the current record holds nothing yet
+  const header: string[] = [];
+  for (let i = 0; i < m.index; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      if (record === 0) value += text[i]; // second half of a surrogate pair: counted with the first
+      continue;
+    }
+    if (c === 0x0a) {
+      line++;
+      column = 1;
+    } else if (c !== 0x0d) column++;
+    if (quoted) {
+      if (c === 0x22) {
+        if (text.charCodeAt(i + 1) === 0x22) {
+          i++;
+          column++;
+          if (record === 0) value += '"';
+        } else quoted = false;
+      } else if (record === 0 && c !== 0x0d) value += text[i];
+      continue;
+    }
+    if (c === 0x22) {
+      quoted = true;
+      empty = false;
+    } else if (c === 0x2c) {
+      if (record === 0) header.push(value);
+      value = '';
+      field++;
+      empty = false;
+    } else if (c === 0x0a) {
+      if (record === 0 && !empty) header.push(value);
+      if (!empty) record++;
+      field = 0;
+      value = '';
+      empty = true;
+    } else if (c !== 0x0d) {
+      if (record === 0) value += text[i];
+      empty = false;
+    }
+  }
+  if (record === 0) header.push(value);
+  const name = header[field]?.trim().slice(0, 60);
+  return {
+    line,
+    column,
+    name: forbiddenCharacterName(m[0].codePointAt(0)!),
+    field: record === 0 ? 'the header row' : name ? name : `field ${field + 1}`,
+  };
 }
 
 export function parseCsv(text: string): CsvRecord[] {

@@ -24,7 +24,9 @@ export function resolveEntity(build: LoadedBuild, kind: EntityKind, raw: string)
   const r = build.resolver.resolve(kind, raw);
   if (r.found) return r.entity;
   const what = kind === 'institution' ? 'teaching hospital' : kind;
-  const hint = r.suggestions.length ? ` Close matches: ${r.suggestions.map((s) => `${s.name} (${s.slug})`).join(', ')}.` : '';
+  // imported hospital names are quoted: data, never the tool's own words (specialties and states are reference data)
+  const name = (n: string) => (kind === 'institution' ? JSON.stringify(n) : n);
+  const hint = r.suggestions.length ? ` Close matches: ${r.suggestions.map((s) => `${name(s.name)} (${s.slug})`).join(', ')}.` : '';
   throw new ToolInputError(`Unknown ${what} "${raw.slice(0, 100)}".${hint}`);
 }
 

@@ -5,7 +5,9 @@
  * the licence columns on every row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { get, request } from '../helpers/http.ts';
+import { csvField, csvText } from '../../build/compute/open-csv.ts';
 import { serveGolden, type Served } from './helpers.ts';
 
 let s: Served;
@@ -144,5 +146,25 @@ describe('CSV downloads', () => {
       expect(row.rank).toBe(cell(doc.rank?.position ?? null));
       for (const f of LICENCE) expect(row[f], `${row.slug}.${f}`).toBe(cell(doc[f]));
     }
+  });
+});
+
+describe('the cell encoder (every CSV the build writes, and moderate list --csv, goes through it)', () => {
+  const TRIGGER = /^[=+\-@\t\r]/;
+  it('a text cell reads back as itself, or with one leading apostrophe when a spreadsheet would run it as a formula', () => {
+    const text = fc.oneof(fc.string({ unit: 'grapheme' }), fc.string(), fc.constantFrom('=', '+', '-', '@', '\t', '\r', '"', ',', '\n').chain((c) => fc.string().map((rest) => c + rest)));
+    fc.assert(fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (cells) => {
+      const [row] = readCsv(cells.map((c) => csvField(c)).join(',') + '\r\n');
+      expect(row).toEqual(cells.map((c) => (TRIGGER.test(c) ? `'${c}` : c)));
+      for (const c of row!) expect(c).not.toMatch(TRIGGER);
+    }), { numRuns: 2_000 });
+  });
+
+  it('numbers are never changed: a negative number stays -12.5, as the JSON writes it', () => {
+    expect(csvField(-12.5)).toBe('-12.5');
+    expect(csvText(['a', 'b'], [[-12.5, '-12.5']])).toBe(`a,b\r\n-12.5,"'-12.5"\r\n`); // text that looks like a number is text
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+      expect(csvField(n)).toBe(JSON.stringify(n));
+    }), { numRuns: 2_000 });
   });
 });
