@@ -60,7 +60,7 @@ export interface RunningServer {
 
 /** Graceful stop: keep accepting until no new connection came for QUIET_MS, at most DRAIN_MS (or half the grace). */
 const QUIET_MS = 100;
-/** How often the service store is checked (deleted or replaced file, lost write access). */
+/** How often the service store is checked (SQLite: deleted or replaced file, lost write access; PostgreSQL: a query answered). */
 const STORE_PROBE_MS = 1_000;
 const DRAIN_MS = 1_000;
 

@@ -7,6 +7,7 @@ export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//.test(target);
 }
 
+/** `events`: the store's outages and recoveries (both stores report them the same way: /readyz, metrics, log). */
 export async function openServiceStore(target: string, events: StoreEvents = {}): Promise<ServiceStore> {
-  return isPostgresUrl(target) ? PostgresServiceStore.open(target) : new SqliteServiceStore(target, events);
+  return isPostgresUrl(target) ? PostgresServiceStore.open(target, [], { events }) : new SqliteServiceStore(target, events);
 }

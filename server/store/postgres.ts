@@ -3,9 +3,9 @@
  * check-and-count is one INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING, atomic under the row lock.
  */
 import pg from 'pg';
-import { quotaRefusal, refusal } from './sqlite.ts';
+import { quotaRefusal, refusal, type StoreEvents } from './sqlite.ts';
 import {
-  KeyNotFoundError, KeyRevokedError, StoreUnavailableError,
+  KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
   type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
@@ -81,15 +81,131 @@ const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, 
 /** The one key named by id or key_prefix, its row locked until the transaction ends. */
 async function keyByRef(c: pg.PoolClient, ref: string): Promise<ApiKeyRecord> {
   const found = await c.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 OR key_prefix = $2 FOR UPDATE`, [/^\d+$/.test(ref) ? Number(ref) : -1, ref]);
+  if (found.rows.length === 0 && !/^\d+$/.test(ref)) {
+    // a shorter prefix (`pcb_live_`) names the keys whose prefix starts with it
+    const like = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE left(key_prefix, $1) = $2', [ref.length, ref]);
+    if (like.rows[0]!.n > 0) throw new KeyNotFoundError(keyRefMessage(ref, like.rows[0]!.n));
+  }
   if (found.rows.length !== 1) throw new KeyNotFoundError(found.rows.length === 0 ? `no API key ${ref}` : `${ref} matches ${found.rows.length} keys; use the id`);
   return found.rows[0]!;
 }
 
-/** Errors that mean "the database is not reachable right now" (answer 503, retry later). */
-export function isConnectionError(err: unknown): boolean {
+/**
+ * How a PostgreSQL failure is answered: `down` (the store cannot read or commit: refused, reset or timed-out
+ * connections, a statement that ran out of time, a server refusing new sessions, a read-only server) is an
+ * outage: 503, /readyz not ready, reported once; `busy` (no free connection in the pool within the wait:
+ * more concurrent requests than connections, the store itself working) is 503 only; null is a bug (500).
+ */
+export function pgFailure(err: unknown): 'down' | 'busy' | null {
   const code = (err as { code?: string }).code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(code) ||
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test((err as Error).message ?? '');
+  const message = (err as Error).message ?? '';
+  // pg-pool: waited connectionTimeoutMillis in the pool's queue without getting a connection
+  if (/timeout exceeded when trying to connect/i.test(message)) return 'busy';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'down';
+  // 08: connection exception; 57P0x: the server shutting down or starting; 57014: statement_timeout (the
+  // statement was cancelled and rolled back); 53: insufficient resources (disk full, too many connections);
+  // 25006: a read-only server (a standby); 28 and 3D000: a new session refused (credentials, database)
+  if (/^(08|53|28)/.test(code) || ['57P01', '57P02', '57P03', '57014', '25006', '3D000'].includes(code)) return 'down';
+  return /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|Connection ended unexpectedly|not queryable/i.test(message) ? 'down' : null;
+}
+
+/** Errors that mean "the database is not usable right now" (answer 503, retry later). */
+export function isConnectionError(err: unknown): boolean {
+  return pgFailure(err) !== null;
+}
+
+/**
+ * The pool and its time bounds, from the --service-db URL's query (README: Operations). A store step waits
+ * at most `connect_timeout` for a connection (a new one, or a free one from the pool), PostgreSQL cancels a
+ * statement after `statement_timeout` (rolled back: nothing counted), and the client gives up on an answer
+ * after `query_timeout` (a server or network that stopped answering). query_timeout stays above
+ * statement_timeout so that a slow statement is cancelled by the server, uncounted, before the client stops
+ * waiting for it.
+ */
+export interface PostgresSettings {
+  /** connections per process (`pool_max`) */
+  poolMax: number;
+  /** `connect_timeout`, given in seconds as in libpq (decimals allowed) */
+  connectTimeoutMs: number;
+  /** `statement_timeout`, ms; 0: none */
+  statementTimeoutMs: number;
+  /** `query_timeout`, ms; 0: none */
+  queryTimeoutMs: number;
+}
+
+export const PG_DEFAULTS: PostgresSettings = { poolMax: 10, connectTimeoutMs: 3_000, statementTimeoutMs: 3_000, queryTimeoutMs: 5_000 };
+
+/** The settings named in the URL's query, over the defaults; a bad value is refused with one sentence. */
+export function postgresSettings(url: string): PostgresSettings {
+  let q: URLSearchParams;
+  try {
+    q = new URL(url).searchParams;
+  } catch {
+    return { ...PG_DEFAULTS };
+  }
+  const num = (name: string, rule: string, ok: (n: number) => boolean): number | undefined => {
+    const raw = q.get(name);
+    if (raw === null) return undefined;
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new Error(`${name} must be ${rule} (got ${JSON.stringify(raw.slice(0, 40))})`);
+    return n;
+  };
+  const poolMax = num('pool_max', 'a whole number from 1 to 1000', (n) => Number.isInteger(n) && n >= 1 && n <= 1000);
+  const connect = num('connect_timeout', 'a number of seconds above 0 and at most 600', (n) => n > 0 && n <= 600);
+  const statement = num('statement_timeout', 'a whole number of milliseconds (0: none)', (n) => Number.isInteger(n) && n >= 0);
+  const query = num('query_timeout', 'a whole number of milliseconds (0: none)', (n) => Number.isInteger(n) && n >= 0);
+  const statementTimeoutMs = statement ?? PG_DEFAULTS.statementTimeoutMs;
+  // by default the client waits 2 s longer than the server lets a statement run
+  const queryTimeoutMs = query ?? (statementTimeoutMs === 0 ? PG_DEFAULTS.queryTimeoutMs : statementTimeoutMs + 2_000);
+  if (queryTimeoutMs !== 0 && statementTimeoutMs !== 0 && queryTimeoutMs <= statementTimeoutMs) {
+    throw new Error(`query_timeout (${queryTimeoutMs} ms) must be above statement_timeout (${statementTimeoutMs} ms), or 0: a statement still running when the client gives up could be counted for a request answered 503`);
+  }
+  return {
+    poolMax: poolMax ?? PG_DEFAULTS.poolMax,
+    connectTimeoutMs: connect === undefined ? PG_DEFAULTS.connectTimeoutMs : Math.round(connect * 1000),
+    statementTimeoutMs,
+    queryTimeoutMs,
+  };
+}
+
+const OWN_PARAMS = ['pool_max', 'connect_timeout', 'statement_timeout', 'query_timeout'];
+
+/**
+ * The URL for pg without the settings above (given to pg as numbers instead: pg would otherwise take
+ * them from the URL as strings, and a `query_timeout=0` string would time every query out at once).
+ * A URL without them is passed on as written.
+ */
+function pgConnectionString(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!OWN_PARAMS.some((p) => u.searchParams.has(p))) return url;
+    for (const p of OWN_PARAMS) u.searchParams.delete(p);
+    return String(u).replace(/\?$/, '');
+  } catch {
+    return url;
+  }
+}
+
+/** The store named in messages: host, port and database (never the user's password or the query). */
+function storeName(url: string): string {
+  try {
+    const u = new URL(url);
+    return `PostgreSQL ${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+/** A failure for the log: pg's message, with the cause of a connection timeout and the error code. */
+function describeFailure(err: unknown): string {
+  const e = err as Error & { code?: string; cause?: Error & { code?: string } };
+  const cause = e.cause?.message && !e.message.includes(e.cause.message) ? ` (${e.cause.message})` : '';
+  const code = e.code && !e.message.includes(e.code) ? ` [${e.code}]` : '';
+  return `${e.message}${cause}${code}`.replace(/postgres(ql)?:\/\/\S*/gi, '[url]');
+}
+
+export interface PostgresStoreOptions extends Partial<PostgresSettings> {
+  events?: StoreEvents;
 }
 
 export async function migratePostgres(pool: pg.Pool, extra: { version: number; sql: string }[] = []): Promise<void> {
@@ -106,46 +222,117 @@ export async function migratePostgres(pool: pg.Pool, extra: { version: number; s
     }
     await client.query('COMMIT');
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
+    // a broken or silent connection is dropped (the server rolls back), never reused nor waited on again
+    if (pgFailure(err)) client.release(err as Error);
+    else {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
     throw err;
-  } finally {
-    client.release();
   }
+  client.release();
 }
 
 export class PostgresServiceStore implements ServiceStore {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
+  readonly settings: PostgresSettings;
+  private readonly name: string;
+  private readonly events: StoreEvents;
+  /** an outage was reported (events.onFault) and no store step has succeeded since */
+  private faulted = false;
+  /** counts recoveries: a step that started before the last one cannot open a new outage */
+  private epoch = 0;
+  private probing: Promise<void> | null = null;
 
-  constructor(url: string, poolSize = 10) {
+  /** `options`: the pool size (a number, as tests give it), or settings over those of the URL, and the events. */
+  constructor(url: string, options: number | PostgresStoreOptions = {}) {
+    const o: PostgresStoreOptions = typeof options === 'number' ? { poolMax: options } : options;
+    const { events, ...explicit } = o;
+    this.settings = { ...postgresSettings(url), ...Object.fromEntries(Object.entries(explicit).filter(([, v]) => v !== undefined)) };
+    this.events = events ?? {};
+    this.name = storeName(url);
+    const s = this.settings;
     // synchronous_commit=off: a counter update is visible to every instance as soon as it commits, and
     // survives any crash of physpay itself; only a crash of the PostgreSQL server within its WAL writer
     // delay (~0.6 s) could lose the newest counts. It takes a disk flush (~1 ms here) off every request.
     this.pool = new pg.Pool({
-      connectionString: url, max: poolSize, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30_000,
+      connectionString: pgConnectionString(url), max: s.poolMax, connectionTimeoutMillis: s.connectTimeoutMs, idleTimeoutMillis: 30_000,
       options: '-c synchronous_commit=off',
+      ...(s.statementTimeoutMs > 0 ? { statement_timeout: s.statementTimeoutMs } : {}),
+      ...(s.queryTimeoutMs > 0 ? { query_timeout: s.queryTimeoutMs } : {}),
     });
-    // An idle client losing its connection (e.g. a database restart) must not crash the process.
+    // An idle client losing its connection (e.g. a database restart) must not crash the process; the probe
+    // and the next store step notice an outage.
     this.pool.on('error', () => {});
   }
 
-  static async open(url: string, extra: { version: number; sql: string }[] = []): Promise<PostgresServiceStore> {
-    const store = new PostgresServiceStore(url);
-    await migratePostgres(store.pool, extra);
+  static async open(url: string, extra: { version: number; sql: string }[] = [], options: PostgresStoreOptions = {}): Promise<PostgresServiceStore> {
+    const store = new PostgresServiceStore(url, options);
+    try {
+      await migratePostgres(store.pool, extra);
+    } catch (err) {
+      await store.close().catch(() => {});
+      throw err;
+    }
     return store;
   }
 
   /**
-   * Run a query, mapping connection failures to StoreUnavailableError. A `name` makes it a prepared
+   * Run one store step. A failure that means the store cannot serve becomes a StoreUnavailableError (the
+   * request is answered 503 with Retry-After, never served uncounted); an outage (not a full pool) is
+   * reported once through events.onFault, and the first step that succeeds after it through onRecover,
+   * as the SQLite store does.
+   */
+  private async step<T>(run: () => Promise<T>): Promise<T> {
+    const epoch = this.epoch;
+    let out: T;
+    try {
+      out = await run();
+    } catch (err) {
+      const failure = pgFailure(err);
+      if (!failure) throw err;
+      if (failure === 'busy') {
+        throw new StoreUnavailableError(`service store busy: no free connection of ${this.settings.poolMax} within ${this.settings.connectTimeoutMs} ms`, { cause: err });
+      }
+      const message = `${this.name}: ${describeFailure(err)}`;
+      if (!this.faulted && epoch === this.epoch) {
+        this.faulted = true;
+        this.events.onFault?.(message);
+      }
+      throw new StoreUnavailableError(`service store unavailable: ${message}`, { cause: err });
+    }
+    if (this.faulted) {
+      this.faulted = false;
+      this.epoch++;
+      this.events.onRecover?.();
+    }
+    return out;
+  }
+
+  /**
+   * Run a query, mapping failures to StoreUnavailableError. A `name` makes it a prepared
    * statement (parsed and planned once per connection): used for the statements on the request path.
    */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[], name?: string): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params });
-    } catch (err) {
-      if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
-      throw err;
-    }
+    return this.step(() => this.pool.query<R>(name ? { name, text: sql, values: params } : { text: sql, values: params }));
+  }
+
+  /**
+   * Periodic health check (every second while serving): one trivial query through the pool, so an outage
+   * is noticed, and its end, without waiting for a request. At most one runs at a time.
+   */
+  probe(): Promise<void> {
+    this.probing ??= this.query('SELECT 1', [], 'physpay_probe').then(
+      () => {
+        this.probing = null;
+      },
+      (err: unknown) => {
+        this.probing = null;
+        throw err;
+      },
+    );
+    return this.probing;
   }
 
   async hitIp(ip: string, w: IpWindows, limits: IpLimits): Promise<IpDecision> {
@@ -238,25 +425,24 @@ export class PostgresServiceStore implements ServiceStore {
 
   /** Run `fn` in one transaction on one connection; connection failures become StoreUnavailableError. */
   private async transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
-      throw err;
-    }
-    try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      if (isConnectionError(err)) throw new StoreUnavailableError(`service store unavailable: ${(err as Error).message}`);
-      throw err;
-    } finally {
-      client.release();
-    }
+    return this.step(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(client);
+        await client.query('COMMIT');
+        client.release();
+        return out;
+      } catch (err) {
+        // a broken or silent connection is dropped (the server rolls back), never reused nor waited on again
+        if (pgFailure(err)) client.release(err as Error);
+        else {
+          await client.query('ROLLBACK').catch(() => {});
+          client.release();
+        }
+        throw err;
+      }
+    });
   }
 
   /** Periods only move forward: an instance whose clock lags behind counts into the newer period. */
@@ -327,7 +513,16 @@ export class PostgresServiceStore implements ServiceStore {
     await this.query('DELETE FROM ip_counters WHERE day < $1', [day]);
   }
 
+  /** End the pool; a connection that no longer answers does not hold up the exit beyond the connect timeout. */
   async close(): Promise<void> {
-    await this.pool.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.pool.end(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.settings.connectTimeoutMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }
