@@ -55,6 +55,8 @@ const machine = {
 type BuildRow = { n: number; seconds: number[]; rss: number[]; reports: number; files: number; mb: number; stages: Record<string, number[]> };
 type Reference = { n: number; rows: number; threads: number; duckdb_version: string; median_query_s: number; median_load_s: number; runs: { load_s: number; keyed_s: number; open_s: number; query_s: number }[]; ratio: number; notes: string[] };
 const build = runScript('bench-build.ts', ['--sizes', sizes, '--runs', String(runs), '--reference-size', quick ? '300000' : '1000000']) as { rows: BuildRow[]; growth_exponent: number; reference: Reference | null };
+type ChurnResult = { demo_reports: number; reports_used: number; added: number; specialty: string; state: string; files: number; changed: number; reused: number; by_kind: Record<string, { changed: number; total: number }>; seconds: { first: number; second: number } };
+const churn = runScript('bench-churn.ts', []) as ChurnResult;
 const serve = runScript('bench-serve.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { feed: string; bytes: number; connections: number; results: Record<string, number[]>; ratio200: number; ratio304: number };
 type KeyedResult = { p50: number; p99: number; p999: number; max: number; achieved: number; errors: number; send_lag_p99_ms: number; statuses: Record<string, number> };
 type KeyedSeries = { benchmarks?: KeyedResult[]; reference: KeyedResult[]; placement: 'any' | 'cpu0' };
@@ -104,6 +106,13 @@ if (ref) {
   for (const n of ref.notes) L.push(`- ${n}`);
   L.push('');
 }
+
+L.push('## Nightly churn (README: The build, "What a nightly build rewrites")', '');
+L.push(`The demo DB (${churn.demo_reports.toLocaleString('en-US')} reports, ${churn.reports_used.toLocaleString('en-US')} approved) is built, ${churn.added} approved ${churn.specialty} reports in ${churn.state} are added, and the next night's build goes into the same folder (scripts/bench-churn.ts, one run: the counts do not vary). Changed: content hash differs (the access date does not count); reused: a hard link to the previous build's file, same bytes and ETag. No target is set; every changed file holds a figure or date the new reports moved (test/build/churn.test.ts).`, '');
+L.push('| files | changed | of all | reused |', '|---|---:|---:|---:|');
+L.push(`| all | ${churn.changed.toLocaleString('en-US')} of ${churn.files.toLocaleString('en-US')} | ${((100 * churn.changed) / churn.files).toFixed(1)}% | ${churn.reused.toLocaleString('en-US')} |`);
+for (const [k, v] of Object.entries(churn.by_kind)) L.push(`| ${k} | ${v.changed.toLocaleString('en-US')} of ${v.total.toLocaleString('en-US')} | ${((100 * v.changed) / v.total).toFixed(1)}% | ${(v.total - v.changed).toLocaleString('en-US')} |`);
+L.push('');
 
 L.push(`## Open feeds vs nginx (the quality bars in README: Benchmarks: physpay >= 0.5x nginx; 304 at least as fast)`, '');
 L.push(`Feed \`${serve.feed}\` (${serve.bytes.toLocaleString('en-US')} bytes); wrk 1 thread, ${serve.connections} connections on CPU 1; each server alone on CPU 0; physpay with every header and the per-IP limit counted in SQLite.`, '');

@@ -32,6 +32,12 @@ export interface FeedFile {
 
 export const METHODOLOGY_NOTE = 'self-reported';
 
+/**
+ * The as_of of a document that shows no published figure (a withheld cell outside any published cell, an
+ * index of withheld cells, an empty dataset): a fixed date, so it moves with no report.
+ */
+export const NO_FIGURES_AS_OF = '1970-01-01';
+
 export function attributionLine(publisher: string, title: string, citationUrl: string, asOf: string, accessDate: string): string {
   return `${publisher}, "${title}," ${citationUrl} (data as of ${asOf}; accessed ${accessDate}). Licensed under CC BY 4.0.`;
 }
@@ -45,12 +51,27 @@ const stateRef = (s: StateRow) => ({ code: s.code, slug: s.slug, name: s.name, r
 export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFacts = nationalFacts(ds)): FeedFile[] {
   const url = (p: string) => `${opts.baseUrl}${p.startsWith('/') ? p : `/${p}`}`;
   const suffix = ds.synthetic ? ' (synthetic demo data)' : '';
-  const datasetAsOf = (() => {
+  // The newest submission of the whole dataset only decides which compensation year is still being
+  // reported (by_year's `partial`, as the keyed API's trending rows); it is never a document's as_of.
+  const newestSubmission = (() => {
     let max = -Infinity;
     for (const d of ds.reports.submittedDay) if (d > max) max = d;
-    return Number.isFinite(max) ? dayToIso(max) : '1970-01-01';
+    return Number.isFinite(max) ? dayToIso(max) : NO_FIGURES_AS_OF;
   })();
-  const asOfOf = (day: number | null) => (day === null ? datasetAsOf : dayToIso(day));
+  /**
+   * as_of (README: The build, "What a nightly build rewrites"): a published cell's is the newest submission
+   * among the reports its figures use. A withheld (or empty) cell's never looks at its own reports: it is
+   * `parent`, the as_of of the published cell whose figures the document shows (a specialty's national cell,
+   * for its states and its $/wRVU), or NO_FIGURES_AS_OF when there is none. So a withheld cell's file changes
+   * only with published figures, and says nothing about when (or whether) its reports arrived.
+   */
+  const asOfOf = (cell: OpenCellResult, parent = NO_FIGURES_AS_OF) => (cell.summary.withheld || cell.newestDay === null ? parent : dayToIso(cell.newestDay));
+  /** as_of of an index: the newest as_of among its published cells */
+  const newestPublished = (cells: OpenCellResult[]) => {
+    let max: number | null = null;
+    for (const c of cells) if (!c.summary.withheld && c.newestDay !== null && (max === null || c.newestDay > max)) max = c.newestDay;
+    return max === null ? NO_FIGURES_AS_OF : dayToIso(max);
+  };
   const common = (title: string, feedPath: string, citationPath: string, n: number | null, asOf: string, notice?: string) => ({
     n,
     as_of: asOf,
@@ -69,7 +90,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   const files: FeedFile[] = [];
   const R = ds.reports;
   const ranking = { min_n: RANKING_MIN_N, order: 'median, highest first', ties: 'share a rank (1, 2, 2, 4)' } as const;
-  const years = yearSpan(ds, datasetAsOf);
+  const years = yearSpan(ds, newestSubmission);
 
   // ---- per specialty: national cell, per-state cells, practice settings, wRVU
   const national: OpenCellResult[] = [];
@@ -115,8 +136,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     });
     const wr = openCell(ratesOf(ds, facts, all), FLOORS.national, facts.rateReference[si]!, facts.rateSpread[si]!, 'rate');
     const withheld = nat.summary.withheld;
+    const natAsOf = asOfOf(nat);
     const specialtyDoc: SpecialtyFeed = {
-      ...common(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, asOfOf(nat.newestDay),
+      ...common(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, natAsOf,
         withheld ? withheldNotice(FLOORS.national, `${sp.name} nationally`) : undefined),
       ...nat.summary,
       specialty: spRef,
@@ -132,7 +154,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 
     const wrvuDoc: WrvuFeed = {
-      ...common(`${sp.name} Compensation per wRVU Data`, feedPaths.wrvu(sp.slug), pagePaths.specialty(sp.slug), wr.summary.n, asOfOf(wr.newestDay),
+      ...common(`${sp.name} Compensation per wRVU Data`, feedPaths.wrvu(sp.slug), pagePaths.specialty(sp.slug), wr.summary.n, asOfOf(wr, natAsOf),
         wr.summary.withheld ? withheldNotice(FLOORS.national, `${sp.name} compensation per wRVU`) : undefined),
       ...wr.summary,
       specialty: spRef,
@@ -146,7 +168,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       const natMedian = nat.summary.median;
       const doc: SpecialtyStateFeed = {
         ...common(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
-          cell.summary.n, asOfOf(cell.newestDay),
+          cell.summary.n, asOfOf(cell, natAsOf),
           cell.summary.withheld ? withheldNotice(FLOORS.specialtyInState, `${sp.name} in ${st.name}`) : undefined),
         ...cell.summary,
         specialty: spRef,
@@ -171,9 +193,8 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     });
     const withheld = entries.filter((e) => e.withheld).map((e) => e.name); // names, as readers know them (not slugs)
     const n = entries.reduce((a, e) => a + (e.n ?? 0), 0);
-    const newest = national.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
     const doc: SpecialtiesFeed = {
-      ...common('Physician Salary Data by Specialty', feedPaths.specialties(), pagePaths.specialtiesIndex(), n, asOfOf(newest),
+      ...common('Physician Salary Data by Specialty', feedPaths.specialties(), pagePaths.specialtiesIndex(), n, newestPublished(national),
         withheld.length ? `Figures withheld for ${withheld.length} specialt${withheld.length === 1 ? 'y' : 'ies'} (${withheld.join(', ')}): fewer than ${FLOORS.national} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
       count: entries.length,
       specialties: entries,
@@ -200,7 +221,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       (a, b) => a.sp.slug.localeCompare(b.sp.slug),
     );
     const doc: StateFeed = {
-      ...common(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell.newestDay),
+      ...common(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell),
         cell.summary.withheld ? withheldNotice(FLOORS.state, st.name) : undefined),
       ...cell.summary,
       state: stateRef(st),
@@ -236,9 +257,8 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       };
     });
     const withheld = entries.filter((e) => e.withheld).map((e) => e.state.name);
-    const newest = stateResults.filter((c) => !c.summary.withheld).reduce<number | null>((a, c) => (c.newestDay !== null && (a === null || c.newestDay > a) ? c.newestDay : a), null);
     const doc: StatesFeed = {
-      ...common('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), asOfOf(newest),
+      ...common('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), newestPublished(stateResults),
         withheld.length ? `Figures withheld for ${withheld.join(', ')}: fewer than ${FLOORS.state} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
       count: entries.length,
       states: entries,
@@ -297,7 +317,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   {
     const newest = ds.institutions.reduce((a, i) => (i.checked_at > a ? i.checked_at : a), '');
     const doc: InstitutionsFeed = {
-      ...common('Resident Salary Data by Teaching Hospital', feedPaths.institutions(), pagePaths.institutionsIndex(), null, newest || datasetAsOf),
+      ...common('Resident Salary Data by Teaching Hospital', feedPaths.institutions(), pagePaths.institutionsIndex(), null, newest || NO_FIGURES_AS_OF),
       count: ds.institutions.length,
       institutions: ds.institutions.map((inst, k) => ({
         institution: instRef(k),

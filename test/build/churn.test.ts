@@ -1,0 +1,247 @@
+/**
+ * Nightly churn: a build writes only the files whose content the new reports changed (README: Build, "What
+ * a nightly build rewrites"). The golden DB is built, a few approved cardiology reports are added in one
+ * state, and the next night's build goes into the same out dir; the files it changed (content hash, so the
+ * access date does not count) must be exactly the files that hold a figure or date the new reports moved,
+ * each listed below with the reason, and every other file is reused (a hard link, same bytes, same ETag).
+ *
+ * The expected set is derived from what the files contain, never from what changed: the cells the reports
+ * are in, the indexes listing those cells, the files that show the specialty's national figures, and the
+ * state cells whose disclosure-control noise is sized by all reports (each checked to hold a figure that
+ * moved). A second night adds one report to a withheld cell of a withheld specialty: no file of that
+ * specialty changes (a withheld cell's as_of never looks at its own reports).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { openReportsDb } from '../../build/db/open.ts';
+import { readDataset } from '../../build/source/read.ts';
+import { nationalFacts } from '../../build/compute/national.ts';
+import { readManifest } from '../../build/emit/store.ts';
+import { feedPaths, pagePaths, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type WrvuFeed } from '../../build/contract/open-feeds.ts';
+import { keyedPaths } from '../../build/contract/keyed-artifacts.ts';
+import { csvPaths } from '../../build/compute/open-csv.ts';
+import { NO_FIGURES_AS_OF } from '../../build/compute/open-feeds.ts';
+import { pageFile } from '../../build/pages/site.ts';
+import { fmtMoney } from '../../build/pages/html.ts';
+import type { Manifest } from '../../build/contract/manifest.ts';
+import type { BuildResult } from '../../build/run-build.ts';
+
+const SP = 'cardiology';
+const ST = { code: 'CA', slug: 'california' };
+/** a specialty withheld nationally in the golden DB (one report, in Washington) */
+const WITHHELD_SP = 'colon-rectal-surgery';
+const WITHHELD_ST = { code: 'WY', slug: 'wyoming' };
+const DAY = 86_400_000;
+
+let dir: string;
+let out: string;
+let db: string;
+let first: BuildResult;
+let second: BuildResult;
+let third: BuildResult;
+let m1: Manifest;
+let m2: Manifest;
+let m3: Manifest;
+const facts: ReturnType<typeof nationalFacts>[] = [];
+
+function addReports(rows: { specialty: string; state: string; total: number; wrvus: number | null; submitted: string }[]): void {
+  const d = openReportsDb(db);
+  try {
+    const ids = new Map((d.prepare('SELECT id, slug FROM specialties').all() as { id: number; slug: string }[]).map((r) => [r.slug, r.id]));
+    const ins = d.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week,
+      years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at)
+      VALUES (?, ?, 2026, ?, NULL, NULL, 55, 12, 'hospital', 'employed', ?, ?, 'approved', ?)`);
+    d.transaction(() => {
+      for (const r of rows) ins.run(ids.get(r.specialty)!, r.state, r.total, r.wrvus, r.submitted, r.submitted);
+    })();
+  } finally {
+    d.close();
+  }
+}
+
+function factsOfDb() {
+  const d = openReportsDb(db, { readonly: true });
+  try {
+    return nationalFacts(readDataset(d));
+  } finally {
+    d.close();
+  }
+}
+
+const pub = (p: string) => `public/${p}`;
+const page = (urlPath: string) => pub(pageFile(urlPath));
+const read = <T>(b: BuildResult, feedPath: string): T => JSON.parse(readFileSync(join(b.dir, pub(feedPath)), 'utf8')) as T;
+/** A feed's content without its dates: the figures and everything else it shows. */
+const figures = (doc: Record<string, unknown>) => JSON.stringify({ ...doc, as_of: undefined, attribution: undefined });
+const changedPaths = (a: Manifest, b: Manifest) => {
+  const out = Object.keys(b.files).filter((p) => a.files[p]?.content_hash !== b.files[p]!.content_hash);
+  return [...out, ...Object.keys(a.files).filter((p) => !(p in b.files))].sort();
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'physpay-churn-'));
+  out = join(dir, 'dist');
+  db = makeGoldenDb(dir);
+  first = goldenBuild(db, out);
+  facts.push(factsOfDb());
+  // the next night: three approved cardiology reports from California, near the specialty's median, with wRVUs
+  addReports([455_000, 462_000, 470_000].map((total, k) => ({
+    specialty: SP, state: ST.code, total, wrvus: 6_900 + 100 * k, submitted: '2026-11-16T10:00:00.000Z',
+  })));
+  facts.push(factsOfDb());
+  second = goldenBuild(db, out, { buildDate: '2026-11-17', now: () => new Date(FIXED_NOW.getTime() + DAY) });
+  // the night after: one report in a withheld cell of a specialty withheld nationally
+  addReports([{ specialty: WITHHELD_SP, state: WITHHELD_ST.code, total: 480_000, wrvus: null, submitted: '2026-11-17T10:00:00.000Z' }]);
+  third = goldenBuild(db, out, { buildDate: '2026-11-18', now: () => new Date(FIXED_NOW.getTime() + 2 * DAY) });
+  m1 = readManifest(first.dir);
+  m2 = readManifest(second.dir);
+  m3 = readManifest(third.dir);
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('nightly churn: new reports in one specialty in one state', () => {
+  it('changes exactly the files that hold a figure or date the new reports moved; every other file is reused', () => {
+    expect(second.published).toBe(true);
+    const states = read<{ states: { state: { slug: string } }[] }>(second, feedPaths.states()).states.map((s) => s.state.slug);
+    const expected = new Map<string, string>();
+    const expect1 = (path: string, why: string) => expected.set(path, why);
+
+    // 1. The cells the new reports are in (their figures and as_of move).
+    expect1(pub(feedPaths.specialty(SP)), 'the specialty nationally');
+    expect1(pub(feedPaths.wrvu(SP)), 'the specialty\'s $/wRVU (the reports give wRVUs)');
+    expect1(pub(feedPaths.specialtyState(SP, ST.slug)), 'the specialty in the state');
+    expect1(pub(feedPaths.state(ST.slug)), 'the state, all specialties');
+    expect1(page(pagePaths.specialty(SP)), 'shows the specialty, its $/wRVU and its states');
+    expect1(page(pagePaths.specialtyState(SP, ST.slug)), 'shows the specialty in the state');
+    expect1(page(pagePaths.state(ST.slug)), 'shows the state');
+    for (const f of [feedPaths.specialty(SP), feedPaths.wrvu(SP), feedPaths.specialtyState(SP, ST.slug), feedPaths.state(ST.slug)]) {
+      const [a, b] = [read<{ n: number }>(first, f), read<{ n: number }>(second, f)];
+      expect(b.n, f).toBeGreaterThan(a.n); // the new reports are counted there
+    }
+
+    // 2. The indexes listing those cells (their n, figures, as_of).
+    expect1(pub(feedPaths.specialties()), 'lists the specialty\'s national figures');
+    expect1(pub(csvPaths.specialties()), 'lists the specialty\'s national figures');
+    expect1(page(pagePaths.specialtiesIndex()), 'lists the specialty\'s national figures');
+    expect1(pub(feedPaths.states()), 'lists the state\'s figures');
+    expect1(pub(csvPaths.states()), 'lists the state\'s figures');
+    expect1(page(pagePaths.statesIndex()), 'lists the state\'s figures');
+    expect1(page(pagePaths.license()), 'cites specialties.json (its n and as_of) as the example');
+    const spIndex = read<{ n: number; as_of: string; attribution: string }>(second, feedPaths.specialties());
+    expect(readFileSync(join(second.dir, page(pagePaths.license())), 'utf8')).toContain(`data as of ${spIndex.as_of}`);
+    // sitemap.xml: lastmod is the as_of of each indexable page; the specialty's page moved
+    expect(read<SpecialtyFeed>(second, feedPaths.specialty(SP)).as_of).not.toBe(read<SpecialtyFeed>(first, feedPaths.specialty(SP)).as_of);
+    expect1(pub('sitemap.xml'), 'lastmod of the pages whose as_of moved');
+
+    // 3. The keyed API's files of the specialty, its index (counts, data date), and the methodology page
+    //    (keyed vs open national figures of every specialty; the build's disclosure-accuracy table).
+    expect1(keyedPaths.specialty(SP), 'keyed figures of the specialty');
+    expect1(keyedPaths.reports(SP), 'keyed report columns of the specialty');
+    expect1(keyedPaths.index(), 'keyed index: counts per specialty, data_as_of');
+    const nat2 = read<SpecialtyFeed>(second, feedPaths.specialty(SP));
+    expect(readFileSync(join(second.dir, page(pagePaths.methodology())), 'utf8')).toContain(fmtMoney(nat2.median!));
+    expect1(page(pagePaths.methodology()), 'shows the specialty\'s open and keyed national figures');
+
+    // 4. Every file showing the specialty's national figures: each of its state cells (national_median,
+    //    difference_from_national_pct; a cell's own figures also move with its specialty's fences and noise
+    //    size), their pages, and state pages / feeds listing one of its cells.
+    const nat1 = read<SpecialtyFeed>(first, feedPaths.specialty(SP));
+    expect(nat2.median).not.toBe(nat1.median);
+    for (const st of states) {
+      const f = feedPaths.specialtyState(SP, st);
+      expect(read<SpecialtyStateFeed>(second, f).national_median).toBe(nat2.median);
+      expect1(pub(f), 'shows the specialty\'s national median');
+      expect1(page(pagePaths.specialtyState(SP, st)), 'shows the specialty\'s national median');
+      const [a, b] = [read<SpecialtyStateFeed>(first, f), read<SpecialtyStateFeed>(second, f)];
+      // the state page's table shows each specialty's n, median and difference from the national median
+      if (a.n !== b.n || a.median !== b.median || a.difference_from_national_pct !== b.difference_from_national_pct) {
+        expect1(page(pagePaths.state(st)), 'its table shows the specialty\'s cell, whose figures moved');
+      }
+    }
+
+    // 5. States: a state feed shows the specialty's national median where it ranks among the state's top
+    //    specialties, and every published state cell mixes specialties, so its noise is sized by the median
+    //    and spread of all reports (national.ts referenceAll, spreadAll), which the new reports moved.
+    expect(facts[1]!.spreadAll !== facts[0]!.spreadAll || facts[1]!.referenceAll !== facts[0]!.referenceAll).toBe(true);
+    for (const st of states) {
+      const [a, b] = [read<StateFeed>(first, feedPaths.state(st)), read<StateFeed>(second, feedPaths.state(st))];
+      const listsSp = [a, b].some((d) => d.top_specialties.some((t) => t.specialty.slug === SP));
+      const figuresMoved = figures(a) !== figures(b);
+      if (st !== ST.slug && figuresMoved && !listsSp) {
+        expect(b.withheld, st).toBe(false); // only a published cell's noise moves
+        expect(b.n, st).toBe(a.n); // its own reports did not change
+        expect(b.as_of, st).toBe(a.as_of);
+      }
+      if (listsSp || figuresMoved) {
+        expect1(pub(feedPaths.state(st)), listsSp ? 'lists the specialty among its top specialties' : 'its figures\' noise moved with all reports');
+        expect1(page(pagePaths.state(st)), 'shows the state\'s figures');
+      }
+    }
+
+    const changed = changedPaths(m1, m2);
+    const unexpected = changed.filter((p) => !expected.has(p));
+    const missing = [...expected.keys()].filter((p) => !changed.includes(p));
+    expect({ unexpected: unexpected.slice(0, 20), unexpectedCount: unexpected.length, missing }).toEqual({ unexpected: [], unexpectedCount: 0, missing: [] });
+    expect(second.filesChanged).toBe(expected.size);
+    expect(second.filesReused).toBe(second.summary.files - expected.size);
+    expect(second.filesReused).toBeGreaterThan(second.summary.files * 0.9);
+
+    // every other file is the previous build's (a hard link: same bytes, same content hash, so the same ETag)
+    for (const [path, entry] of Object.entries(m2.files)) {
+      if (expected.has(path)) continue;
+      const before = m1.files[path]!;
+      expect(entry.content_hash, path).toBe(before.content_hash);
+      expect(entry.sha256, path).toBe(before.sha256);
+      expect(statSync(join(second.dir, path)).ino, path).toBe(statSync(join(first.dir, path)).ino);
+    }
+  });
+
+  it('a withheld cell\'s as_of is its published parent\'s, or the fixed date, never its own reports\'', () => {
+    const states = read<{ states: { state: { slug: string } }[] }>(second, feedPaths.states()).states.map((s) => s.state.slug);
+    const specialties = read<{ specialties: { slug: string }[] }>(second, feedPaths.specialties()).specialties.map((s) => s.slug);
+    let withheldCells = 0;
+    for (const b of [first, second, third]) {
+      for (const sp of specialties) {
+        const nat = read<SpecialtyFeed>(b, feedPaths.specialty(sp));
+        const parent = nat.withheld ? NO_FIGURES_AS_OF : nat.as_of;
+        const wrvu = read<WrvuFeed>(b, feedPaths.wrvu(sp));
+        if (wrvu.withheld) expect(wrvu.as_of, `${sp} wRVU`).toBe(parent);
+        if (nat.withheld) expect(nat.as_of, sp).toBe(NO_FIGURES_AS_OF);
+        for (const st of states) {
+          const cell = read<SpecialtyStateFeed>(b, feedPaths.specialtyState(sp, st));
+          if (!cell.withheld) continue;
+          withheldCells++;
+          expect(cell.as_of, `${sp} in ${st}`).toBe(parent);
+          expect(cell.attribution).toContain(`(data as of ${parent};`);
+        }
+      }
+      for (const st of states) {
+        const d = read<StateFeed>(b, feedPaths.state(st));
+        if (d.withheld) expect(d.as_of, st).toBe(NO_FIGURES_AS_OF);
+      }
+    }
+    expect(withheldCells).toBeGreaterThan(1000);
+  });
+});
+
+describe('nightly churn: a report in a withheld cell', () => {
+  it('changes no file of the withheld cell or of its specialty withheld nationally (nothing tells it arrived)', () => {
+    expect(third.published).toBe(true);
+    expect(read<SpecialtyFeed>(third, feedPaths.specialty(WITHHELD_SP)).withheld).toBe(true);
+    expect(read<SpecialtyStateFeed>(third, feedPaths.specialtyState(WITHHELD_SP, WITHHELD_ST.slug)).withheld).toBe(true);
+    const changed = changedPaths(m2, m3);
+    const ofSpecialty = (p: string) => p.includes(`/${WITHHELD_SP}.`) || p.includes(`/${WITHHELD_SP}/`);
+    const publicOfSpecialty = Object.keys(m3.files).filter((p) => p.startsWith('public/') && ofSpecialty(p));
+    expect(publicOfSpecialty.length).toBeGreaterThan(100); // its feed, wRVU feed, page, and a feed and page per state
+    expect(changed.filter((p) => p.startsWith('public/') && ofSpecialty(p))).toEqual([]);
+    // nor any index of specialties (its entry stays withheld; the index's as_of is that of published cells)
+    for (const p of [feedPaths.specialties(), csvPaths.specialties()]) expect(changed).not.toContain(pub(p));
+    expect(changed).not.toContain(page(pagePaths.specialtiesIndex()));
+    // what does change: the state's cell of all specialties counts the report (by design), the indexes of
+    // states, and the keyed API's files of the specialty
+    expect(changed).toEqual(expect.arrayContaining([pub(feedPaths.state(WITHHELD_ST.slug)), pub(feedPaths.states()), keyedPaths.reports(WITHHELD_SP)]));
+  });
+});
