@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { TZ: 'UTC' },
+    globalSetup: ['test/helpers/pg-global.ts'], // one PostgreSQL database per test file, dropped at the end
   },
 });
