@@ -78,6 +78,19 @@ function tiersParam(limits: Record<string, QuotaLimits>): string {
 
 const KEY_COLUMNS = 'id::int AS id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
+/**
+ * Give a connection back after a failed transaction: a broken or silent one is dropped (the server rolls
+ * back), never reused nor waited on again; a healthy one is rolled back and returned to the pool.
+ */
+async function releaseAfterFailure(client: pg.PoolClient, err: unknown): Promise<void> {
+  if (pgFailure(err)) {
+    client.release(err as Error);
+    return;
+  }
+  await client.query('ROLLBACK').catch(() => {});
+  client.release();
+}
+
 /** The one key named by id or key_prefix, its row locked until the transaction ends. */
 async function keyByRef(c: pg.PoolClient, ref: string): Promise<ApiKeyRecord> {
   const found = await c.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 OR key_prefix = $2 FOR UPDATE`, [/^\d+$/.test(ref) ? Number(ref) : -1, ref]);
@@ -222,12 +235,7 @@ export async function migratePostgres(pool: pg.Pool, extra: { version: number; s
     }
     await client.query('COMMIT');
   } catch (err) {
-    // a broken or silent connection is dropped (the server rolls back), never reused nor waited on again
-    if (pgFailure(err)) client.release(err as Error);
-    else {
-      await client.query('ROLLBACK').catch(() => {});
-      client.release();
-    }
+    await releaseAfterFailure(client, err);
     throw err;
   }
   client.release();
@@ -434,12 +442,7 @@ export class PostgresServiceStore implements ServiceStore {
         client.release();
         return out;
       } catch (err) {
-        // a broken or silent connection is dropped (the server rolls back), never reused nor waited on again
-        if (pgFailure(err)) client.release(err as Error);
-        else {
-          await client.query('ROLLBACK').catch(() => {});
-          client.release();
-        }
+        await releaseAfterFailure(client, err);
         throw err;
       }
     });

@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
-import http, { Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,22 +216,7 @@ async function expectRefusedWhileDown(url: string, key: string, agent: Agent): P
 }
 
 function post(url: string, body: string, agent: Agent): Promise<HttpResponse> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: Number(u.port), method: 'POST', path: '/mcp', agent, headers: { ...JSON_ONLY, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const buf = Buffer.concat(chunks);
-        const text = buf.toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf, text, json: <T>() => JSON.parse(text) as T });
-      });
-    });
-    req.setTimeout(20_000, () => req.destroy(new Error('POST /mcp timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
+  return request(url, '/mcp', { method: 'POST', agent, timeoutMs: 20_000, body, headers: JSON_ONLY });
 }
 
 (pgReason ? describe.skip : describe)('PostgreSQL service store outages are visible', () => {

@@ -20,6 +20,8 @@ export interface RequestOptions {
   /** defaults to a keep-alive agent shared by all requests of this module */
   agent?: http.Agent;
   timeoutMs?: number;
+  /** a request body (its Content-Length is set) */
+  body?: string;
 }
 
 export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -34,7 +36,7 @@ export function request(base: string, path: string, opts: RequestOptions = {}): 
         port: Number(u.port),
         method: opts.method ?? 'GET',
         path,
-        headers: opts.headers ?? {},
+        headers: opts.body === undefined ? opts.headers ?? {} : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) },
         agent: opts.agent ?? keepAliveAgent,
       },
       (res) => {
@@ -56,7 +58,7 @@ export function request(base: string, path: string, opts: RequestOptions = {}): 
     );
     req.setTimeout(opts.timeoutMs ?? 15_000, () => req.destroy(new Error(`request ${opts.method ?? 'GET'} ${path.slice(0, 100)} timed out`)));
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }
 

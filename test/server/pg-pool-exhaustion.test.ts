@@ -15,7 +15,7 @@
  * PostgreSQL is needed: outside CI the test skips with a message when it is unreachable; in CI it must run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http, { Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,24 +68,9 @@ afterAll(async () => {
 });
 
 function postMcp(url: string, ip: string, agent: Agent): Promise<HttpResponse> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: u.hostname, port: Number(u.port), method: 'POST', path: '/mcp', agent,
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': ip, 'content-length': String(Buffer.byteLength(TOOL_CALL)) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, json: <T>() => JSON.parse(text) as T });
-      });
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error('POST /mcp timed out')));
-    req.on('error', reject);
-    req.end(TOOL_CALL);
+  return request(url, '/mcp', {
+    method: 'POST', agent, timeoutMs: 30_000, body: TOOL_CALL,
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-forwarded-for': ip },
   });
 }
 
