@@ -206,6 +206,29 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'moderation decisions kept across an undone import',
+    up(db) {
+      // physpay import undo removes a batch's reports; the decisions made on them (not the reports) stay
+      // here, by content fingerprint, so that importing the same rows again restores them, under the same
+      // report ids (the moderation log keeps pointing at them). A decision is used once, then dropped.
+      db.exec(`
+        CREATE TABLE undone_decisions (
+          id                INTEGER PRIMARY KEY,
+          fingerprint       TEXT NOT NULL,
+          report_id         INTEGER NOT NULL,
+          batch_id          INTEGER NOT NULL,
+          status            TEXT NOT NULL CHECK (status IN ('approved', 'rejected')),
+          moderated_at      TEXT,
+          moderated_by      TEXT,
+          moderation_reason TEXT,
+          undone_at         TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX undone_decisions_by_fingerprint ON undone_decisions (fingerprint);
+      `);
+    },
+  },
 ];
 
 /** A DB written by a newer physpay: its schema is not one this code knows, so it is neither read nor migrated. */

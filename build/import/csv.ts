@@ -2,21 +2,14 @@
  * A small RFC 4180 CSV reader (pure). Files must be UTF-8 (decodeCsvBytes refuses anything else, naming
  * the encoding); quoted fields may hold commas, doubled quotes and line breaks; lines end in LF or CRLF;
  * a UTF-8 byte-order mark is ignored. Every record remembers the line it starts
- * on, so importers can point at the exact line of a bad row.
+ * on, so importers can point at the exact line of a bad row. The same checks and parser run a chunk at a
+ * time for files read from disk (build/import/source.ts): Utf8Scanner (utf8.ts) and CsvParser (csv-parser.ts).
  */
-export interface CsvRecord {
-  line: number;
-  fields: string[];
-}
+import { CsvParser, CsvSyntaxError, type CsvRecord } from './csv-parser.ts';
+import { HighBytes, Utf8Scanner, faultMessage, wideEncodingMessage, type Utf8Fault, type WideEncoding } from './utf8.ts';
+import { HeaderError, headerKeys } from './normalise.ts';
 
-export class CsvSyntaxError extends Error {
-  constructor(
-    readonly line: number,
-    message: string,
-  ) {
-    super(`line ${line}: ${message}`);
-  }
-}
+export { CsvParser, CsvSyntaxError, type CsvRecord };
 
 /**
  * A file that is not UTF-8 text. `line`/`column` (1-based, column in characters) point at the first bad
@@ -33,80 +26,18 @@ export class CsvEncodingError extends CsvSyntaxError {
   }
 }
 
-/**
- * The characters Windows-1252 gives bytes 0x80-0x9F (curly quotes, dashes, euro, ...); the five bytes it
- * leaves undefined are absent. Spelled out because Node's TextDecoder('windows-1252') reads them as Latin-1
- * C1 controls. Bytes 0xA0-0xFF are the same in Latin-1 and Windows-1252 (U+00A0-U+00FF).
- */
-const CP1252_HIGH = new Map<number, string>(
-  [...'\u20AC_\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152_\u017D__\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153_\u017E\u0178']
-    .map((c, i): [number, string] => [0x80 + i, c])
-    .filter(([, c]) => c !== '_'),
-);
+export const wideEncodingError = (wide: WideEncoding, file: string) => new CsvEncodingError(1, 1, wideEncodingMessage(wide, file));
 
-function decodeCp1252(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b < 0x80 || b >= 0xa0 ? String.fromCharCode(b) : (CP1252_HIGH.get(b) ?? '\uFFFD');
-  return out;
+export function faultError(fault: Utf8Fault, file: string, high: HighBytes, around: { bytes: Uint8Array; at: number }): CsvEncodingError {
+  return new CsvEncodingError(fault.line, fault.column, faultMessage(fault, file, high, around));
 }
 
-const hex = (b: number) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
-
-function converted(file: string): string {
-  return /\.csv$/i.test(file) ? file.replace(/(\.csv)$/i, '-utf8$1') : `${file}-utf8`;
-}
-
-/** A path as a POSIX shell word (quoted only when it needs to be). */
-const shellWord = (p: string) => (/^[\w./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
-
-/** How to convert: `iconv -f FROM -t utf-8 FILE > FILE-utf8.csv`. */
-function iconvHint(from: string, file: string): string {
-  return `convert it with \`iconv -f ${from} -t utf-8 ${shellWord(file)} > ${shellWord(converted(file))}\` and import that`;
-}
-
-/** UTF-16/32 by byte-order mark, or UTF-16 by the pattern of NUL bytes in the first kilobytes. */
-function wideEncoding(bytes: Uint8Array): { name: string; iconv: string } | undefined {
-  const [b0, b1, b2, b3] = bytes;
-  if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) return { name: 'UTF-32 (little-endian, with a byte-order mark)', iconv: 'utf-32' };
-  if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) return { name: 'UTF-32 (big-endian, with a byte-order mark)', iconv: 'utf-32' };
-  if (b0 === 0xff && b1 === 0xfe) return { name: 'UTF-16 (little-endian, with a byte-order mark)', iconv: 'utf-16' };
-  if (b0 === 0xfe && b1 === 0xff) return { name: 'UTF-16 (big-endian, with a byte-order mark)', iconv: 'utf-16' };
-  const n = Math.min(bytes.length - (bytes.length % 2), 4096);
-  if (n < 4) return undefined;
-  let evenNul = 0;
-  let oddNul = 0;
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) (i % 2 === 0 ? evenNul++ : oddNul++);
-  // ASCII text in UTF-16 has a NUL in (nearly) every other byte.
-  if (oddNul >= n / 4 && evenNul <= oddNul / 8) return { name: 'UTF-16 (little-endian)', iconv: 'utf-16le' };
-  if (evenNul >= n / 4 && oddNul <= evenNul / 8) return { name: 'UTF-16 (big-endian)', iconv: 'utf-16be' };
-  return undefined;
-}
-
-/** Length of the valid UTF-8 sequence starting at `i` (lead byte >= 0x80), or 0 when it is invalid. */
-function utf8SequenceLength(bytes: Uint8Array, i: number): number {
-  const b = bytes[i]!;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => {
-    const c = bytes[i + k];
-    return c !== undefined && c >= lo && c <= hi;
-  };
-  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
-  if (b === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0; // no overlong forms
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (b === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0; // no UTF-16 surrogates
-  if (b === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (b >= 0xf1 && b <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (b === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0; // nothing above U+10FFFF
-  return 0;
-}
-
-/** The CSV field around byte `at`, read as Windows-1252 (a superset of Latin-1's printable characters). */
-function fieldAround(bytes: Uint8Array, at: number): string {
-  const stop = (b: number) => b === 0x2c || b === 0x0a || b === 0x0d || b === 0x22;
-  let start = at;
-  while (start > 0 && at - start < 40 && !stop(bytes[start - 1]!)) start--;
-  let end = at + 1;
-  while (end < bytes.length && end - at < 40 && !stop(bytes[end]!)) end++;
-  return decodeCp1252(bytes.subarray(start, end)).trim();
+export function forbiddenCharacterError(found: NonNullable<ReturnType<typeof forbiddenCharacterIn>>): CsvEncodingError {
+  return new CsvEncodingError(
+    found.line,
+    found.column,
+    `line ${found.line}, column ${found.column}: ${found.name} in ${found.field}; imported text must be plain text (remove it and import again)`,
+  );
 }
 
 /**
@@ -116,46 +47,12 @@ function fieldAround(bytes: Uint8Array, at: number): string {
  * control characters and the like (forbiddenCharacterIn) at their line, column and CSV column.
  */
 export function decodeCsvBytes(bytes: Uint8Array, file = 'the file'): string {
-  const wide = wideEncoding(bytes);
-  if (wide) throw new CsvEncodingError(1, 1, `line 1: the file is ${wide.name}, not UTF-8: ${iconvHint(wide.iconv, file)}`);
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  let line = 1;
-  let column = 1;
-  for (let i = bom; i < bytes.length; ) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      if (b === 0) throw new CsvEncodingError(line, column, `line ${line}, column ${column}: a NUL byte; this is not a UTF-8 text file (save it as CSV, UTF-8)`);
-      if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) {
-        line++;
-        column = 1;
-      } else if (b !== 0x0d) column++;
-      i++;
-      continue;
-    }
-    const len = utf8SequenceLength(bytes, i);
-    if (len > 0) {
-      i += len;
-      column++;
-      continue;
-    }
-    const where = `line ${line}, column ${column}: not valid UTF-8 (byte ${hex(b)})`;
-    let latin1 = true;
-    let cp1252 = false;
-    for (const x of bytes) {
-      if (x < 0x80 || x >= 0xa0) continue;
-      if (CP1252_HIGH.has(x)) cp1252 = true;
-      else latin1 = false;
-    }
-    if (!latin1) throw new CsvEncodingError(line, column, `${where}; save the file as UTF-8 text`);
-    const [name, from] = cp1252 ? ['Windows-1252', 'windows-1252'] : ['Latin-1 (ISO-8859-1)', 'latin1'];
-    throw new CsvEncodingError(line, column, `${where}; the file looks like ${name}, where these bytes read "${fieldAround(bytes, i)}": ${iconvHint(from, file)}`);
-  }
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.byteLength - bom).toString('utf8');
-  const found = forbiddenCharacterIn(text);
-  if (found) {
-    throw new CsvEncodingError(found.line, found.column, `line ${found.line}, column ${found.column}: ${found.name} in ${found.field}; imported text must be plain text (remove it and import again)`);
-  }
-  return text;
+  const r = new Utf8Scanner().push(bytes, true);
+  if ('wide' in r) throw wideEncodingError(r.wide, file);
+  if ('fault' in r) throw faultError(r.fault, file, new HighBytes().add(bytes), { bytes, at: r.fault.offset });
+  const found = forbiddenCharacterIn(r.text);
+  if (found) throw forbiddenCharacterError(found);
+  return r.text;
 }
 
 /** U+nFFFE and U+nFFFF of the supplementary planes 1-16 (noncharacters, like U+FFFE/U+FFFF). */
@@ -193,135 +90,117 @@ export function forbiddenCharacterName(cp: number): string {
   return `noncharacter ${code}`;
 }
 
-/**
- * The first forbidden character of a CSV text (FORBIDDEN_CHARACTERS), or null: its line and column (1-based; the
- * column counts characters within the physical line, as for encoding errors), its name, and the CSV
- * column it sits in (the header's name for that field, or "the header row"). The text is read as the
- * parser reads it (quoted fields may span lines), but only up to the character, and only when there is one.
- */
-export function forbiddenCharacterIn(text: string): { line: number; column: number; name: string; field: string } | null {
-  const m = FORBIDDEN_CHARACTERS.exec(text);
-  if (!m) return null;
-  let line = 1;
-  let column = 1;
-  let quoted = false;
-  let record = 0; // records before this one (a line with nothing on it is not a record)
-  let field = 0;
-  let value = '';
-  let empty = true; // the current record holds nothing yet
-  const header: string[] = [];
-  for (let i = 0; i < m.index; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xdc00 && c <= 0xdfff) {
-      if (record === 0) value += text[i]; // second half of a surrogate pair: counted with the first
-      continue;
-    }
-    if (c === 0x0a) {
-      line++;
-      column = 1;
-    } else if (c !== 0x0d) column++;
-    if (quoted) {
-      if (c === 0x22) {
-        if (text.charCodeAt(i + 1) === 0x22) {
-          i++;
-          column++;
-          if (record === 0) value += '"';
-        } else quoted = false;
-      } else if (record === 0 && c !== 0x0d) value += text[i];
-      continue;
-    }
-    if (c === 0x22) {
-      quoted = true;
-      empty = false;
-    } else if (c === 0x2c) {
-      if (record === 0) header.push(value);
-      value = '';
-      field++;
-      empty = false;
-    } else if (c === 0x0a) {
-      if (record === 0 && !empty) header.push(value);
-      if (!empty) record++;
-      field = 0;
-      value = '';
-      empty = true;
-    } else if (c !== 0x0d) {
-      if (record === 0) value += text[i];
-      empty = false;
-    }
-  }
-  if (record === 0) header.push(value);
-  const name = header[field]?.trim().slice(0, 60);
-  return {
-    line,
-    column,
-    name: forbiddenCharacterName(m[0].codePointAt(0)!),
-    field: record === 0 ? 'the header row' : name ? name : `field ${field + 1}`,
-  };
+export interface ForbiddenCharacter {
+  line: number;
+  column: number;
+  name: string;
+  field: string;
 }
 
-export function parseCsv(text: string): CsvRecord[] {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let recordLine = 1;
-  let i = 0;
-  let quoted = false; // inside a quoted field
-  let wasQuoted = false; // current field started with a quote
-  const endField = () => {
-    fields.push(field);
-    field = '';
-    wasQuoted = false;
-  };
-  const endRecord = () => {
-    endField();
-    // A line with nothing on it (e.g. the trailing newline) is not a record.
-    if (!(fields.length === 1 && fields[0] === '')) records.push({ line: recordLine, fields });
-    fields = [];
-  };
-  while (i < src.length) {
-    const c = src[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (src[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
+/**
+ * Where a character sits in a CSV text read a piece at a time: its line and column (1-based; the column
+ * counts characters within the physical line, as for encoding errors) and the CSV column (the header's
+ * name for that field, or "the header row"). The text is read as the parser reads it (quoted fields may
+ * span lines). Pieces must not split a surrogate pair (text decoded from whole UTF-8 sequences never does).
+ */
+export class CsvPositionTracker {
+  private line = 1;
+  private column = 1;
+  private quoted = false;
+  /** A quote ended the last piece inside a quoted field: doubled or closing, the next piece says. */
+  private quoteAtEnd = false;
+  private record = 0; // records before this one (a line with nothing on it is not a record)
+  private field = 0;
+  private value = '';
+  private empty = true; // the current record holds nothing yet
+  private readonly header: string[] = [];
+
+  /** Read text[0, end). */
+  advance(text: string, end = text.length): void {
+    let i = 0;
+    if (this.quoteAtEnd && text.length > 0) {
+      this.quoteAtEnd = false;
+      if (text.charCodeAt(0) === 0x22) {
+        if (i < end) {
+          i++;
+          this.column++;
+          if (this.record === 0) this.value += '"';
         }
-        quoted = false;
-        i++;
-        const next = src[i];
-        if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
-          throw new CsvSyntaxError(line, 'unexpected character after a closing quote');
-        }
+      } else this.quoted = false;
+    }
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xdc00 && c <= 0xdfff) {
+        if (this.record === 0) this.value += text[i]; // second half of a surrogate pair: counted with the first
         continue;
       }
-      if (c === '\n') line++;
-      field += c;
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      if (field !== '' || wasQuoted) throw new CsvSyntaxError(line, 'a quote inside an unquoted field');
-      quoted = true;
-      wasQuoted = true;
-      i++;
-    } else if (c === ',') {
-      endField();
-      i++;
-    } else if (c === '\r' || c === '\n') {
-      endRecord();
-      i += c === '\r' && src[i + 1] === '\n' ? 2 : 1;
-      line++;
-      recordLine = line;
-    } else {
-      field += c;
-      i++;
+      if (c === 0x0a) {
+        this.line++;
+        this.column = 1;
+      } else if (c !== 0x0d) this.column++;
+      if (this.quoted) {
+        if (c === 0x22) {
+          if (i + 1 === text.length) this.quoteAtEnd = true;
+          else if (text.charCodeAt(i + 1) === 0x22) {
+            i++;
+            this.column++;
+            if (this.record === 0) this.value += '"';
+          } else this.quoted = false;
+        } else if (this.record === 0 && c !== 0x0d) this.value += text[i];
+        continue;
+      }
+      if (c === 0x22) {
+        this.quoted = true;
+        this.empty = false;
+      } else if (c === 0x2c) {
+        if (this.record === 0) this.header.push(this.value);
+        this.value = '';
+        this.field++;
+        this.empty = false;
+      } else if (c === 0x0a) {
+        if (this.record === 0 && !this.empty) this.header.push(this.value);
+        if (!this.empty) this.record++;
+        this.field = 0;
+        this.value = '';
+        this.empty = true;
+      } else if (c !== 0x0d) {
+        if (this.record === 0) this.value += text[i];
+        this.empty = false;
+      }
     }
   }
-  if (quoted) throw new CsvSyntaxError(recordLine, 'a quoted field is never closed');
-  if (field !== '' || fields.length > 0 || wasQuoted) endRecord();
+
+  /** The position reached, for the character `cp` found there. */
+  locate(cp: number): ForbiddenCharacter {
+    const header = this.record === 0 ? [...this.header, this.value] : this.header;
+    const name = header[this.field]?.trim().slice(0, 60);
+    return {
+      line: this.line,
+      column: this.column,
+      name: forbiddenCharacterName(cp),
+      field: this.record === 0 ? 'the header row' : name ? name : `field ${this.field + 1}`,
+    };
+  }
+}
+
+/**
+ * The first forbidden character of a CSV text (FORBIDDEN_CHARACTERS), or null: its line, column, name
+ * and CSV column (CsvPositionTracker). The text is read only up to the character, and only when there is one.
+ */
+export function forbiddenCharacterIn(text: string): ForbiddenCharacter | null {
+  const m = FORBIDDEN_CHARACTERS.exec(text);
+  if (!m) return null;
+  const tracker = new CsvPositionTracker();
+  tracker.advance(text, m.index);
+  return tracker.locate(m[0].codePointAt(0)!);
+}
+
+/** Every record of a whole text (CsvParser in one piece). */
+export function parseCsv(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const parser = new CsvParser((r) => records.push(r));
+  parser.push(text);
+  parser.end();
   return records;
 }
 
@@ -333,29 +212,36 @@ export interface RowError {
 export interface CsvRow {
   line: number;
   values: Record<string, string>;
+  /** Columns whose cell had surrounding whitespace (removed); absent when none had. */
+  trimmed?: string[];
 }
 
 /**
- * Row objects keyed by header name. The header must hold every name of `columns` (any order); other
- * columns are an error unless `extraAllowed` (e.g. the many columns of the official BLS file).
+ * Row objects keyed by header name. The header must hold every name of `columns` (any order), matched
+ * whatever its letter case and surrounding spaces (normalise.ts: headerKeys); `optional` names columns
+ * matched the same way when present (e.g. YEAR of a BLS file). Other columns are an error unless
+ * `extraAllowed` (e.g. the many columns of the official BLS file); they are kept under their own name.
+ * Cells lose their surrounding whitespace; `trimmed` lists the columns where that changed something.
  * A bad header throws (nothing in the file can be read); a row with the wrong number of fields is
  * returned as a row error so that the importer can list every bad line at once.
  */
 export function recordsToRows(
   records: CsvRecord[],
   columns: readonly string[],
-  options: { extraAllowed?: boolean } = {},
+  options: { extraAllowed?: boolean; optional?: readonly string[] } = {},
 ): { rows: CsvRow[]; errors: RowError[] } {
   const header = records[0];
   if (!header) throw new CsvSyntaxError(1, 'the file is empty (a header row is required)');
-  const names = header.fields.map((h) => h.trim());
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new CsvSyntaxError(header.line, `column "${n}" appears twice in the header`);
-    seen.add(n);
+  let names: string[];
+  try {
+    names = headerKeys(header.fields, columns, options.optional);
+  } catch (err) {
+    if (err instanceof HeaderError) throw new CsvSyntaxError(header.line, err.message);
+    throw err;
   }
-  const missing = columns.filter((c) => !seen.has(c));
-  const unknown = names.filter((n) => !columns.includes(n));
+  const known = new Set([...columns, ...(options.optional ?? [])]);
+  const missing = columns.filter((c) => !names.includes(c));
+  const unknown = names.filter((n) => !known.has(n));
   if (missing.length > 0 || (!options.extraAllowed && unknown.length > 0)) {
     const parts = [];
     if (missing.length) parts.push(`missing column(s): ${missing.join(', ')}`);
@@ -370,10 +256,14 @@ export function recordsToRows(
       continue;
     }
     const values: Record<string, string> = Object.create(null);
+    let trimmed: string[] | undefined;
     names.forEach((n, idx) => {
-      values[n] = r.fields[idx]!.trim();
+      const raw = r.fields[idx]!;
+      const v = raw.trim();
+      if (v.length !== raw.length && v !== '') (trimmed ??= []).push(n);
+      values[n] = v;
     });
-    rows.push({ line: r.line, values });
+    rows.push(trimmed ? { line: r.line, values, trimmed } : { line: r.line, values });
   }
   return { rows, errors };
 }

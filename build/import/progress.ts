@@ -1,18 +1,20 @@
 /**
  * Import progress, in the style of the build's (build/emit/progress.ts): one line per stage, rewritten in
- * place with a running row count, and finished with its duration. The CLI only asks for it on a terminal,
- * and importFile only uses it for files of more than PROGRESS_MIN_ROWS rows.
+ * place with a running count, and finished with its duration. The CLI only asks for it on a terminal,
+ * and importFile only uses it for files of more than PROGRESS_MIN_BYTES bytes.
  */
-export const PROGRESS_MIN_ROWS = 10_000;
+export const PROGRESS_MIN_BYTES = 512 * 1024;
 
 export interface ImportProgress {
   stage(label: string): void;
   /** `done` of `total` rows of the current stage (throttled: the line is rewritten every 1% or so). */
   tick(done: number, total: number): void;
+  /** `done` of `size` bytes of the file read, `rows` rows so far (throttled the same way). */
+  bytes(done: number, size: number, rows: number): void;
   done(): void;
 }
 
-export const silentImportProgress: ImportProgress = { stage() {}, tick() {}, done() {} };
+export const silentImportProgress: ImportProgress = { stage() {}, tick() {}, bytes() {}, done() {} };
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -43,6 +45,11 @@ export function ttyImportProgress(write: (s: string) => void, stages: number): I
       if (!label || done < nextTick) return;
       nextTick = done + Math.max(1, Math.floor(total / 100));
       show(`${label}: ${fmt(done)} / ${fmt(total)} ...`, '\r');
+    },
+    bytes(done, size, rows) {
+      if (!label || done < nextTick) return;
+      nextTick = done + Math.max(1, Math.floor(size / 100));
+      show(`${label}: ${Math.floor((100 * done) / Math.max(size, 1))}%, ${fmt(rows)} rows ...`, '\r');
     },
     done: finish,
   };

@@ -353,10 +353,10 @@ describe('physpay import: batches, duplicates, encodings (issue 18)', () => {
 
     const dry = await run('import', 'undo', '2', '--db', dbPath, '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.out).toEqual([`dry run: undoing batch 2 (two.csv, imported ${NOW.toISOString()}) would remove 2 reports (1 pending, 1 approved); nothing changed`]);
+    expect(dry.out).toEqual([`dry run: undoing batch 2 (two.csv, imported ${NOW.toISOString()}) would remove 2 reports (1 pending, 1 approved), 50% of the 4 reports in the DB; nothing changed`]);
     expect(reportCount()).toBe(4);
 
-    const undo = await run('import', 'undo', '2', '--db', dbPath);
+    const undo = await run('import', 'undo', '2', '--db', dbPath, '--yes');
     expect(undo.code).toBe(0);
     expect(undo.out).toEqual([`batch 2 (two.csv, imported ${NOW.toISOString()}) undone: 2 reports removed (1 pending, 1 approved)`]);
     expect(query('SELECT id FROM reports ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
@@ -427,7 +427,7 @@ describe('physpay import: batches, duplicates, encodings (issue 18)', () => {
     expect(r.err[21]).toBe('physpay: reports.csv: 3,000 bad row(s); nothing was imported (the attempt is listed as batch 1)');
   });
 
-  it('shows progress on stderr for more than 10,000 rows on a terminal, and none otherwise', async () => {
+  it('shows progress on stderr for files of more than 512 KB on a terminal, and none otherwise', async () => {
     await init();
     const rows = Array.from({ length: 10_050 }, (_, i) => GOOD_ROW.replace('520000', String(600_000 + i)));
     const path = reportsCsv(rows);
@@ -441,7 +441,7 @@ describe('physpay import: batches, duplicates, encodings (issue 18)', () => {
       const io: CliIo = { out: (l) => out.push(l), err: (l) => out.push(l), now: () => NOW, isTty: true };
       expect(await main(['node', 'physpay', 'import', 'reports', '--db', dbPath, path], io)).toBe(0);
       expect(out).toEqual(['10,050 reports imported from reports.csv (10,050 pending); batch 1']);
-      expect(written.join('')).toMatch(/\[3\/3\] writing 10,050 reports/);
+      expect(written.join('')).toMatch(/\[2\/2\] importing the rows of reports\.csv: 100%, 10,050 rows/);
       written.length = 0;
       await run('import', 'reports', '--db', dbPath, path.replace('reports.csv', 'reports.csv'), '--allow-duplicates');
       expect(written).toEqual([]);

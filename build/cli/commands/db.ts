@@ -1,9 +1,10 @@
-/** `physpay init` and `physpay stats`: create a reports DB, and summarise one. */
+/** `physpay init`, `physpay stats` and `physpay reclaim`: create a reports DB, summarise one, shrink one. */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { openReportsDb } from '../../db/open.ts';
 import { schemaVersion } from '../../db/migrations.ts';
+import { freeSpace, mbText, reclaimSpace } from '../../db/reclaim.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
@@ -69,5 +70,22 @@ export function registerDbCommands(program: Command, io: CliIo): void {
       io.out(`  approved reports cover ${stats.specialties_with_approved_reports} specialties in ${stats.states_with_approved_reports} states`);
       io.out(`  teaching institutions: ${stats.institutions}; BLS wage rows: ${stats.bls_wages}`);
       if (total === 0 && !existsSync(path)) throw new CliError(`no reports DB at ${path}`);
+    });
+
+  program
+    .command('reclaim')
+    .description('give back the disk space deleted reports left in a reports DB (after a large import undo or delete); rewrites the file')
+    .addOption(option('db').makeOptionMandatory())
+    .action((opts) => {
+      const { db: path } = readSettings(opts, ['db']);
+      const db = openReportsDb(path);
+      try {
+        const free = freeSpace(db);
+        const r = reclaimSpace(db, path);
+        const freed = Math.max(0, r.before - r.after);
+        io.out(`${path}: ${mbText(r.before)} -> ${mbText(r.after)} (${mbText(freed)} given back${free.bytes === 0 ? '; there was no free space to give back' : ''})`);
+      } finally {
+        db.close();
+      }
     });
 }

@@ -7,10 +7,14 @@ import { openReportsDb } from '../../db/open.ts';
 import { ImportRejected, importFile, type DuplicateRow, type ImportKind } from '../../import/run.ts';
 import { BatchError, listBatches, undoBatch, type Batch } from '../../import/batches.ts';
 import type { RowError } from '../../import/csv.ts';
+import { reasonOf } from '../../import/row-log.ts';
 import { REPORT_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
 import { COL_COLUMNS } from '../../import/col.ts';
+import { CountMismatchError } from '../../db/moderation.ts';
+import { RECLAIM_HINT_BYTES, freeSpace, mbText } from '../../db/reclaim.ts';
+import { confirmCount, parseExpectCount, reportsText } from '../confirm.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
@@ -26,24 +30,15 @@ export const MAX_ROW_LINES = 20;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/**
- * What a row error is about, without the row's own values: its first issue, minus quoted values and
- * parenthesised details ('state: must be a two-letter US state code such as NY or DC (got "XX")' ->
- * 'state: must be a two-letter US state code such as NY or DC').
- */
-export function reasonOf(message: string): string {
-  const first = message.split('; ')[0]!;
-  return first.replace(/\s*\((?:[^()"]|"[^"]*")*\)/g, '').replace(/\s*"[^"]*"/g, '').replace(/\s+:/g, ':').trim();
-}
-
-/** "... and 2,980 more rows refused: 1,500 x 'unknown specialty', ..." for the rows not printed. */
-function refusedTail(rest: RowError[]): string {
-  const byReason = new Map<string, number>();
+/** "... and 2,980 more rows refused: 1,500 x 'unknown specialty', ..." for the errors not printed. */
+function refusedTail(rest: RowError[], omitted: Map<string, number>): string {
+  const byReason = new Map(omitted);
   for (const e of rest) byReason.set(reasonOf(e.message), (byReason.get(reasonOf(e.message)) ?? 0) + 1);
+  const count = [...byReason.values()].reduce((a, n) => a + n, 0);
   const sorted = [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const shown = sorted.slice(0, 5).map(([reason, n]) => `${fmt(n)} x '${reason}'`);
   if (sorted.length > 5) shown.push(`${fmt(sorted.slice(5).reduce((a, [, n]) => a + n, 0))} x other reasons`);
-  return `... and ${fmt(rest.length)} more ${rest.length === 1 ? 'row' : 'rows'} refused: ${shown.join(', ')}`;
+  return `... and ${fmt(count)} more ${count === 1 ? 'row' : 'rows'} refused: ${shown.join(', ')}`;
 }
 
 function duplicateLine(d: DuplicateRow): string {
@@ -54,12 +49,12 @@ function duplicateLine(d: DuplicateRow): string {
 function printRefused(io: CliIo, err: ImportRejected): void {
   for (const e of err.errors.slice(0, MAX_ROW_LINES)) io.err(`${err.file} line ${e.line}: ${e.message}`);
   const rest = err.errors.slice(MAX_ROW_LINES);
-  if (rest.length) io.err(`${err.file}: ${refusedTail(rest)}`);
+  if (rest.length || err.omitted.size) io.err(`${err.file}: ${refusedTail(rest, err.omitted)}`);
 }
 
-function printDuplicates(io: CliIo, file: string, duplicates: DuplicateRow[]): void {
+function printDuplicates(io: CliIo, file: string, duplicates: DuplicateRow[], count: number): void {
   for (const d of duplicates.slice(0, MAX_ROW_LINES)) io.err(`${file} line ${d.line}: ${duplicateLine(d)}`);
-  const rest = duplicates.length - MAX_ROW_LINES;
+  const rest = count - MAX_ROW_LINES;
   if (rest > 0) io.err(`${file}: ... and ${fmt(rest)} more ${rest === 1 ? 'duplicate' : 'duplicates'} skipped`);
 }
 
@@ -90,7 +85,11 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       .addOption(option('db').makeOptionMandatory())
       .addHelpText('after', `\nColumns: ${k.columns.join(',')}${k.kind === 'bls' ? ' (other columns of the official file are ignored)' : ' (any order)'}`);
     if (k.kind === 'bls') cmd.addOption(option('year')).addOption(option('topCode'));
-    if (k.kind === 'reports') cmd.option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file');
+    if (k.kind === 'reports') {
+      cmd
+        .option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file')
+        .option('--no-restore-decisions', "rows removed by `import undo` come back with the file's status, not their last moderation decision");
+    }
     cmd.action((file: string, opts) => {
       const settings = readSettings(opts, k.kind === 'bls' ? ['db', 'year', 'topCode'] : ['db']);
       const db = openReportsDb(settings.db);
@@ -98,10 +97,11 @@ export function registerImportCommands(program: Command, io: CliIo): void {
         const result = importFile(db, k.kind, file, {
           now: () => io.now(),
           allowDuplicates: Boolean(opts.allowDuplicates),
+          restoreDecisions: opts.restoreDecisions !== false,
           progress: io.isTty ? (text) => process.stderr.write(text) : undefined,
           ...('year' in settings ? { year: settings.year as number | undefined, topCode: settings.topCode as number } : {}),
         });
-        printDuplicates(io, result.file, result.duplicates);
+        printDuplicates(io, result.file, result.duplicates, result.duplicateCount);
         io.out(result.summary);
       } catch (err) {
         if (err instanceof ImportRejected) {
@@ -109,7 +109,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
           if (err.fileLevel) throw new CliError(`${err.file} ${err.detail}; nothing was imported`);
           printRefused(io, err);
           const listed = err.batchId !== undefined ? ` (the attempt is listed as batch ${err.batchId})` : '';
-          throw new CliError(`${err.file}: ${fmt(err.errors.length)} bad row(s); nothing was imported${listed}`);
+          throw new CliError(`${err.file}: ${fmt(err.errorCount)} bad row(s); nothing was imported${listed}`);
         }
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`cannot read ${file}: no such file`);
         if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new CliError(`cannot read ${file}: it is a folder; name the CSV file to import (one file per import); nothing was imported`);
@@ -149,19 +149,43 @@ export function registerImportCommands(program: Command, io: CliIo): void {
 
   imp
     .command('undo')
-    .description('remove the reports imported by one batch (all of them, whatever their status), in one transaction')
+    .description('remove the reports imported by one batch (all of them, whatever their status), in one transaction; asks first')
     .argument('<batch>', 'batch id, as shown by physpay import list')
     .addOption(option('db').makeOptionMandatory())
     .option('--dry-run', 'say what would be removed, change nothing')
-    .action((batch: string, opts) => {
+    .option('--yes', 'go ahead without asking')
+    .option('--expect-count <n>', 'go ahead only if exactly this many reports would be removed (no question asked)')
+    .action(async (batch: string, opts) => {
       const { db: path } = readSettings(opts, ['db']);
       if (!/^\d+$/.test(batch)) throw new CliError(`<batch> must be a batch id, a whole number as shown by physpay import list (got "${batch}")`, 2);
+      const expectCount = parseExpectCount(opts.expectCount);
       const db = openReportsDb(path);
       try {
-        const r = undoBatch(db, Number(batch), { now: () => io.now(), dryRun: Boolean(opts.dryRun), dbName: path });
-        const what = `batch ${r.batch.id} (${r.batch.file_name}, imported ${r.batch.imported_at})`;
-        const n = `${fmt(r.removed)} ${r.removed === 1 ? 'report' : 'reports'}`;
-        io.out(r.dryRun ? `dry run: undoing ${what} would remove ${n}${byStatusText(r.byStatus)}; nothing changed` : `${what} undone: ${n} removed${byStatusText(r.byStatus)}`);
+        const plan = undoBatch(db, Number(batch), { dryRun: true, dbName: path });
+        const what = `batch ${plan.batch.id} (${plan.batch.file_name}, imported ${plan.batch.imported_at})`;
+        const share = plan.reportsInDb > 0 ? `, ${Math.round((100 * plan.removed) / plan.reportsInDb)}% of the ${reportsText(plan.reportsInDb)} in the DB` : '';
+        if (opts.dryRun) {
+          io.out(`dry run: undoing ${what} would remove ${reportsText(plan.removed)}${byStatusText(plan.byStatus)}${share}; nothing changed`);
+          return;
+        }
+        if (plan.removed > 0 || expectCount !== undefined) {
+          await confirmCount(io, { verb: `undo batch ${plan.batch.id}`, what: `${what} would remove`, count: plan.removed, detail: `${byStatusText(plan.byStatus)}${share}`, yes: opts.yes, expectCount });
+        }
+        let r;
+        try {
+          r = undoBatch(db, Number(batch), { now: () => io.now(), dbName: path, expectCount: plan.removed });
+        } catch (err) {
+          if (err instanceof CountMismatchError) throw new CliError(`the reports of batch ${batch} changed while you confirmed (${fmt(err.expected)} then, ${fmt(err.actual)} now); nothing changed`, 2);
+          throw err;
+        }
+        const kept = r.decisionsKept
+          ? `; ${fmt(r.decisionsKept)} moderation ${r.decisionsKept === 1 ? 'decision' : 'decisions'} kept: importing the same rows again restores ${r.decisionsKept === 1 ? 'it' : 'them'}`
+          : '';
+        io.out(`${what} undone: ${reportsText(r.removed)} removed${byStatusText(r.byStatus)}${kept}`);
+        const free = freeSpace(db);
+        if (free.bytes >= RECLAIM_HINT_BYTES && free.share >= 0.25) {
+          io.out(`${path} keeps the ${mbText(free.bytes)} the removed reports used (${Math.round(free.share * 100)}% of the file, copied by every backup); \`physpay reclaim --db ${path}\` gives it back`);
+        }
       } catch (err) {
         if (err instanceof BatchError) throw new CliError(err.message, 2);
         throw err;

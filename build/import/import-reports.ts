@@ -1,0 +1,214 @@
+/**
+ * Importing a reports CSV as it is read, in bounded memory whatever its size: records are parsed from the
+ * file a chunk at a time (source.ts), checked BATCH_ROWS at a time with the same validators, and written in
+ * one transaction with the batch; any bad row rolls everything back (every bad line is still listed, and
+ * the attempt is recorded as a refused batch). Duplicates are found by fingerprint against the DB, which
+ * within the transaction holds the file's earlier rows too.
+ *
+ * A row whose report was imported before and removed by `physpay import undo` gets back the moderation
+ * decision made on it (undone_decisions, migration v5) and its former id, unless restoreDecisions is off.
+ */
+import type { Db } from '../db/open.ts';
+import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
+import { CsvSyntaxError, recordsToRows, type CsvRecord } from './csv.ts';
+import { loadRefs } from './refs.ts';
+import { REPORT_COLUMNS, validateReportRows, type ValidReport } from './reports.ts';
+import { DuplicateLog, RowErrorLog } from './row-log.ts';
+import { FileChangedError, readCsvRecords } from './source.ts';
+import type { ImportProgress } from './progress.ts';
+import { ImportRejected, alreadyImported, insertBatch, sameFile, type ImportResult } from './result.ts';
+
+/** Rows validated and written at a time. */
+export const BATCH_ROWS = 2_000;
+
+export interface ReportsImport {
+  path: string;
+  file: string;
+  sha256: string;
+  stamp: string;
+  now: Date;
+  allowDuplicates: boolean;
+  restoreDecisions: boolean;
+  progress: ImportProgress;
+}
+
+type Status = 'pending' | 'approved' | 'rejected';
+
+interface Decision {
+  id: number;
+  report_id: number;
+  status: 'approved' | 'rejected';
+  moderated_at: string | null;
+  moderated_by: string | null;
+  moderation_reason: string | null;
+}
+
+/** Thrown inside the transaction when a row was bad: it rolls back, then the refusal is recorded. */
+class RowsRefused extends Error {}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
+
+/** Writes the valid reports of one batch: skips duplicates, restores undone decisions, numbers new reports. */
+class ReportWriter {
+  readonly counts: Record<Status, number> = { pending: 0, approved: 0, rejected: 0 };
+  readonly restored = { approved: 0, rejected: 0 };
+  readonly duplicates = new DuplicateLog();
+  private nextId: number;
+  /** Line of each new report (id high + 1 + index) and of each restored one, to name an in-file duplicate's first line. */
+  private readonly lineOfNew: number[] = [];
+  private readonly lineOfRestored = new Map<number, number>();
+  private readonly find;
+  private readonly insert;
+  private readonly decision;
+  private readonly dropDecision;
+  private readonly idTaken;
+
+  constructor(
+    db: Db,
+    private readonly batchId: number,
+    private readonly high: number,
+    private readonly stamp: string,
+    private readonly opts: { allowDuplicates: boolean; restoreDecisions: boolean },
+  ) {
+    this.nextId = high + 1;
+    this.find = db.prepare('SELECT id, batch_id FROM reports WHERE fingerprint = ? ORDER BY id LIMIT 1');
+    this.insert = db.prepare(`INSERT INTO reports (id, specialty_id, state, year, total_compensation, base_salary, bonus,
+      hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at,
+      moderated_by, moderation_reason, batch_id, fingerprint)
+      VALUES (@id, @specialty_id, @state, @year, @total_compensation, @base_salary, @bonus, @hours_per_week, @years_in_practice,
+      @practice_setting, @employment_type, @wrvus, @submitted_at, @status, @moderated_at, @moderated_by, @moderation_reason,
+      @batch_id, @fingerprint)`);
+    this.decision = db.prepare(`SELECT id, report_id, status, moderated_at, moderated_by, moderation_reason FROM undone_decisions
+      WHERE fingerprint = ? ORDER BY id DESC LIMIT 1`);
+    this.dropDecision = db.prepare('DELETE FROM undone_decisions WHERE id = ?');
+    this.idTaken = db.prepare('SELECT 1 FROM reports WHERE id = ?').pluck();
+  }
+
+  /** The id of the last new report, or null when the batch gave none out. */
+  get lastNewId(): number | null {
+    return this.nextId > this.high + 1 ? this.nextId - 1 : null;
+  }
+
+  get imported(): number {
+    return this.counts.pending + this.counts.approved + this.counts.rejected;
+  }
+
+  private lineOf(id: number): number {
+    return id > this.high ? this.lineOfNew[id - this.high - 1]! : this.lineOfRestored.get(id)!;
+  }
+
+  add(report: ValidReport): void {
+    const fingerprint = reportFingerprint(report);
+    if (!this.opts.allowDuplicates) {
+      const hit = this.find.get(fingerprint) as { id: number; batch_id: number | null } | undefined;
+      if (hit) {
+        this.duplicates.add(hit.batch_id === this.batchId ? { line: report.line, firstLine: this.lineOf(hit.id) } : { line: report.line, reportId: hit.id, batchId: hit.batch_id });
+        return;
+      }
+    }
+    const { line, ...row } = report;
+    let id: number;
+    let decided: Omit<Decision, 'id' | 'report_id'> | { status: Status; moderated_at: string | null; moderated_by: null; moderation_reason: null } = {
+      status: report.status,
+      moderated_at: report.status === 'pending' ? null : this.stamp,
+      moderated_by: null,
+      moderation_reason: null,
+    };
+    const d = this.opts.restoreDecisions ? (this.decision.get(fingerprint) as Decision | undefined) : undefined;
+    if (d && !this.idTaken.get(d.report_id)) {
+      this.dropDecision.run(d.id);
+      id = d.report_id;
+      decided = { status: d.status, moderated_at: d.moderated_at, moderated_by: d.moderated_by, moderation_reason: d.moderation_reason };
+      this.restored[d.status]++;
+      this.lineOfRestored.set(id, line);
+    } else {
+      id = this.nextId++;
+      this.lineOfNew.push(line);
+    }
+    this.counts[decided.status]++;
+    this.insert.run({ ...row, ...decided, id, batch_id: this.batchId, fingerprint });
+  }
+}
+
+/** The highest report id ever given out (an undone batch's ids are not given out again). */
+function highestId(db: Db): number {
+  return (db
+    .prepare('SELECT max(coalesce((SELECT max(id) FROM reports), 0), coalesce((SELECT max(last_report_id) FROM import_batches), 0)) AS high')
+    .get() as { high: number }).high;
+}
+
+export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
+  const { file, sha256, stamp } = a;
+  const refs = loadRefs(db);
+  const errors = new RowErrorLog();
+  let rowsRead = 0;
+  let writer: ReportWriter | undefined;
+  let previous: ReturnType<typeof sameFile>;
+  a.progress.stage(`importing the rows of ${file}`);
+  let batchId: number;
+  try {
+    batchId = db.transaction(() => {
+      // The same bytes may have been imported since the first look (another import running at the same time).
+      previous = a.allowDuplicates ? undefined : sameFile(db, 'reports', sha256);
+      if (previous) return previous.id;
+      fillMissingFingerprints(db); // reports written by other means (demo data, older code) get theirs now
+      const high = highestId(db);
+      const id = insertBatch(db, { kind: 'reports', file, sha256, stamp, rowsRead: 0, rowsImported: 0 }, 'imported');
+      const w = new ReportWriter(db, id, high, stamp, a);
+      writer = w;
+      let header: CsvRecord | undefined;
+      let batch: CsvRecord[] = [];
+      const flush = () => {
+        const { rows, errors: shape } = recordsToRows([header!, ...batch], REPORT_COLUMNS);
+        batch = [];
+        rowsRead += rows.length + shape.length;
+        const { valid, errors: bad } = validateReportRows(rows, refs, a.now);
+        errors.add([...shape, ...bad]);
+        if (errors.count === 0) for (const r of valid) w.add(r);
+      };
+      readCsvRecords(a.path, sha256, (record) => {
+        if (!header) {
+          recordsToRows([record], REPORT_COLUMNS); // a bad header is refused before any row is read
+          header = record;
+          return;
+        }
+        batch.push(record);
+        if (batch.length >= BATCH_ROWS) flush();
+      }, (done, size) => a.progress.bytes(done, size, rowsRead + batch.length));
+      if (!header) recordsToRows([], REPORT_COLUMNS); // refuses the empty file
+      flush();
+      if (errors.count > 0) throw new RowsRefused();
+      db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, last_report_id = ? WHERE id = ?')
+        .run(rowsRead, w.imported, w.duplicates.count, w.lastNewId, id);
+      return id;
+    }).immediate();
+  } catch (err) {
+    a.progress.done();
+    if (err instanceof RowsRefused) {
+      const refusedId = db.transaction(() =>
+        insertBatch(db, { kind: 'reports', file, sha256, stamp, rowsRead, rowsImported: 0, refused: errors.lines }, 'refused'),
+      ).immediate();
+      throw new ImportRejected(file, errors.kept, { batchId: refusedId, omitted: errors.omitted, errorCount: errors.count });
+    }
+    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
+    if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
+    throw err;
+  }
+  a.progress.done();
+  if (previous) return alreadyImported(file, previous);
+  const w = writer!;
+  const detail = (Object.keys(w.counts) as Status[]).filter((k) => w.counts[k] > 0).map((k) => `${fmt(w.counts[k])} ${k}`);
+  const restoredCount = w.restored.approved + w.restored.rejected;
+  const restored = restoredCount
+    ? `; ${plural(restoredCount, 'moderation decision', 'moderation decisions')} restored from an undone import (${fmt(w.restored.approved)} approved, ${fmt(w.restored.rejected)} rejected; --no-restore-decisions takes the file's status instead)`
+    : '';
+  const dup = w.duplicates;
+  const dupText = dup.count
+    ? `; ${plural(dup.count, 'duplicate', 'duplicates')} skipped (${[dup.inDb ? `already in the DB: ${fmt(dup.inDb)}` : '', dup.inFile ? `repeated in the file: ${fmt(dup.inFile)}` : ''].filter(Boolean).join(', ')}; --allow-duplicates imports them)`
+    : '';
+  return {
+    kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
+    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}; batch ${batchId}`,
+  };
+}
