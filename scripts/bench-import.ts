@@ -26,7 +26,7 @@ const csv = join(work, `reports-${ROWS}.csv`);
 const db = join(work, 'reports.db');
 const log = (s: string) => (JSON_OUT ? process.stderr : process.stdout).write(`${s}\n`);
 const fmt = (n: number) => n.toLocaleString('en-US');
-const mb = (bytes: number) => `${fmt(Math.round(bytes / 1e6))} MB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: bytes < 1e7 ? 1 : 0 })} MB`;
 
 function writeCsv(): void {
   const fd = openSync(csv, 'w');
