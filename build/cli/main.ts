@@ -19,6 +19,7 @@ import { registerServeCommand } from './commands/serve.ts';
 import { registerKeysCommands } from './commands/keys.ts';
 import { registerBackupCommand } from './commands/backup.ts';
 import { registerExportCommand } from './commands/export.ts';
+import { registerReferenceCommand } from './commands/reference.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -50,6 +51,7 @@ export function createProgram(io: CliIo): Command {
   registerKeysCommands(program, io);
   registerBackupCommand(program, io);
   registerExportCommand(program, io);
+  registerReferenceCommand(program, io);
   useConfigFile(program); // --config and physpay.config.json, for every command
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());

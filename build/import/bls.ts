@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { CsvRow, RowError } from './csv.ts';
 import { describeIssues, requiredNumber, requiredText } from './fields.ts';
+import { NormalisedCounter, type Normalised } from './normalise.ts';
 
 export const BLS_COLUMNS = ['OCC_CODE', 'OCC_TITLE', 'A_MEDIAN'] as const;
 export const DEFAULT_TOP_CODE = 239_200;
@@ -18,10 +19,12 @@ export interface ValidBlsWage {
   year: number;
 }
 
+/** Validate every row; `normalised` counts medians written with thousands separators, for the summary. */
 export function validateBlsRows(
   rows: CsvRow[],
   options: { year?: number; topCode?: number },
-): { valid: ValidBlsWage[]; errors: RowError[] } {
+): { valid: ValidBlsWage[]; errors: RowError[]; normalised: Normalised } {
+  const counter = new NormalisedCounter([...BLS_COLUMNS, 'YEAR'], { numbers: ['A_MEDIAN'] });
   const topCode = options.topCode ?? DEFAULT_TOP_CODE;
   const schema = z.object({
     OCC_CODE: z.string().refine((s) => /^\d{2}-\d{4}$/.test(s), { message: 'must be a SOC code NN-NNNN' }),
@@ -53,6 +56,7 @@ export function validateBlsRows(
       continue;
     }
     firstLine.set(r.OCC_CODE, row.line);
+    counter.add(row);
     valid.push({
       soc_code: r.OCC_CODE,
       title: r.OCC_TITLE,
@@ -61,5 +65,5 @@ export function validateBlsRows(
       year: options.year ?? (r.YEAR as number),
     });
   }
-  return { valid, errors };
+  return { valid, errors, normalised: counter.counts };
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { normalizeName } from '../contract/names.ts';
 import type { CsvRow, RowError } from './csv.ts';
 import { describeIssues, requiredNumber, requiredText } from './fields.ts';
-import type { Refs } from './refs.ts';
+import { NormalisedCounter, type Normalised } from './normalise.ts';
+import { unknownStateIssue, type Refs } from './refs.ts';
 
 export const COL_COLUMNS = ['state', 'index', 'source', 'year'] as const;
 
@@ -16,11 +17,13 @@ export interface ValidCol {
   year: number;
 }
 
-export function validateColRows(rows: CsvRow[], refs: Refs): { valid: ValidCol[]; errors: RowError[] } {
+/** Validate every row; `normalised` counts the values that had surrounding spaces, for the summary. */
+export function validateColRows(rows: CsvRow[], refs: Refs): { valid: ValidCol[]; errors: RowError[]; normalised: Normalised } {
+  const counter = new NormalisedCounter(COL_COLUMNS);
   const schema = z.object({
     state: z.string().transform((raw, ctx) => {
       const code = refs.stateCode.get(raw.toUpperCase()) ?? refs.stateCode.get(normalizeName(raw));
-      if (!code) ctx.addIssue({ code: 'custom', message: `unknown state "${raw}" (a two-letter code or full name)` });
+      if (!code) ctx.addIssue({ code: 'custom', message: unknownStateIssue(raw) });
       return code ?? '';
     }),
     index: requiredNumber({ min: 20, max: 300 }),
@@ -42,7 +45,8 @@ export function validateColRows(rows: CsvRow[], refs: Refs): { valid: ValidCol[]
       continue;
     }
     firstLine.set(parsed.data.state, row.line);
+    counter.add(row);
     valid.push(parsed.data);
   }
-  return { valid, errors };
+  return { valid, errors, normalised: counter.counts };
 }

@@ -13,6 +13,8 @@ import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts
 import { CsvSyntaxError, recordsToRows, type CsvRecord } from './csv.ts';
 import { loadRefs } from './refs.ts';
 import { REPORT_COLUMNS, validateReportRows, type ValidReport } from './reports.ts';
+import type { DateFormat } from './fields.ts';
+import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
 import { DuplicateLog, RowErrorLog } from './row-log.ts';
 import { FileChangedError, readCsvRecords } from './source.ts';
 import type { ImportProgress } from './progress.ts';
@@ -29,6 +31,7 @@ export interface ReportsImport {
   now: Date;
   allowDuplicates: boolean;
   restoreDecisions: boolean;
+  dateFormat?: DateFormat;
   progress: ImportProgress;
 }
 
@@ -143,6 +146,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   const refs = loadRefs(db);
   const errors = new RowErrorLog();
   let rowsRead = 0;
+  let normalised = noneNormalised();
   let writer: ReportWriter | undefined;
   let previous: ReturnType<typeof sameFile>;
   a.progress.stage(`importing the rows of ${file}`);
@@ -163,7 +167,8 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
         const { rows, errors: shape } = recordsToRows([header!, ...batch], REPORT_COLUMNS);
         batch = [];
         rowsRead += rows.length + shape.length;
-        const { valid, errors: bad } = validateReportRows(rows, refs, a.now);
+        const { valid, errors: bad, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
+        normalised = addNormalised(normalised, n);
         errors.add([...shape, ...bad]);
         if (errors.count === 0) for (const r of valid) w.add(r);
       };
@@ -209,6 +214,6 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
     : '';
   return {
     kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
-    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}; batch ${batchId}`,
+    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}${normalisedSuffix(normalised)}; batch ${batchId}`,
   };
 }

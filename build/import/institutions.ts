@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { CsvRow, RowError } from './csv.ts';
 import { describeIssues, isoDate, requiredNumber, requiredText } from './fields.ts';
-import type { Refs } from './refs.ts';
+import { NormalisedCounter, type Normalised } from './normalise.ts';
+import { stateCodeIssue, type Refs } from './refs.ts';
 
 export const INSTITUTION_COLUMNS = [
   'institution_slug', 'institution_name', 'city', 'state', 'academic_year', 'checked_at', 'source_url', 'pgy', 'salary',
@@ -34,7 +35,7 @@ function rowSchema(refs: Refs) {
     city: requiredText(100),
     state: z.string().transform((raw, ctx) => {
       const code = raw.length === 2 ? refs.stateCode.get(raw.toUpperCase()) : undefined;
-      if (!code) ctx.addIssue({ code: 'custom', message: `must be a two-letter US state code (got "${raw}")` });
+      if (!code) ctx.addIssue({ code: 'custom', message: stateCodeIssue(refs, raw) });
       return code ?? '';
     }),
     academic_year: z.string().refine(
@@ -46,15 +47,19 @@ function rowSchema(refs: Refs) {
       message: 'must be an http(s) URL',
     }),
     pgy: requiredNumber({ min: 1, max: 10, int: true }),
-    salary: requiredNumber({ min: 20_000, max: 250_000 }),
+    salary: requiredNumber({ min: 20_000, max: 250_000, currency: true, thousands: true }),
   });
 }
 
 const SHARED_FIELDS = ['name', 'city', 'state', 'academic_year', 'checked_at', 'source_url'] as const;
 
-/** Validate rows and group them by institution. Rows of one institution must agree on its details. */
-export function validateInstitutionRows(rows: CsvRow[], refs: Refs): { valid: ValidInstitution[]; errors: RowError[] } {
+/**
+ * Validate rows and group them by institution. Rows of one institution must agree on its details.
+ * `normalised` counts the values accepted in a non-canonical form ($68,500, "Mercy General "), for the summary.
+ */
+export function validateInstitutionRows(rows: CsvRow[], refs: Refs): { valid: ValidInstitution[]; errors: RowError[]; normalised: Normalised } {
   const schema = rowSchema(refs);
+  const counter = new NormalisedCounter(INSTITUTION_COLUMNS, { numbers: ['salary'] });
   const bySlug = new Map<string, ValidInstitution>();
   const errors: RowError[] = [];
   for (const row of rows) {
@@ -63,6 +68,7 @@ export function validateInstitutionRows(rows: CsvRow[], refs: Refs): { valid: Va
       errors.push({ line: row.line, message: describeIssues(parsed.error) });
       continue;
     }
+    counter.add(row);
     const r = parsed.data;
     const candidate = {
       slug: r.institution_slug, name: r.institution_name, city: r.city, state: r.state,
@@ -89,5 +95,5 @@ export function validateInstitutionRows(rows: CsvRow[], refs: Refs): { valid: Va
       errors.push({ line: inst.lines[0]!, message: `${inst.slug}: PGY levels must run 1, 2, 3, ... without gaps (got ${levels.join(', ')})` });
     }
   }
-  return { valid: [...bySlug.values()], errors: errors.sort((a, b) => a.line - b.line) };
+  return { valid: [...bySlug.values()], errors: errors.sort((a, b) => a.line - b.line), normalised: counter.counts };
 }

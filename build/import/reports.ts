@@ -5,8 +5,9 @@ import type { FingerprintedReport } from '../db/fingerprint.ts';
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REPORT_STATUSES, type ReportStatus } from '../contract/vocab.ts';
 import type { CsvRow, RowError } from './csv.ts';
-import { describeIssues, isoTimestamp, optionalChoice, optionalNumber, requiredNumber } from './fields.ts';
-import { resolveSpecialty, type Refs } from './refs.ts';
+import { describeIssues, isoTimestamp, optionalChoice, optionalNumber, requiredNumber, type DateFormat } from './fields.ts';
+import { NormalisedCounter, type Normalised } from './normalise.ts';
+import { resolveSpecialty, stateCodeIssue, unknownSpecialtyIssue, type Refs } from './refs.ts';
 
 export const REPORT_COLUMNS = [
   'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week',
@@ -19,31 +20,29 @@ export interface ValidReport extends FingerprintedReport {
   status: ReportStatus;
 }
 
-function reportRowSchema(refs: Refs, now: Date) {
+function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefined) {
   return z
     .object({
       specialty: z.string().transform((raw, ctx) => {
         const hit = raw === '' ? undefined : resolveSpecialty(refs, raw);
-        if (!hit) ctx.addIssue({ code: 'custom', message: raw === '' ? 'is required' : `unknown specialty "${raw}"` });
+        if (!hit) ctx.addIssue({ code: 'custom', message: raw === '' ? 'is required' : unknownSpecialtyIssue(raw) });
         return hit?.id ?? 0;
       }),
       state: z.string().transform((raw, ctx) => {
-        const code = refs.stateCode.get(raw.toUpperCase());
-        if (!code || raw.length !== 2) {
-          ctx.addIssue({ code: 'custom', message: `must be a two-letter US state code such as NY or DC (got "${raw}")` });
-        }
+        const code = raw.length === 2 ? refs.stateCode.get(raw.toUpperCase()) : undefined;
+        if (!code) ctx.addIssue({ code: 'custom', message: stateCodeIssue(refs, raw, 'such as NY or DC') });
         return code ?? '';
       }),
       year: requiredNumber({ min: 1990, max: 2100, int: true }),
-      total_compensation: requiredNumber({ min: 1, max: 20_000_000 }),
-      base_salary: optionalNumber({ min: 0, max: 20_000_000 }),
-      bonus: optionalNumber({ min: 0, max: 20_000_000 }),
-      hours_per_week: optionalNumber({ min: 1, max: 168 }),
+      total_compensation: requiredNumber({ min: 1, max: 20_000_000, currency: true, thousands: true }),
+      base_salary: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
+      bonus: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
+      hours_per_week: optionalNumber({ min: 1, max: 168, thousands: true }),
       years_in_practice: optionalNumber({ min: 0, max: 70, int: true }),
       practice_setting: optionalChoice(PRACTICE_SETTINGS),
       employment_type: optionalChoice(EMPLOYMENT_TYPES),
-      wrvus: optionalNumber({ min: 1, max: 100_000 }),
-      submitted_at: isoTimestamp(),
+      wrvus: optionalNumber({ min: 1, max: 100_000, thousands: true }),
+      submitted_at: isoTimestamp(dateFormat),
       status: z.string().transform((raw, ctx): ReportStatus => {
         if (raw === '') return 'pending';
         const s = REPORT_STATUSES.find((v) => v === raw.toLowerCase());
@@ -68,14 +67,28 @@ function reportRowSchema(refs: Refs, now: Date) {
     });
 }
 
-/** Validate every row; a file is imported only when `errors` is empty. `tick` counts rows (progress). */
+/** The columns whose values may be written with $ or thousands separators (counted as `numbers` when they are). */
+const NUMBER_COLUMNS = ['total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus'] as const;
+
+export interface ReportValidationOptions {
+  /** How to read dates with the year last (11/03/2026): `--date-format`; without it they are refused. */
+  dateFormat?: DateFormat;
+}
+
+/**
+ * Validate every row; a file is imported only when `errors` is empty. `tick` counts rows (progress).
+ * `normalised` counts the values of the valid rows that were accepted in a non-canonical form
+ * (normalise.ts): for the import summary, summed over the batches of one file.
+ */
 export function validateReportRows(
   rows: CsvRow[],
   refs: Refs,
   now: Date,
   tick: (done: number) => void = () => {},
-): { valid: ValidReport[]; errors: RowError[] } {
-  const schema = reportRowSchema(refs, now);
+  options: ReportValidationOptions = {},
+): { valid: ValidReport[]; errors: RowError[]; normalised: Normalised } {
+  const schema = reportRowSchema(refs, now, options.dateFormat);
+  const counter = new NormalisedCounter(REPORT_COLUMNS, { numbers: NUMBER_COLUMNS, dates: ['submitted_at'] });
   const valid: ValidReport[] = [];
   const errors: RowError[] = [];
   for (const [i, row] of rows.entries()) {
@@ -85,8 +98,9 @@ export function validateReportRows(
       errors.push({ line: row.line, message: describeIssues(parsed.error) });
       continue;
     }
+    counter.add(row);
     const r = parsed.data;
     valid.push({ line: row.line, ...r, specialty_id: r.specialty });
   }
-  return { valid, errors };
+  return { valid, errors, normalised: counter.counts };
 }

@@ -14,6 +14,8 @@ import { loadRefs } from './refs.ts';
 import { INSTITUTION_COLUMNS, validateInstitutionRows } from './institutions.ts';
 import { BLS_COLUMNS, validateBlsRows } from './bls.ts';
 import { COL_COLUMNS, validateColRows } from './col.ts';
+import type { DateFormat } from './fields.ts';
+import { normalisedSuffix } from './normalise.ts';
 import { PROGRESS_MIN_BYTES, silentImportProgress, ttyImportProgress, type ImportProgress } from './progress.ts';
 import { FileChangedError, readCsvRecords, scanCsvFile } from './source.ts';
 import { importReportsFile } from './import-reports.ts';
@@ -33,6 +35,8 @@ export interface ImportOptions {
   restoreDecisions?: boolean;
   /** Where progress text goes (a terminal). Used only for files of more than PROGRESS_MIN_BYTES bytes. */
   progress?: (text: string) => void;
+  /** reports: how to read submitted_at dates with the year last (--date-format). */
+  dateFormat?: DateFormat;
 }
 
 /** The whole file's rows (reference files are small), plus the rows with a wrong field count. */
@@ -40,7 +44,7 @@ function readAllRows(path: string, file: string, sha256: string, columns: readon
   const records: CsvRecord[] = [];
   try {
     readCsvRecords(path, sha256, (r) => records.push(r));
-    return recordsToRows(records, columns, { extraAllowed });
+    return recordsToRows(records, columns, { extraAllowed, optional: extraAllowed ? ['YEAR'] : [] });
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
     if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
@@ -94,6 +98,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       path, file, sha256, stamp, now, progress,
       allowDuplicates: Boolean(options.allowDuplicates),
       restoreDecisions: options.restoreDecisions !== false,
+      dateFormat: options.dateFormat,
     });
   }
   const refs = loadRefs(db);
@@ -102,7 +107,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       const { rows, errors: shapeErrors } = readAllRows(path, file, sha256, INSTITUTION_COLUMNS);
       const rowsRead = rows.length + shapeErrors.length;
       progress.stage(`validating ${fmt(rowsRead)} rows`);
-      const { valid, errors } = validateInstitutionRows(rows, refs);
+      const { valid, errors, normalised } = validateInstitutionRows(rows, refs);
       rejectIfErrors(db, [...shapeErrors, ...errors], { kind, file, sha256, stamp, rowsRead });
       progress.stage(`writing ${fmt(valid.length)} institutions`);
       let replaced = 0;
@@ -130,7 +135,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       progress.done();
       return {
         kind, file, rows: rows.length, rowsRead, batchId, duplicates: [], duplicateCount: 0,
-        summary: `${fmt(valid.length)} institutions imported from ${file} (${fmt(valid.length - replaced)} new, ${fmt(replaced)} pay scales replaced); batch ${batchId}`,
+        summary: `${fmt(valid.length)} institutions imported from ${file} (${fmt(valid.length - replaced)} new, ${fmt(replaced)} pay scales replaced)${normalisedSuffix(normalised)}; batch ${batchId}`,
       };
     }
     case 'bls': {
@@ -140,7 +145,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       }
       const rowsRead = rows.length + shapeErrors.length;
       progress.stage(`validating ${fmt(rowsRead)} rows`);
-      const { valid, errors } = validateBlsRows(rows, { year: options.year, topCode: options.topCode });
+      const { valid, errors, normalised } = validateBlsRows(rows, { year: options.year, topCode: options.topCode });
       rejectIfErrors(db, [...shapeErrors, ...errors], { kind, file, sha256, stamp, rowsRead });
       progress.stage(`writing ${fmt(valid.length)} wages`);
       const batchId = db.transaction(() => {
@@ -158,13 +163,13 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       const missing = valid.filter((w) => w.annual_median === null).length;
       return {
         kind, file, rows: valid.length, rowsRead, batchId, duplicates: [], duplicateCount: 0,
-        summary: `${fmt(valid.length)} OEWS wages imported from ${file} (${top} top-coded, ${missing} not available); batch ${batchId}`,
+        summary: `${fmt(valid.length)} OEWS wages imported from ${file} (${top} top-coded, ${missing} not available)${normalisedSuffix(normalised)}; batch ${batchId}`,
       };
     }
     case 'col': {
       const { rows, errors: shapeErrors } = readAllRows(path, file, sha256, COL_COLUMNS);
       const rowsRead = rows.length + shapeErrors.length;
-      const { valid, errors } = validateColRows(rows, refs);
+      const { valid, errors, normalised } = validateColRows(rows, refs);
       rejectIfErrors(db, [...shapeErrors, ...errors], { kind, file, sha256, stamp, rowsRead });
       const batchId = db.transaction(() => {
         const upd = db.prepare('UPDATE states SET col_index = ?, col_source = ?, col_year = ? WHERE code = ?');
@@ -174,7 +179,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       const missing = (db.prepare('SELECT count(*) AS n FROM states').get() as { n: number }).n - valid.length;
       return {
         kind, file, rows: valid.length, rowsRead, batchId, duplicates: [], duplicateCount: 0,
-        summary: `cost of living updated for ${valid.length} states from ${file}${missing > 0 ? ` (${missing} states keep their previous index)` : ''}; batch ${batchId}`,
+        summary: `cost of living updated for ${valid.length} states from ${file}${missing > 0 ? ` (${missing} states keep their previous index)` : ''}${normalisedSuffix(normalised)}; batch ${batchId}`,
       };
     }
   }

@@ -194,7 +194,7 @@ describe('physpay import', () => {
       GOOD_ROW.replace('cardiology', 'astrology'), // line 3
       GOOD_ROW, // line 4
       GOOD_ROW.replace(',NY,', ',XX,'), // line 5
-      GOOD_ROW.replace('520000', '"$520,000"'), // line 6
+      GOOD_ROW.replace('520000', '520.000'), // line 6: thousands or decimals?
       GOOD_ROW,
     ]);
     const r = await run('import', 'reports', '--db', dbPath, path);
@@ -204,7 +204,7 @@ describe('physpay import', () => {
     expect(rowLines).toHaveLength(3);
     expect(rowLines[0]).toMatch(/^reports\.csv line 3: .*unknown specialty "astrology"/);
     expect(rowLines[1]).toMatch(/^reports\.csv line 5: .*state/);
-    expect(rowLines[2]).toMatch(/^reports\.csv line 6: .*plain number/);
+    expect(rowLines[2]).toMatch(/^reports\.csv line 6: .*is ambiguous/);
     expect(r.err.at(-1)).toMatch(/3 bad row\(s\); nothing was imported/);
     expect(r.code).toBe(1);
     expect(reportCount()).toBe(0);
@@ -420,7 +420,7 @@ describe('physpay import: batches, duplicates, encodings (issue 18)', () => {
     const r = await run('import', 'reports', '--db', dbPath, reportsCsv([GOOD_ROW, ...bad]));
     expect(r.code).toBe(1);
     expect(r.err).toHaveLength(22);
-    expect(r.err.slice(0, 20).every((l) => /^reports\.csv line \d+: specialty: unknown specialty "astrology"$/.test(l))).toBe(true);
+    expect(r.err.slice(0, 20).every((l) => /^reports\.csv line \d+: specialty: unknown specialty "astrology" \(physpay reference specialties lists the names and spellings\)$/.test(l))).toBe(true);
     expect(r.err[20]).toBe(
       "reports.csv: ... and 2,980 more rows refused: 1,480 x 'specialty: unknown specialty', 1,000 x 'state: must be a two-letter US state code such as NY or DC', 500 x 'practice_setting: is not one of: Hospital Employed, Private Practice, Academic, Multispecialty Group, Government, Other'",
     );

@@ -107,10 +107,19 @@ describe('parseCsv', () => {
 describe('recordsToRows', () => {
   const COLUMNS = ['specialty', 'state', 'total'] as const;
 
-  it('keys rows by header name in any column order and trims cells', () => {
-    const { rows, errors } = recordsToRows(parseCsv('total, state ,specialty\n 285000 ,NY, Cardiology\n'), COLUMNS);
+  it('keys rows by header name in any column order and trims cells, listing the cells trimmed', () => {
+    const { rows, errors } = recordsToRows(parseCsv('total, state ,specialty\n 285000 ,NY, Cardiology\n1,CA,Pediatrics\n'), COLUMNS);
     expect(errors).toEqual([]);
-    expect(rows).toEqual([{ line: 2, values: { total: '285000', state: 'NY', specialty: 'Cardiology' } }]);
+    expect(rows).toEqual([
+      { line: 2, values: { total: '285000', state: 'NY', specialty: 'Cardiology' }, trimmed: ['total', 'specialty'] },
+      { line: 3, values: { total: '1', state: 'CA', specialty: 'Pediatrics' } },
+    ]);
+  });
+
+  it('matches header names whatever their letter case and surrounding spaces; extra columns keep their name', () => {
+    const { rows } = recordsToRows(parseCsv(' Total ,STATE,Specialty,Notes\n1,NY,x,y\n'), COLUMNS, { extraAllowed: true });
+    expect(rows[0]!.values).toEqual({ total: '1', state: 'NY', specialty: 'x', Notes: 'y' });
+    expect(() => recordsToRows(parseCsv('total,state,specialty,STATE\n'), COLUMNS)).toThrow(/columns "state" and "STATE" are the same column/);
   });
 
   it('returns a row with the wrong number of fields as a row error and keeps reading', () => {

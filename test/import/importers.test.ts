@@ -265,7 +265,8 @@ describe('import reports', () => {
     ['empty specialty', reportRow({ specialty: '' }), /specialty: is required/],
     ['bad state code', reportRow({ state: 'XX' }), /state: must be a two-letter US state code.*"XX"/],
     ['state given by name', reportRow({ state: 'New York' }), /state: must be a two-letter US state code/],
-    ['non-numeric compensation', reportRow({ total_compensation: '"$285,000"' }), /total_compensation: must be a plain number.*"\$285,000"/],
+    ['non-numeric compensation', reportRow({ total_compensation: '285k' }), /total_compensation: must be an amount in US dollars.*"285k"/],
+    ['ambiguous compensation', reportRow({ total_compensation: '285.000' }), /total_compensation: is ambiguous.*"285\.000"/],
     ['missing compensation', reportRow({ total_compensation: '' }), /total_compensation: is required/],
     ['zero compensation', reportRow({ total_compensation: '0', base_salary: '', bonus: '' }), /total_compensation: must be between/],
     ['base + bonus above total', reportRow({ base_salary: '260000', bonus: '40000' }), /base_salary \+ bonus \(300000\) exceed total_compensation \(285000\)/],
@@ -296,7 +297,7 @@ describe('import reports', () => {
       reportRow(), // 2 good
       reportRow({ specialty: 'astrology' }), // 3
       reportRow({ state: 'XX' }), // 4
-      reportRow({ total_compensation: '"$285,000"' }), // 5
+      reportRow({ total_compensation: '285.000' }), // 5 thousands or decimals?
       reportRow({ base_salary: '300000', bonus: '50000' }), // 6
       reportRow({ year: '2025', submitted_at: '2026-06-01T00:00:00Z' }), // 7
       reportRow({ year: '2026', submitted_at: '2025-12-31' }), // 8
@@ -311,7 +312,7 @@ describe('import reports', () => {
     const byLine = new Map(errors.map((e) => [e.line, e.message]));
     expect(byLine.get(3)).toMatch(/unknown specialty/);
     expect(byLine.get(4)).toMatch(/state/);
-    expect(byLine.get(5)).toMatch(/plain number/);
+    expect(byLine.get(5)).toMatch(/is ambiguous/);
     expect(byLine.get(6)).toMatch(/exceed total_compensation/);
     expect(byLine.get(7)).toMatch(/future/);
     expect(byLine.get(8)).toMatch(/after the submission date/);

@@ -12,6 +12,7 @@ import { REPORT_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
 import { COL_COLUMNS } from '../../import/col.ts';
+import { parseDateFormat } from '../../import/fields.ts';
 import { CountMismatchError } from '../../db/moderation.ts';
 import { RECLAIM_HINT_BYTES, freeSpace, mbText } from '../../db/reclaim.ts';
 import { confirmCount, parseExpectCount, reportsText } from '../confirm.ts';
@@ -88,9 +89,12 @@ export function registerImportCommands(program: Command, io: CliIo): void {
     if (k.kind === 'reports') {
       cmd
         .option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file')
-        .option('--no-restore-decisions', "rows removed by `import undo` come back with the file's status, not their last moderation decision");
+        .option('--no-restore-decisions', "rows removed by `import undo` come back with the file's status, not their last moderation decision")
+        .option('--date-format <order>', 'how to read submitted_at dates with the year last, e.g. 11/03/2026: MDY (month first) or DMY (day first); YMD: all dates put the year first');
     }
     cmd.action((file: string, opts) => {
+      const dateFormat = opts.dateFormat === undefined ? undefined : parseDateFormat(String(opts.dateFormat));
+      if (typeof dateFormat === 'object') throw new CliError(dateFormat.error, 2);
       const settings = readSettings(opts, k.kind === 'bls' ? ['db', 'year', 'topCode'] : ['db']);
       const db = openReportsDb(settings.db);
       try {
@@ -100,6 +104,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
           restoreDecisions: opts.restoreDecisions !== false,
           progress: io.isTty ? (text) => process.stderr.write(text) : undefined,
           ...('year' in settings ? { year: settings.year as number | undefined, topCode: settings.topCode as number } : {}),
+          ...(dateFormat ? { dateFormat } : {}),
         });
         printDuplicates(io, result.file, result.duplicates, result.duplicateCount);
         io.out(result.summary);
