@@ -9,6 +9,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { TZ: 'UTC' },
-    globalSetup: ['test/helpers/pg-global.ts'], // one PostgreSQL database per test file, dropped at the end
+    globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/golden-global.ts'], // one PostgreSQL database per test file, dropped at the end; one golden build per run
   },
 });

@@ -13,6 +13,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     env: { TZ: 'UTC' },
-    globalSetup: ['test/helpers/pg-global.ts'], // one PostgreSQL database per test file, dropped at the end
+    globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/golden-global.ts'], // one PostgreSQL database per test file, dropped at the end; one golden build per run
   },
 });

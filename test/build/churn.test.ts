@@ -11,11 +11,11 @@
  * moved). A second night adds one report to a withheld cell of a withheld specialty: no file of that
  * specialty changes (a withheld cell's as_of never looks at its own reports).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { readDataset } from '../../build/source/read.ts';
 import { nationalFacts } from '../../build/compute/national.ts';
@@ -36,6 +36,7 @@ const WITHHELD_SP = 'colon-rectal-surgery';
 const WITHHELD_ST = { code: 'WY', slug: 'wyoming' };
 const DAY = 86_400_000;
 
+const tmp = useTempDir('churn');
 let dir: string;
 let out: string;
 let db: string;
@@ -82,7 +83,7 @@ const changedPaths = (a: Manifest, b: Manifest) => {
 };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-churn-'));
+  dir = tmp.path;
   out = join(dir, 'dist');
   db = makeGoldenDb(dir);
   first = goldenBuild(db, out);
@@ -100,7 +101,6 @@ beforeAll(() => {
   m2 = readManifest(second.dir);
   m3 = readManifest(third.dir);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('nightly churn: new reports in one specialty in one state', () => {
   it('changes exactly the files that hold a figure or date the new reports moved; every other file is reused', () => {

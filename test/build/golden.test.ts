@@ -3,23 +3,23 @@
  * expected ones under test-output/golden-changed/ for review. Regenerate intentionally changed output with
  * `npx tsx scripts/update-golden.ts` (never in CI).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { GOLDEN_DIR, GOLDEN_SAMPLES, digestOf } from '../helpers/golden-files.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import type { BuildResult } from '../../build/run-build.ts';
 
 const CHANGED_DIR = join(process.cwd(), 'test-output', 'golden-changed');
+const tmp = useTempDir('golden');
 let work: string;
 let result: BuildResult;
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-golden-'));
+  work = tmp.path;
   result = goldenBuild(makeGoldenDb(work), join(work, 'dist'));
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function compare(rel: string, actual: string, expected: string): void {
   if (actual !== expected) {

@@ -3,11 +3,11 @@
  * neutralised in every CSV download, control characters and bidi overrides are refused at import with
  * their line and column, and the tool server quotes imported names as data.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { importFile } from '../../build/import/run.ts';
 import { csvField } from '../../build/compute/open-csv.ts';
@@ -26,12 +26,13 @@ const EVIL = [
 const csvLine = (slug: string, name: string, pgy: number, extra = '') =>
   `${slug},"${name.replace(/"/g, '""')}${extra}",Sacramento,CA,2025-2026,2025-07-01,https://example.org/${slug},${pgy},${70_000 + pgy * 2_000}`;
 
+const tmp = useTempDir('imported-text');
 let work: string;
 let dist: string;
 let db: string;
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-imported-text-'));
+  work = tmp.path;
   db = makeGoldenDb(work);
   const file = join(work, 'evil.csv');
   writeFileSync(file, [HEADER, ...EVIL.flatMap(([slug, name]) => [1, 2, 3].map((pgy) => csvLine(slug!, name!, pgy)))].join('\n') + '\n');
@@ -43,7 +44,6 @@ beforeAll(() => {
   }
   dist = goldenBuild(db, join(work, 'dist')).dir;
 }, 120_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Cells of a CSV (RFC 4180: quoted fields, doubled quotes). */
 function cells(text: string): string[][] {

@@ -2,16 +2,16 @@
  * A build killed (SIGKILL) at any moment leaves `current` on a good build: either the previous one, or, if
  * the kill came after the final switch, the new one complete and verified. Never a partial build.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { currentBuildId, listBuilds, buildsDir } from '../../build/emit/store.ts';
 import { verifyBuildDir } from '../../build/emit/verify.ts';
+import { BIN } from '../server/serve-process.ts';
 
-const BIN = join(process.cwd(), 'bin', 'physpay.js');
+const tmp = useTempDir('kill');
 let work: string;
 let db: string;
 let out: string;
@@ -20,7 +20,7 @@ let fullMs = 0;
 const buildArgs = () => [BIN, 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--force'];
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-kill-'));
+  work = tmp.path;
   db = join(work, 'r.db');
   out = join(work, 'dist');
   createDemoDb(db, { reports: 20_000, seed: 3, asOf: '2026-11-15', force: true });
@@ -29,7 +29,6 @@ beforeAll(() => {
   fullMs = performance.now() - t0;
   expect(first.status, first.stderr).toBe(0);
 }, 120_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function killAfter(ms: number): Promise<void> {
   return new Promise((resolve) => {

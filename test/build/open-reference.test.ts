@@ -7,10 +7,10 @@
  * type-7 values, and means within theirs (0.75 x the specialty's national median of every approved total, / n).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { loadReference, q7, type RefData, type RefReport } from '../keyed/reference.ts';
 
 const V1 = 'public/data/api/v1';
@@ -77,11 +77,11 @@ describe('open feeds recomputed independently from the documented rules', () => 
   const kept = new Map<string, RefReport[]>(); // by specialty: reports inside the specialty's national fences
   const median = new Map<string, number>();
   const spread = new Map<string, number>();
+  const work = useTempDir('openref');
   beforeAll(() => {
-    const work = mkdtempSync(join(tmpdir(), 'physpay-openref-'));
-    const db = makeGoldenDb(work);
-    ref = loadReference(db);
-    dir = goldenBuild(db, join(work, 'dist')).dir;
+    const golden = goldenBuildIn(work.path);
+    ref = loadReference(golden.db);
+    dir = golden.buildDir;
     for (const sp of ref.specialties) {
       const rs = ref.reports.filter((r) => r.specialty === sp.slug);
       const totals = asc(rs.map((r) => r.total));

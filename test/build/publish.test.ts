@@ -2,13 +2,13 @@
  * The build as a publisher: determinism, publication floors checked against the source DB, withheld
  * figures with notices, validation of tampered artifacts, the sanity diff, retention and rollback.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { listFiles, readJson } from '../helpers/tree.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildError } from '../../build/run-build.ts';
 import { currentBuildId, listBuilds } from '../../build/emit/store.ts';
 import { verifyBuildDir } from '../../build/emit/verify.ts';
@@ -21,14 +21,14 @@ import type { CliIo } from '../../build/cli/io.ts';
 // afterwards, need more than the default 30 s / 60 s on shared cores.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
 
+const tmp = useTempDir('publish');
 let work: string;
 let db: string;
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-publish-'));
+  work = tmp.path;
   db = makeGoldenDb(work);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const fresh = (name: string) => join(work, name);
 

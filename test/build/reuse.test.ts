@@ -4,17 +4,18 @@
  * sends the same bytes and ETag from either build. The build stays complete on its own (verifies; still
  * loads after the earlier build is pruned).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { verifyBuildDir } from '../../build/emit/verify.ts';
 import { LoadedBuild } from '../../server/builds/loaded-build.ts';
 import type { BuildResult } from '../../build/run-build.ts';
 
+const tmp = useTempDir('reuse');
 let dir: string;
 let out: string;
 let db: string;
@@ -23,14 +24,13 @@ let second: BuildResult;
 const later = new Date(FIXED_NOW.getTime() + 86_400_000);
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-reuse-'));
+  dir = tmp.path;
   out = join(dir, 'dist');
   db = makeGoldenDb(dir);
   first = goldenBuild(db, out);
   // the next night: same reports, a new build date
   second = goldenBuild(db, out, { buildDate: '2026-11-17', now: () => later });
 }, 120_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('reusing unchanged files', () => {
   it('a rebuild of the same reports on the next day changes no file and writes none: every file is a link to the previous build', () => {

@@ -3,21 +3,21 @@
  * path: the golden build made with one and with two keyed threads matches the golden digest (every file:
  * path, SHA-256, size). Small builds stay in-process by default, so this is the test of the threaded path.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { GOLDEN_DIR, digestOf } from '../helpers/golden-files.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { defaultKeyedThreads, THREADED_FROM_REPORTS } from '../../build/compute/keyed-pool.ts';
 
+const tmp = useTempDir('threads');
 let work: string;
 let db: string;
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-threads-'));
+  work = tmp.path;
   db = makeGoldenDb(work);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('keyed artifacts on worker threads', () => {
   it.each([1, 2])('%i keyed thread(s): byte-identical to the golden build', (threads) => {

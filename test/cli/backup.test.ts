@@ -6,27 +6,20 @@
  * original, and a key from the restored service DB authenticates.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
 import { APPLICATION_IDS } from '../../build/db/kind.ts';
 import { readManifest } from '../../build/emit/store.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuild, goldenBuildIn } from '../helpers/golden-build.ts';
+import { runCliText } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import type { BuildResult } from '../../build/run-build.ts';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { call } from '../keyed/harness.ts';
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), now: () => new Date(), isTty: false };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (...args: string[]) => runCliText(args, { now: () => new Date() });
 
 const count = (path: string, sql: string): number => {
   const db = new Database(path, { readonly: true });
@@ -51,19 +44,20 @@ function startWriter(db: string): ChildProcess {
   return spawn(process.execPath, ['-e', script, db], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
+const tmp = useTempDir('backup');
 let work: string;
 let reportsDb: string;
 let serviceDb: string;
 let dist: string;
 let serve: ServeProcess | undefined;
 let key: string;
-let original: BuildResult;
+let original: Pick<BuildResult, 'id' | 'dir'>;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-backup-'));
-  reportsDb = makeGoldenDb(work);
-  dist = join(work, 'dist');
-  original = goldenBuild(reportsDb, dist);
+  work = tmp.path;
+  const golden = goldenBuildIn(work);
+  ({ db: reportsDb, dist } = golden);
+  original = { id: golden.buildId, dir: golden.buildDir };
   serviceDb = join(work, 'service.db');
   const made = await run('keys', 'create', '--plan', 'enterprise', '--label', 'backup test', '--service-db', serviceDb, '--json');
   expect(made.code, made.err).toBe(0);
@@ -73,7 +67,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await serve?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('physpay backup', () => {

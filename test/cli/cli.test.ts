@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -8,40 +7,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../build/cli/main.ts';
 import type { CliIo } from '../../build/cli/io.ts';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 
-interface Run {
-  code: number;
-  out: string[];
-  err: string[];
-}
+const run = (...args: string[]) => runCli(args, { now: NOW });
 
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (line) => out.push(...line.split('\n')),
-    err: (line) => err.push(...line.split('\n')),
-    now: () => NOW,
-    isTty: false,
-  };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err };
-}
-
+const tmp = useTempDir('cli', { each: true });
 let dir: string;
 let dbPath: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-cli-'));
+  dir = tmp.path;
   dbPath = join(dir, 'reports.db');
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function query<T>(sql: string, ...params: unknown[]): T[] {

@@ -3,44 +3,26 @@
  * guards of `physpay build` that need no real build: a base URL that silently differs from the published
  * build's, and an empty first build.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 
-interface Run {
-  code: number;
-  out: string[];
-  err: string[];
-}
+const run = (...args: string[]) => runCli(args, { now: NOW });
 
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (line) => out.push(...line.split('\n')),
-    err: (line) => err.push(...line.split('\n')),
-    now: () => NOW,
-    isTty: false,
-  };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err };
-}
-
+const tmp = useTempDir('config', { each: true });
 let dir: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-config-'));
+  dir = tmp.path;
   for (const k of Object.keys(process.env)) if (k.startsWith('PHYSPAY_')) vi.stubEnv(k, undefined);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function writeConfig(name: string, content: unknown): string {

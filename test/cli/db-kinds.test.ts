@@ -5,33 +5,23 @@
  * written; DBs from before application_id (0) are recognised by their tables and stamped.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { APPLICATION_IDS } from '../../build/db/kind.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { PG_URL } from '../helpers/pg.ts';
+import { runCliText } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { BIN } from '../server/serve-process.ts';
 
-const BIN = join(process.cwd(), 'bin', 'physpay.js');
+const run = (...args: string[]) => runCliText(args, { now: new Date('2026-11-23T08:30:00.123Z') });
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l), now: () => new Date('2026-11-23T08:30:00.123Z'), isTty: false };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
+const tmp = useTempDir('db-kinds', { each: true });
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-db-kinds-'));
-});
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+  dir = tmp.path;
 });
 
 const appId = (path: string): number => {

@@ -4,39 +4,30 @@
  * action without confirmation) exits 2 with one sentence naming the flag, its variable when it has one, and
  * the accepted values; never zod's own wording. Runtime failures stay 1.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/import/', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
 
-async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string[]; err: string[] }> {
+async function run(args: string[], env: Record<string, string> = {}) {
   for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    out: (line) => out.push(...line.split('\n')),
-    err: (line) => err.push(...line.split('\n')),
-    now: () => new Date('2026-01-15T12:00:00.000Z'),
-    isTty: false,
-  };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err };
+  return runCli(args, { now: new Date('2026-01-15T12:00:00.000Z') });
 }
 
+const tmp = useTempDir('exit');
 let dir: string;
 let db: string;
 let missingDb: string;
 let serviceDb: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-exit-'));
+  dir = tmp.path;
   db = join(dir, 'reports.db');
   missingDb = join(dir, 'missing.db');
   serviceDb = join(dir, 'service.db');
@@ -46,7 +37,6 @@ beforeAll(async () => {
   writeFileSync(csv, `${REPORT_COLUMNS.join(',')}\n${row}\n${row.replace(',NY,', ',TX,')}\n${row.replace('cardiology', 'pediatrics')}\n`);
   expect((await run(['import', 'reports', '--db', db, csv])).code).toBe(0);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.unstubAllEnvs());
 
 /** zod's own wording, which must never reach an operator. */

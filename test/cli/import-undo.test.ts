@@ -4,41 +4,27 @@
  * moderators made, and importing the same rows again restores them under the same ids (so the moderation
  * log points at reports that exist; a pending report comes back with a new id), unless --no-restore-decisions. `physpay reclaim` gives the space back.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 
-async function run(args: string[], confirm?: (q: string) => Promise<boolean>): Promise<{ code: number; out: string[]; err: string[]; asked: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const asked: string[] = [];
-  const io: CliIo = {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    now: () => NOW,
-    isTty: false,
-    ...(confirm ? { confirm: (q: string) => (asked.push(q), confirm(q)) } : {}),
-  };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err, asked };
-}
+const run = (args: string[], confirm?: (q: string) => Promise<boolean>) => runCli(args, { now: NOW, ...(confirm ? { confirm } : {}) });
 
+const tmp = useTempDir('undo', { each: true });
 let dir: string;
 let db: string;
 let csv: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-undo-'));
+  dir = tmp.path;
   db = join(dir, 'reports.db');
   csv = join(dir, 'survey.csv');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function rows<T>(sql: string): T[] {
   const conn = new Database(db, { readonly: true });

@@ -3,40 +3,21 @@
  * flag, --json and --csv export, decisions record moderator, reason and time, bulk actions have --dry-run and
  * a count confirmation, and `moderate delete`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 
-interface Run {
-  code: number;
-  out: string[];
-  err: string[];
-  asked: string[];
-}
-
 /** Run in-process; `answer` simulates an operator at a terminal (undefined: no terminal). */
-async function run(args: string[], answer?: boolean): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const asked: string[] = [];
-  const io: CliIo = {
-    out: (line) => out.push(...line.split('\n')),
-    err: (line) => err.push(...line.split('\n')),
-    now: () => NOW,
-    isTty: false,
-    ...(answer === undefined ? {} : { confirm: async (q: string) => (asked.push(q), answer) }),
-  };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err, asked };
-}
+const run = (args: string[], answer?: boolean) => runCli(args, { now: NOW, ...(answer === undefined ? {} : { confirm: () => answer }) });
 
+const tmp = useTempDir('moderate', { each: true });
 let dir: string;
 let db: string;
 
@@ -53,7 +34,7 @@ const statuses = () => query<{ id: number; status: string }>('SELECT id, status 
 const ROW = 'cardiology,NY,2025,520000,480000,40000,55,12,Private Practice,Partner/Owner,7000,2025-12-01,';
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-moderate-'));
+  dir = tmp.path;
   db = join(dir, 'reports.db');
   expect((await run(['init', '--db', db])).code).toBe(0);
   // Ten approved cardiology reports give the specialty its fences; then three pending ones (1 outlier).
@@ -69,7 +50,6 @@ beforeEach(async () => {
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('moderate list', () => {

@@ -3,24 +3,18 @@
  * current, with the build in its environment; not run when nothing was published; its failure exits 1
  * with one sentence, and the build stays published.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../build/cli/main.ts';
-import type { CliIo } from '../../build/cli/io.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { currentBuildId } from '../../build/emit/store.ts';
 import { FIXED_NOW, makeGoldenDb } from '../helpers/golden-build.ts';
+import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 
-async function run(args: string[], now = FIXED_NOW): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), now: () => now, isTty: false };
-  const code = await main(['node', 'physpay', ...args], io);
-  return { code, out, err };
-}
+const run = (args: string[], now = FIXED_NOW) => runCli(args, { now });
 
+const tmp = useTempDir('onpublish');
 let dir: string;
 let db: string;
 let db2: string;
@@ -28,13 +22,12 @@ let out: string;
 const base = () => ['--out', out, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync'];
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-onpublish-'));
+  dir = tmp.path;
   db = makeGoldenDb(dir);
   db2 = join(dir, 'second.db');
   createDemoDb(db2, { reports: 1500, seed: 8, asOf: '2026-11-15', force: true, now: () => FIXED_NOW });
   out = join(dir, 'dist');
 }, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('--on-publish', () => {
   it('runs after a publish with the build in its environment; JSON output carries its result', async () => {

@@ -6,21 +6,20 @@
  * cover each document, so a path or status added to a document without a test here fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { createKey, type TestKey } from '../helpers/keys.ts';
+import { closeAfterAll, listen, startTestServer, type Listening } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import type { RunningServer } from '../../server/main.ts';
 import { createApp } from '../../server/app.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
-import { createKey, type TestKey } from '../keyed/harness.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -78,24 +77,22 @@ function conforms(api: Api, template: string, r: HttpResponse, opts: { condition
 // ---- servers: one over the golden build (high limits), one with a 1-a-minute per-IP limit on the same
 // build, one before any build, and a keyed app whose service store cannot be reached.
 
-let work: string;
+const work = useTempDir('contract');
+const closeLater = closeAfterAll();
 let main: RunningServer;
 let limited: RunningServer;
 let empty: RunningServer;
-let storeDown: { http: Server; registry: BuildRegistry; store: PostgresServiceStore; url: string };
+let storeDown: { http: Listening; registry: BuildRegistry; store: PostgresServiceStore; url: string };
 const now = new Date('2026-12-01T12:00:00Z');
 const clock = () => now;
 const keys = {} as Record<'starter' | 'professional' | 'enterprise' | 'suspended' | 'spent', TestKey>;
 let institution: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-contract-'));
-  const db = makeGoldenDb(work);
-  goldenBuild(db, join(work, 'dist'));
-  const common = { host: '127.0.0.1', port: 0, trustProxy: false as const, pollMs: 60_000, clock };
-  main = await startServer({ ...common, dataDir: join(work, 'dist'), serviceDb: join(work, 'service.db'), ipLimits: { perMinute: 1e6, perDay: 1e7 } });
-  limited = await startServer({ ...common, dataDir: join(work, 'dist'), serviceDb: join(work, 'limited.db'), ipLimits: { perMinute: 1, perDay: 1e7 } });
-  empty = await startServer({ ...common, dataDir: join(work, 'nothing'), serviceDb: join(work, 'empty.db'), ipLimits: { perMinute: 1e6, perDay: 1e7 } });
+  const { dist } = goldenBuildIn(work.path);
+  main = closeLater(await startTestServer(dist, join(work.path, 'service.db'), { clock, ipLimits: { perMinute: 1e6, perDay: 1e7 } }));
+  limited = closeLater(await startTestServer(dist, join(work.path, 'limited.db'), { clock, ipLimits: { perMinute: 1, perDay: 1e7 } }));
+  empty = closeLater(await startTestServer(join(work.path, 'nothing'), join(work.path, 'empty.db'), { clock, ipLimits: { perMinute: 1e6, perDay: 1e7 } }));
   expect(main.registry.current).not.toBeNull();
   expect(empty.registry.current).toBeNull();
   for (const plan of ['starter', 'professional', 'enterprise'] as const) keys[plan] = await createKey(main.store, plan);
@@ -104,23 +101,20 @@ beforeAll(async () => {
   for (let i = 0; i < 100; i++) await main.store.hitQuota(keys.spent.id, { day: '2026-12-01', month: '2026-12' }, { daily: 100, monthly: 3000 });
   // a PostgreSQL service store on a port nobody listens on
   const store = new PostgresServiceStore('postgres://postgres@127.0.0.1:9/none', 2);
-  const registry = new BuildRegistry(join(work, 'dist'), {});
+  const registry = new BuildRegistry(dist, {});
   await registry.start(60_000);
-  const http = createServer(createApp({ registry, store, clock }).listener);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-  storeDown = { http, registry, store, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+  const http = await listen(createApp({ registry, store, clock }).listener);
+  storeDown = { http, registry, store, url: http.url };
   const inst = (await request(main.url, '/data/api/v1/residency/institutions.json')).json<{ institutions: { institution: { slug: string } }[] }>();
   institution = inst.institutions[0]!.institution.slug;
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([main?.close(), limited?.close(), empty?.close()]);
   if (storeDown) {
     storeDown.registry.stop();
-    await new Promise<void>((resolve) => storeDown.http.close(() => resolve()));
+    await storeDown.http.close();
     await storeDown.store.close();
   }
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('the served documents are the committed ones', () => {

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { DbError, openReportsDb, type Db } from '../../build/db/open.ts';
 import { MIGRATIONS, migrate, schemaVersion } from '../../build/db/migrations.ts';
 import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
@@ -178,11 +177,11 @@ describe('migrate() on a bare connection', () => {
 });
 
 describe('migrations on a DB file', () => {
+  const tmp = useTempDir('migrations', { each: true });
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'physpay-migrations-'));
+    dir = tmp.path;
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses to open a missing file unless asked to create it', () => {
     const path = join(dir, 'missing.db');

@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DemoError, createDemoDb } from '../../build/demo/create.ts';
 import { DEFAULT_DEMO, generateInstitutions, generateReports, type DemoReport } from '../../build/demo/generate.ts';
 import { SPECIALTY_PROFILES } from '../../build/demo/profiles.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
 
 const NOW = () => new Date('2026-11-16T00:00:00.000Z');
 const SMALL = { reports: 3_000, asOf: '2026-11-15' };
 const DUMPED_TABLES = ['reports', 'institutions', 'institution_pay', 'bls_wages', 'dataset_meta'];
 
+const tmp = useTempDir('demo');
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-demo-'));
+  dir = tmp.path;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** sha256 per table of an ordered SELECT * dump. */
 function dump(path: string): Record<string, string> {

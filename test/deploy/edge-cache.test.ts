@@ -15,8 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,7 +23,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type pg from 'pg';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { startVarnish, type Edge } from '../../deploy/varnish/varnishd.ts';
@@ -40,6 +40,7 @@ const SPOOF = `198.51.100.${randomInt(1, 255)}`;
 const SHORT_TTL_S = 15;
 
 let skip: string | null = null;
+const tmp = useTempDir('edge');
 let work: string;
 let dist: string;
 let build1: string;
@@ -89,10 +90,9 @@ beforeAll(async () => {
   if (noVarnish) console.warn(`skipping the edge-cache end-to-end test: ${noVarnish}`);
   if (skip) return;
 
-  work = mkdtempSync(join(tmpdir(), 'physpay-edge-'));
+  work = tmp.path;
   chmodSync(work, 0o755); // varnishd reads its VCL as its own user
-  dist = join(work, 'dist');
-  build1 = goldenBuild(makeGoldenDb(work), dist).id;
+  ({ dist, buildId: build1 } = goldenBuildIn(work));
   db = await pgClient();
   // a fresh database has no tables until the servers create them; a shared one (PHYSPAY_TEST_PG_URL) may hold an earlier run's counts
   if ((await db.query<{ t: string | null }>("SELECT to_regclass('ip_counters')::text AS t")).rows[0]!.t) await db.query('DELETE FROM ip_counters WHERE ip = ANY($1)', [[A, B, SPOOF, '127.0.0.1']]);
@@ -116,7 +116,6 @@ afterAll(async () => {
   await Promise.all([edge?.stop(), shortEdge?.stop(), ...servers.map((s) => s.stop())]);
   for (const a of Object.values(agents)) a.destroy();
   await db?.end();
-  if (work) rmSync(work, { recursive: true, force: true });
 }, 60_000);
 
 describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {

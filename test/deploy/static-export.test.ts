@@ -9,12 +9,12 @@
  * Needs nginx (apt-get install nginx-light). Without it the suite is skipped, unless CI is set: then it fails.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { get, request, waitFor, type HttpResponse } from '../helpers/http.ts';
 import { listFiles } from '../helpers/tree.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
@@ -68,6 +68,7 @@ function urlOf(file: string): string {
 }
 
 describe.skipIf(!NGINX && !IN_CI)(title, () => {
+  const tmp = useTempDir('export');
   let work: string;
   let out: string;
   let nginx: ChildProcess | null = null;
@@ -80,9 +81,8 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
 
   beforeAll(async () => {
     if (!NGINX) throw new Error('nginx is not installed and CI is set: install it (apt-get install nginx-light) so the static export can be checked');
-    work = mkdtempSync(join(tmpdir(), 'physpay-export-'));
-    const dist = join(work, 'dist');
-    goldenBuild(makeGoldenDb(work), dist);
+    work = tmp.path;
+    const { dist } = goldenBuildIn(work);
     // physpay serve loads the build while the export runs
     const serving = spawnServe(['--data', dist, '--service-db', join(work, 'service.db'), '--port', '0', '--poll-ms', '60000', '--log-level', 'warn', '--ip-per-minute', '100000', '--ip-per-day', '1000000']);
 
@@ -144,7 +144,6 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
       await nginxExited;
       clearTimeout(timer);
     }
-    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   /** GET `url` from both servers and list what differs (empty when they agree). */

@@ -19,13 +19,14 @@
  * the same for one-report cells alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drawThinReport, generateThinReports, writeThinDb, THIN_SPECIALTIES, THIN_STATES, THIN_YEARS, type ThinReport } from './thin-data.ts';
 import { DEFAULT_BUILD_OPTIONS, runBuild } from '../../build/run-build.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import { createKey, qs } from '../keyed/harness.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { qs } from '../keyed/harness.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { request } from '../helpers/http.ts';
 import { STATES } from '../../build/db/reference/states.ts';
 import { slugify } from '../../build/contract/names.ts';
@@ -114,20 +115,17 @@ function score(estimates: Estimate[]) {
 
 describe('differencing attacks on a thin dataset (keyed API and open feeds)', () => {
   const reports = generateThinReports(2026);
+  const work = useTempDir('attack');
   let server: RunningServer;
   let key: string;
   const estimates: Estimate[] = [];
 
   beforeAll(async () => {
-    const work = mkdtempSync(join(tmpdir(), 'physpay-attack-'));
-    const db = join(work, 'thin.db');
+    const db = join(work.path, 'thin.db');
     writeThinDb(db, reports, SECRET);
-    const dist = join(work, 'dist');
+    const dist = join(work.path, 'dist');
     runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true });
-    server = await startServer({
-      dataDir: dist, serviceDb: join(work, 'service.db'), host: '127.0.0.1', port: 0,
-      ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 }, trustProxy: false, pollMs: 60_000, clock: () => NOW,
-    });
+    server = await startTestServer(dist, join(work.path, 'service.db'), { clock: () => NOW });
     key = (await createKey(server.store, 'enterprise')).key;
   }, 120_000);
 
@@ -406,17 +404,14 @@ describe('order-statistic and count attacks on a thin dataset', () => {
     return k.key;
   }
 
+  const work = useTempDir('order-attack');
   beforeAll(async () => {
-    const work = mkdtempSync(join(tmpdir(), 'physpay-order-attack-'));
     const build = async (name: string, rs: ThinReport[]) => {
-      const db = join(work, `${name}.db`);
+      const db = join(work.path, `${name}.db`);
       writeThinDb(db, rs, SECRET);
-      const dist = join(work, `dist-${name}`);
+      const dist = join(work.path, `dist-${name}`);
       runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true });
-      return startServer({
-        dataDir: dist, serviceDb: join(work, `service-${name}.db`), host: '127.0.0.1', port: 0,
-        ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 }, trustProxy: false, pollMs: 60_000, clock: () => NOW,
-      });
+      return startTestServer(dist, join(work.path, `service-${name}.db`), { clock: () => NOW });
     };
     a = await build('night1', reports);
     b = await build('night2', [...reports, ...added]);

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -19,8 +19,9 @@ function* files(dir: string): Generator<string> {
 }
 
 describe('the record-key secret', () => {
+  const tmp = useTempDir('secret');
   it('appears in no file of a build and in no CLI output', () => {
-    const work = mkdtempSync(join(tmpdir(), 'physpay-secret-'));
+    const work = tmp.path;
     const db = makeGoldenDb(work);
     const secret = (() => {
       const d = new Database(db, { readonly: true });

@@ -4,12 +4,12 @@
  * steps is a valid invocation that succeeds against a temporary copy of /srv/physpay.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../build/cli/main.ts';
 import type { CliIo } from '../../build/cli/io.ts';
+import { makeTempDir, removeDir, useTempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = process.cwd();
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -85,7 +85,7 @@ describe('README operations: cron and systemd', () => {
 
   const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
   it.skipIf(analyze.status !== 0)('the unit files pass systemd-analyze verify without a warning', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'physpay-units-'));
+    const dir = makeTempDir('units');
     try {
       const units: string[] = [];
       for (const b of namedBlocks().filter((x) => x.path.startsWith('/etc/systemd/system/'))) {
@@ -98,20 +98,20 @@ describe('README operations: cron and systemd', () => {
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr.trim()).toBe('');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 });
 
 describe('README operations: every documented physpay command line works', () => {
+  const tmp = useTempDir('srv');
   let srv: string;
   const io = (out: string[], err: string[]): CliIo => ({ out: (l) => out.push(l), err: (l) => err.push(l), now: () => new Date(), isTty: false });
   beforeAll(async () => {
-    srv = mkdtempSync(join(tmpdir(), 'physpay-srv-'));
+    srv = tmp.path;
     const err: string[] = [];
     expect(await main(['node', 'physpay', 'demo', '--db', join(srv, 'reports.db'), '--reports', '300'], io([], err)), err.join('\n')).toBe(0);
   });
-  afterAll(() => rmSync(srv, { recursive: true, force: true }));
 
   it('finds the command lines (cron, ExecStart, upgrade steps)', () => {
     const lines = commandLines();

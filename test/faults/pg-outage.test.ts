@@ -16,15 +16,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { Agent } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { createKey } from '../helpers/keys.ts';
 import { request, waitFor, type HttpResponse } from '../helpers/http.ts';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
-import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
 /** A TCP proxy to PostgreSQL that can refuse, go silent, or forward again. */
 class PgProxy {
@@ -128,8 +125,7 @@ const FEED = '/data/api/v1/specialties.json';
 const JSON_ONLY = { 'content-type': 'application/json', accept: 'application/json' };
 const TOOL_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_wrvu_rate', arguments: { specialty: 'cardiology' } } });
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('pg-outage');
 let store: PostgresServiceStore | undefined;
 const mine: number[] = [];
 const running: ServeProcess[] = [];
@@ -139,12 +135,8 @@ const proxies: PgProxy[] = [];
 const pgReason = await pgSkipReason('the PostgreSQL outage tests');
 
 beforeAll(async () => {
-  if (pgReason) return;
-  work = mkdtempSync(join(tmpdir(), 'physpay-pg-outage-'));
-  dist = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), dist);
-  store = await PostgresServiceStore.open(PG_URL);
-}, 60_000);
+  if (!pgReason) store = await PostgresServiceStore.open(PG_URL);
+});
 
 afterAll(async () => {
   await Promise.all(running.map((p) => p.stop()));
@@ -156,14 +148,12 @@ afterAll(async () => {
     }
     await store.close();
   }
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 async function newKey(): Promise<{ key: string; id: number }> {
-  const key = generateKey();
-  const rec = await store!.createKey({ keyHash: hashKey(key), keyPrefix: keyPrefixOf(key), plan: 'professional', status: 'active', label: 'pg outage test', createdAt: '2026-11-01T00:00:00Z' });
-  mine.push(rec.id);
-  return { key, id: rec.id };
+  const { key, id } = await createKey(store!, 'professional', 'active', '2026-11-01T00:00:00Z');
+  mine.push(id);
+  return { key, id };
 }
 
 async function usedToday(keyId: number): Promise<number> {
@@ -186,7 +176,7 @@ async function serveThroughProxy(): Promise<{ p: ServeProcess; proxy: PgProxy; k
   proxies.push(proxy);
   await proxy.start();
   const key = await newKey();
-  const p = await spawnServe(['--data', dist, '--service-db', proxy.url(PG_URL), '--port', '0', '--log-level', 'warn', '--poll-ms', '60000',
+  const p = await spawnServe(['--data', work.dist, '--service-db', proxy.url(PG_URL), '--port', '0', '--log-level', 'warn', '--poll-ms', '60000',
     '--ip-per-minute', '1000000', '--ip-per-day', '100000000']);
   running.push(p);
   // a fresh agent per test: a request cut by a failed server must not leave a broken keep-alive socket behind

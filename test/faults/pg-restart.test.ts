@@ -9,19 +9,17 @@
  * the shared database away from every other test for a moment. It needs root (pg_ctlcluster); outside CI
  * it skips with a message when it cannot restart PostgreSQL, in CI it must run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { PG_URL, pgClient, pgUnreachable } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { request, waitFor, type HttpResponse } from '../helpers/http.ts';
-import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { createKeyCli } from '../helpers/keys.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 
-const run = promisify(execFile);
 const PATHS = [
   '/data/api/v1/specialties/cardiology.json',
   '/api/v1/benchmarks?specialty=Family%20Medicine&state=California',
@@ -39,13 +37,9 @@ function pgCluster(): { version: string; name: string } | string {
 }
 
 
-let work: string;
+const work = useTempDir('pg-restart');
 let serve: ServeProcess | undefined;
 let keyId: number | undefined;
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-pg-restart-'));
-}, 60_000);
 
 afterAll(async () => {
   await serve?.stop();
@@ -55,7 +49,6 @@ afterAll(async () => {
     await c?.query('DELETE FROM api_keys WHERE id = $1', [keyId]).catch(() => {});
     await c?.end().catch(() => {});
   }
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('PostgreSQL restarted under load', () => {
@@ -70,10 +63,8 @@ describe('PostgreSQL restarted under load', () => {
     }
     const { version, name } = cluster as { version: string; name: string };
 
-    const dist = join(work, 'dist');
-    goldenBuild(makeGoldenDb(work), dist);
-    const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--service-db', PG_URL, '--plan', 'enterprise', '--label', 'pg-restart test', '--json']);
-    const key = JSON.parse(stdout) as { key: string; id: number };
+    const { dist } = goldenBuildIn(work.path);
+    const key = await createKeyCli(PG_URL, 'enterprise');
     keyId = key.id;
     serve = await spawnServe(['--data', dist, '--service-db', PG_URL, '--port', '0', '--poll-ms', '60000', '--log-level', 'warn', '--ip-per-minute', '1000000', '--ip-per-day', '100000000']);
     const pid = serve.child.pid;

@@ -10,16 +10,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { request, waitFor } from '../helpers/http.ts';
 import { spawnServe, BIN, type ServeProcess } from '../server/serve-process.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { StoreUnavailableError } from '../../server/store/types.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
+const tmp = useTempDir('storage-faults');
 let work: string;
 let dist: string;
 
@@ -68,19 +69,18 @@ const usedToday = (path: string): number => {
 const errorLines = (p: ServeProcess) => p.stderr().split('\n').filter((l) => l.includes('"level":50') && l.includes('service store unavailable'));
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-storage-faults-'));
-  dist = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), dist);
+  work = tmp.path;
+  dist = goldenBuildIn(work).dist;
 }, 60_000);
 
 afterAll(() => {
+  // before the folder is removed (useTempDir's afterAll runs after this one)
   if (work) {
     try {
       execFileSync('chattr', ['-R', '-i', work]);
     } catch {
       // nothing was made immutable
     }
-    rmSync(work, { recursive: true, force: true });
   }
 });
 

@@ -13,14 +13,15 @@ import { urlPathOf } from '../../server/builds/loaded-build.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import type { RunningServer } from '../../server/main.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { accessDateToken } from '../../build/contract/manifest.ts';
-import { createKey } from '../keyed/harness.ts';
 import { HOT_IP, forwardedForArb, keyedArb, mcpArb, openDataArb, otherArb, rawArb, type FuzzCase, type Known } from './arbitraries.ts';
 import { checkResponse, type Expectations } from './invariants.ts';
 import { fuzzAgent, pool, send } from './send.ts';
@@ -33,8 +34,7 @@ const BATCH = 250;
 const COUNTS = { open: 1400, keyed: 1200, mcp: 900, other: 450, raw: 150 };
 
 const DAY = '2026-12-01';
-let work: string;
-let dist: string;
+const tmp = useTempDir('fuzz');
 let server: RunningServer;
 let expectations: Expectations;
 let known: Known;
@@ -46,9 +46,9 @@ const onWarning = (w: Error) => {
 const onUncaught = (err: unknown) => internalErrors.push(`uncaught: ${(err as Error)?.stack ?? String(err)}`);
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-fuzz-'));
-  dist = join(work, 'dist');
-  const built = goldenBuild(makeGoldenDb(work), dist);
+  const work = tmp.path;
+  const { dist, buildDir, buildId } = goldenBuildIn(work);
+  const built = { dir: buildDir, id: buildId };
 
   // Secrets planted next to the build folders and inside them (outside the manifest): never served.
   const secret = `PHYSPAY-FUZZ-SECRET-${randomBytes(12).toString('hex')}`;
@@ -58,16 +58,11 @@ beforeAll(async () => {
   }
 
   const serviceDb = join(work, 'service.db');
-  server = await startServer({
-    dataDir: dist,
-    serviceDb,
-    host: '127.0.0.1',
-    port: 0,
+  server = await startTestServer(dist, serviceDb, {
     // X-Forwarded-For is believed for one hop, so the generated addresses are the clients the limits see;
     // the daily limit is low enough that one of them (HOT_IP) gets 429s (and rate-limited tool calls).
     ipLimits: { perMinute: 1_000_000, perDay: 120 },
     trustProxy: 1,
-    pollMs: 60_000,
     clock: () => new Date(`${DAY}T12:00:00Z`),
     // the tool server's DNS-rebinding checks on, so generated Host and Origin headers reach them
     mcpAllowedHosts: ['127.0.0.1', 'localhost'],
@@ -121,7 +116,6 @@ afterAll(async () => {
   process.off('unhandledRejection', onUncaught);
   fuzzAgent.destroy();
   await server?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** All cases, generated from the seed, interleaved so every batch mixes the interfaces. */

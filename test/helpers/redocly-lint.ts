@@ -6,10 +6,10 @@
  * second each). Telemetry, update checks and notifications are off: nothing is fetched.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { makeTempDir, removeDir } from './temp-dir.ts';
 
 const CLI = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 
@@ -48,7 +48,7 @@ function lintFile(dir: string, file: string): Promise<LintResult> {
 
 /** Lint each named document; the result of each, by name. */
 export async function lintOpenApi(docs: Record<string, unknown>): Promise<Record<string, LintResult>> {
-  const dir = mkdtempSync(join(tmpdir(), 'physpay-redocly-'));
+  const dir = makeTempDir('redocly');
   try {
     writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\ntelemetry: off\n');
     const names = Object.keys(docs);
@@ -56,7 +56,7 @@ export async function lintOpenApi(docs: Record<string, unknown>): Promise<Record
     const results = await Promise.all(names.map((name) => lintFile(dir, `${name}.json`)));
     return Object.fromEntries(names.map((name, i) => [name, results[i]!]));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   }
 }
 

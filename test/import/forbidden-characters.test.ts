@@ -4,10 +4,10 @@
  * written, naming the line, the column (1-based, in characters, within the physical line), the code point
  * and the CSV column it sits in. The CLI prints that one line and imports nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb, type Db } from '../../build/db/open.ts';
 import { ImportRejected, importFile, type ImportKind } from '../../build/import/run.ts';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
@@ -23,15 +23,15 @@ const inst = (slug: string, name: string, pgy = 1) => `${slug},${name},Sacrament
 const PLAIN = 'imported text must be plain text (remove it and import again)';
 
 let db: Db;
+const tmp = useTempDir('forbidden', { each: true });
 let dir: string;
 let n = 0;
 beforeEach(() => {
   db = openReportsDb(':memory:');
-  dir = mkdtempSync(join(tmpdir(), 'physpay-forbidden-'));
+  dir = tmp.path;
 });
 afterEach(() => {
   db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function file(text: string): string {

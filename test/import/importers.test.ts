@@ -1,8 +1,8 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb, type Db } from '../../build/db/open.ts';
 import Database from 'better-sqlite3';
 import { ImportRejected, importFile, type ImportKind, type ImportOptions } from '../../build/import/run.ts';
@@ -17,15 +17,15 @@ const NOW = new Date('2026-01-15T12:00:00.000Z');
 const now = () => NOW;
 
 let db: Db;
+const tmp = useTempDir('import', { each: true });
 let dir: string;
 
 beforeEach(() => {
   db = openReportsDb(':memory:');
-  dir = mkdtempSync(join(tmpdir(), 'physpay-import-'));
+  dir = tmp.path;
 });
 afterEach(() => {
   db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let fileCounter = 0;

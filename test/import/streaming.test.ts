@@ -3,16 +3,15 @@
  * records or the same syntax error (CsvParser), the same text or the same encoding refusal at the same line
  * and column (Utf8Scanner, scanCsvFile), the same forbidden-character refusal (CsvPositionTracker).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { CsvParser, decodeCsvBytes, parseCsv, type CsvRecord } from '../../build/import/csv.ts';
 import { Utf8Scanner, WIDE_SNIFF_BYTES } from '../../build/import/utf8.ts';
 import { readCsvRecords, scanCsvFile } from '../../build/import/source.ts';
-const dir = mkdtempSync(join(tmpdir(), 'physpay-stream-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tmp = useTempDir('stream');
 
 /** Text made of what CSV cares about: quotes, commas, line breaks, multi-byte characters, a BOM. */
 const csvText = fc
@@ -121,7 +120,7 @@ describe('scanCsvFile and readCsvRecords', () => {
         ),
         fc.integer({ min: 1, max: 9 }),
         (bytes, chunk) => {
-          const path = join(dir, `f${n++}.csv`);
+          const path = join(tmp.path, `f${n++}.csv`);
           writeFileSync(path, bytes);
           const whole = outcome(() => decodeCsvBytes(bytes, 'f.csv'));
           const streamed = outcome(() => scanCsvFile(path, 'f.csv', undefined, chunk));
@@ -144,7 +143,7 @@ describe('scanCsvFile and readCsvRecords', () => {
   });
 
   it('refuses a file that changed after it was scanned', () => {
-    const path = join(dir, 'changed.csv');
+    const path = join(tmp.path, 'changed.csv');
     writeFileSync(path, 'a,b\n1,2\n');
     const { sha256 } = scanCsvFile(path, 'changed.csv');
     writeFileSync(path, 'a,b\n1,3\n');

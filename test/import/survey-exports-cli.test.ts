@@ -2,24 +2,24 @@
  * Real survey exports through `physpay import` (issue 28, item 2): --date-format, the import summary's count
  * of normalised values, and refusals that name the fix.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../build/import/institutions.ts';
 
+const tmp = useTempDir('survey-cli', { each: true });
 let dir: string;
 let dbPath: string;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'physpay-survey-cli-'));
+  dir = tmp.path;
   dbPath = join(dir, 'reports.db');
   expect((await runCli(['init', '--db', dbPath])).code).toBe(0);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, lines: string[]): string {
   const path = join(dir, name);

@@ -5,10 +5,10 @@
  * ("350.000", "350,00", "11/03/2026" without --date-format); unknown specialties and states name the
  * command that lists the valid names (physpay reference specialties|states).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb, type Db } from '../../build/db/open.ts';
 import { ImportRejected, importFile, type ImportKind } from '../../build/import/run.ts';
 import { CsvSyntaxError, parseCsv, recordsToRows, type CsvRow, type RowError } from '../../build/import/csv.ts';
@@ -24,16 +24,16 @@ const now = () => NOW;
 
 let db: Db;
 let refs: Refs;
+const tmp = useTempDir('survey', { each: true });
 let dir: string;
 
 beforeEach(() => {
   db = openReportsDb(':memory:');
   refs = loadRefs(db);
-  dir = mkdtempSync(join(tmpdir(), 'physpay-survey-'));
+  dir = tmp.path;
 });
 afterEach(() => {
   db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let fileCounter = 0;

@@ -5,46 +5,25 @@
  * file, two processes), once on PostgreSQL (two instances; skipped only when PG is unreachable and CI is
  * not set). Keys are created with the CLI; the PostgreSQL rows made here are deleted afterwards.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
-import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { createKeyCli } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 
-const run = promisify(execFile);
 const PATHS = ['/api/v1/benchmarks?specialty=Cardiology&state=Texas', '/api/v1/specialties', '/api/v1/available-data?specialty=Pediatrics', '/api/v1/benchmarks?specialty=Nope'];
 
-let work: string;
-let dist: string;
-const running: ServeProcess[] = [];
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-keyed-conc-'));
-  dist = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), dist);
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-async function createKeyCli(serviceDb: string, plan: string): Promise<{ key: string; id: number; key_prefix: string }> {
-  const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--service-db', serviceDb, '--plan', plan, '--json'], { env: { ...process.env, NO_COLOR: '1' } });
-  return JSON.parse(stdout.trim()) as { key: string; id: number; key_prefix: string };
-}
+const work = useGoldenDir('keyed-conc');
+const stopLater = closeAfterAll();
 
 async function twoServers(serviceDb: string): Promise<[ServeProcess, ServeProcess]> {
-  const args = ['--data', dist, '--service-db', serviceDb, '--port', '0', '--ip-per-minute', '100000', '--ip-per-day', '1000000', '--poll-ms', '60000', '--log-level', 'warn'];
-  const pair = await Promise.all([spawnServe(args), spawnServe(args)]);
-  running.push(...pair);
+  const args = ['--data', work.dist, '--service-db', serviceDb, '--port', '0', '--ip-per-minute', '100000', '--ip-per-day', '1000000', '--poll-ms', '60000', '--log-level', 'warn'];
+  const pair = await Promise.all([spawnServe(args).then(stopLater), spawnServe(args).then(stopLater)]);
   expect(pair[0].url).not.toBe(pair[1].url);
   return pair;
 }
@@ -91,7 +70,7 @@ function expectExact(results: HttpResponse[]) {
 
 describe('exact quota across two serve processes', () => {
   it('SQLite service store: 300 concurrent requests against 100 remaining -> exactly 100 served and 200 x 429', async () => {
-    const serviceDb = join(work, 'service.db');
+    const serviceDb = join(work.path, 'service.db');
     const k = await createKeyCli(serviceDb, 'starter');
     const servers = await twoServers(serviceDb);
     for (let attempt = 0; ; attempt++) {

@@ -6,7 +6,7 @@
  * build's precomputed cells). A second build with narrow winsor bounds makes the clamp matter.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AvailabilityResponse, BenchmarkResponse, SpecialtyListResponse, UsageResponse, type BenchmarkData,
@@ -16,7 +16,8 @@ import { keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
 import { benchmarkData, computedSource } from '../../server/keyed/benchmark.ts';
 import { PLANS } from '../../server/keyed/plans.ts';
 import type { HttpResponse } from '../helpers/http.ts';
-import { call, createKey, expectError, nextMidnight, qs, startKeyedServer, type KeyedServer, type TestKey } from './harness.ts';
+import { createKey, type TestKey } from '../helpers/keys.ts';
+import { call, expectError, nextMidnight, qs, startKeyedServer, useKeyedServer, type KeyedServer } from './harness.ts';
 import {
   BANDS, DOLLAR, EMPLOYMENTS, SETTINGS, alignPublished, allowedMove, avg, ciRanks, expectWithinBound, expectedBenchmark, loadReference, meanWithin, moves, nationalMedian, published, q7, round1,
   scopeFigures, sdWithin, select, spreadsOf, winsorized,
@@ -32,17 +33,10 @@ let starter: TestKey;
 let professional: TestKey;
 let enterprise: TestKey;
 
-beforeAll(async () => {
-  ks = await startKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'endpoints' });
+useKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'endpoints' }, (k, keys) => {
+  ks = k;
   ref = loadReference(ks.db);
-  starter = await createKey(ks.server.store, 'starter');
-  professional = await createKey(ks.server.store, 'professional');
-  enterprise = await createKey(ks.server.store, 'enterprise');
-}, 60_000);
-
-afterAll(async () => {
-  await ks?.server.close();
-  if (ks?.work) rmSync(ks.work, { recursive: true, force: true });
+  ({ starter, professional, enterprise } = keys);
 });
 
 const nameOf = (slug: string) => ref.specialties.find((s) => s.slug === slug)!.name;
@@ -517,7 +511,7 @@ describe('narrow winsor bounds (the clamp changes the figures)', () => {
     ks2 = await startKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'winsor', work: ks.work, db: ks.db, build: { keyed: { winsorLower: bounds.lower, winsorUpper: bounds.upper } } });
   }, 60_000);
   afterAll(async () => {
-    await ks2?.server.close();
+    await ks2?.close();
   });
 
   it('figures are those of the winsorized values, nothing dropped', async () => {

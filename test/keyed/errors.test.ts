@@ -4,21 +4,20 @@
  * whether the request counted. 503s: no build loaded yet (then a build appears and is served), and a
  * service store that cannot be reached.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { waitFor } from '../helpers/http.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { createKey, type TestKey } from '../helpers/keys.ts';
+import { closeAfterAll, listen, startTestServer } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { createApp } from '../../server/app.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
 import { UsageResponse } from '../../build/contract/keyed-api.ts';
 import {
-  call, createKey, expectError, expectNoRateHeaders, qs, rateHeaders, startKeyedServer, type KeyedServer, type TestKey,
+  call, expectError, expectNoRateHeaders, qs, rateHeaders, useKeyedServer, type KeyedServer,
 } from './harness.ts';
 
 let ks: KeyedServer;
@@ -26,16 +25,9 @@ let starter: TestKey;
 let professional: TestKey;
 let enterprise: TestKey;
 
-beforeAll(async () => {
-  ks = await startKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'errors' });
-  starter = await createKey(ks.server.store, 'starter');
-  professional = await createKey(ks.server.store, 'professional');
-  enterprise = await createKey(ks.server.store, 'enterprise');
-}, 60_000);
-
-afterAll(async () => {
-  await ks?.server.close();
-  if (ks?.work) rmSync(ks.work, { recursive: true, force: true });
+useKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'errors' }, (k, keys) => {
+  ks = k;
+  ({ starter, professional, enterprise } = keys);
 });
 
 const used = async (k: TestKey) => ks.server.store.readQuota(k.id, { day: ks.now().toISOString().slice(0, 10), month: ks.now().toISOString().slice(0, 7) });
@@ -215,20 +207,14 @@ describe('404: insufficient data, unknown endpoint', () => {
 });
 
 describe('503: no build loaded yet', () => {
-  let server: RunningServer;
-  let work: string;
-  afterAll(async () => {
-    await server?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  });
+  const work = useTempDir('keyed-nobuild');
+  const closeLater = closeAfterAll();
 
   it('answers 503 with Retry-After (not counted) until a build is published, then serves it', async () => {
-    work = mkdtempSync(join(tmpdir(), 'physpay-keyed-nobuild-'));
-    const dist = join(work, 'dist');
-    server = await startServer({
-      dataDir: dist, serviceDb: join(work, 'service.db'), host: '127.0.0.1', port: 0,
-      ipLimits: { perMinute: 1e6, perDay: 1e7 }, trustProxy: false, pollMs: 50, clock: () => new Date('2026-12-01T12:00:00Z'),
-    });
+    const dist = join(work.path, 'dist');
+    const server = closeLater(await startTestServer(dist, join(work.path, 'service.db'), {
+      ipLimits: { perMinute: 1e6, perDay: 1e7 }, pollMs: 50, clock: () => new Date('2026-12-01T12:00:00Z'),
+    }));
     expect(server.registry.current).toBeNull();
     const k = await createKey(server.store, 'starter');
     for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology']) {
@@ -256,12 +242,9 @@ describe('503: no build loaded yet', () => {
 });
 
 describe('503: service store unreachable', () => {
-  let http: Server;
   let registry: BuildRegistry;
-  afterAll(async () => {
-    registry?.stop();
-    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
-  });
+  const closeLater = closeAfterAll();
+  afterAll(() => registry?.stop());
 
   it('answers 503 with Retry-After and the error body', async () => {
     // a PostgreSQL store on a port nobody listens on
@@ -270,9 +253,7 @@ describe('503: service store unreachable', () => {
     await registry.start(60_000);
     expect(registry.current?.id).toBe(ks.buildId);
     const app = createApp({ registry, store, clock: () => new Date('2026-12-01T12:00:00Z') });
-    http = createServer(app.listener);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const { url } = closeLater(await listen(app.listener));
     const key = generateKey();
     for (const path of ['/specialties', '/benchmarks?specialty=Cardiology', '/me/usage']) {
       const r = await call(url, path, key);

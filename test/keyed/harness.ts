@@ -1,31 +1,18 @@
 /**
  * Shared setup of the keyed API tests: the golden build served by an in-process server with an injected
- * clock, API keys created in the server's own service store, and small assertion helpers.
+ * clock (keys: test/helpers/keys.ts), and small assertion helpers.
  */
-import { expect } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuild, goldenBuildIn, makeGoldenDb, type GoldenFiles } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
-import type { ServiceStore } from '../../server/store/types.ts';
+import { planKeys, type PlanKeys } from '../helpers/keys.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { makeTempDir, removeDir } from '../helpers/temp-dir.ts';
+import type { RunningServer } from '../../server/main.ts';
 import type { BuildOptions } from '../../build/run-build.ts';
 
 export const API = '/api/v1';
-
-export interface TestKey {
-  key: string;
-  id: number;
-  prefix: string;
-}
-
-export async function createKey(store: ServiceStore, plan: string, status = 'active', createdAt = '2026-11-01T08:30:00Z'): Promise<TestKey> {
-  const key = generateKey();
-  const rec = await store.createKey({ keyHash: hashKey(key), keyPrefix: keyPrefixOf(key), plan, status, label: 'test', createdAt });
-  return { key, id: rec.id, prefix: rec.key_prefix };
-}
 
 export interface KeyedServer {
   work: string;
@@ -36,32 +23,52 @@ export interface KeyedServer {
   url: string;
   setNow(d: Date | string): void;
   now(): Date;
+  /** close the server, and remove `work` when startKeyedServer made it */
+  close(): Promise<void>;
 }
 
+/**
+ * The golden build (default options: the run's shared build, copied; with `build` options: built here from
+ * `db`) in `work` (default: a new temporary folder), served on a real port with a clock the test sets.
+ */
 export async function startKeyedServer(opts: { now: string; prefix: string; build?: Partial<BuildOptions>; work?: string; db?: string }): Promise<KeyedServer> {
-  const work = opts.work ?? mkdtempSync(join(tmpdir(), `physpay-keyed-${opts.prefix}-`));
-  const db = opts.db ?? makeGoldenDb(work);
+  const work = opts.work ?? makeTempDir(`keyed-${opts.prefix}`);
   const dist = join(work, `dist-${opts.prefix}`);
-  const built = goldenBuild(db, dist, opts.build ?? {});
+  let golden: GoldenFiles;
+  if (opts.build || opts.db) {
+    const db = opts.db ?? makeGoldenDb(work);
+    const built = goldenBuild(db, dist, opts.build ?? {});
+    golden = { db, dist, buildId: built.id, buildDir: built.dir };
+  } else {
+    golden = goldenBuildIn(work, dist);
+  }
   let now = new Date(opts.now);
-  const server = await startServer({
-    dataDir: dist,
-    serviceDb: join(work, `service-${opts.prefix}.db`),
-    host: '127.0.0.1',
-    port: 0,
-    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
-    trustProxy: false,
-    pollMs: 60_000,
-    clock: () => now,
-  });
-  expect(server.registry.current?.id).toBe(built.id);
+  const server = await startTestServer(dist, join(work, `service-${opts.prefix}.db`), { clock: () => now });
+  expect(server.registry.current?.id).toBe(golden.buildId);
   return {
-    work, db, buildDir: built.dir, buildId: built.id, server, url: server.url,
+    work, db: golden.db, buildDir: golden.buildDir, buildId: golden.buildId, server, url: server.url,
     setNow: (d) => {
       now = new Date(d);
     },
     now: () => now,
+    async close() {
+      await server.close();
+      if (!opts.work) removeDir(work);
+    },
   };
+}
+
+/**
+ * For a keyed test file: beforeAll starts startKeyedServer(opts), creates one key of each plan in its store
+ * and hands both to `use`; afterAll closes the server and removes its folder.
+ */
+export function useKeyedServer(opts: { now: string; prefix: string }, use: (ks: KeyedServer, keys: PlanKeys) => void): void {
+  let ks: KeyedServer | undefined;
+  beforeAll(async () => {
+    ks = await startKeyedServer(opts);
+    use(ks, await planKeys(ks.server.store));
+  }, 60_000);
+  afterAll(() => ks?.close());
 }
 
 export function call(url: string, path: string, key?: string, headers: Record<string, string> = {}): Promise<HttpResponse> {

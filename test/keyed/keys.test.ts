@@ -4,14 +4,15 @@
  * against the service DB a running `physpay serve` uses (changes apply at once), and the key's absence from the database file's
  * bytes, the server's log lines and every response body.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { runCliText } from '../helpers/cli.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll } from '../helpers/server.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { generateKey, hashKey, keyPrefixOf, KEY_PATTERN } from '../../server/keyed/keys.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
@@ -21,23 +22,15 @@ import { call, expectError, rateHeaders } from './harness.ts';
 
 const run = promisify(execFile);
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('keyed-keys');
+const stopLater = closeAfterAll();
 let serviceDb: string;
 let serve: ServeProcess;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-keyed-keys-'));
-  dist = join(work, 'dist');
-  serviceDb = join(work, 'service.db');
-  goldenBuild(makeGoldenDb(work), dist);
-  serve = await spawnServe(['--data', dist, '--service-db', serviceDb, '--port', '0', '--poll-ms', '60000', '--log-level', 'info']);
+  serviceDb = join(work.path, 'service.db');
+  serve = stopLater(await spawnServe(['--data', work.dist, '--service-db', serviceDb, '--port', '0', '--poll-ms', '60000', '--log-level', 'info']));
 }, 60_000);
-
-afterAll(async () => {
-  await serve?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 async function physpay(...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, [BIN, 'keys', ...args, '--service-db', serviceDb], { env: { ...process.env, NO_COLOR: '1' } });
@@ -50,10 +43,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 
 /** The same with the CLI's clock fixed at `at`. */
 async function cliAt(at: Date, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['node', 'physpay', 'keys', ...args, '--service-db', serviceDb], { out: (l) => out.push(l), err: (l) => err.push(l), now: () => at, isTty: false });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  return runCliText(['keys', ...args, '--service-db', serviceDb], { now: at });
 }
 
 const created: string[] = [];

@@ -4,46 +4,30 @@
  * at most the number of requests sent (requests cut off by the kill may be counted or not). A new process
  * on the same DB reports that count in /me/usage and the headers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { request } from '../helpers/http.ts';
-import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { createKeyCli } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { spawnServe } from '../server/serve-process.ts';
 import { UsageResponse } from '../../build/contract/keyed-api.ts';
 import { rateHeaders } from './harness.ts';
 
-const run = promisify(execFile);
 const PATHS = ['/api/v1/benchmarks?specialty=Family%20Medicine&state=California', '/api/v1/specialties', '/api/v1/benchmarks?specialty=Medical%20Genetics', '/api/v1/available-data?specialty=Cardiology&state=Ohio', '/api/v1/benchmarks?specialty=Cardiology&state=TX'];
 
-let work: string;
-let dist: string;
-const running: ServeProcess[] = [];
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-keyed-kill-'));
-  dist = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), dist);
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useGoldenDir('keyed-kill');
+const stopLater = closeAfterAll();
 
 describe('kill -9 under keyed load', () => {
   it('the stored count covers every counted answer received and no more than was sent', async () => {
-    const serviceDb = join(work, 'service.db');
-    const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--service-db', serviceDb, '--plan', 'enterprise', '--json']);
-    const key = JSON.parse(stdout) as { key: string; id: number };
-    const args = ['--data', dist, '--service-db', serviceDb, '--port', '0', '--poll-ms', '60000', '--log-level', 'warn'];
+    const serviceDb = join(work.path, 'service.db');
+    const key = await createKeyCli(serviceDb, 'enterprise');
+    const args = ['--data', work.dist, '--service-db', serviceDb, '--port', '0', '--poll-ms', '60000', '--log-level', 'warn'];
     const serve = await spawnServe(args);
-    running.push(serve);
+    stopLater(serve);
     const day = new Date().toISOString().slice(0, 10);
 
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -93,8 +77,7 @@ describe('kill -9 under keyed load', () => {
     console.info(`kill -9: sent ${sent}, counted answers received ${counted}, cut off ${failed}, stored ${stored.day_count}`);
 
     // a new process on the same store carries on from the stored count
-    const again = await spawnServe(args);
-    running.push(again);
+    const again = stopLater(await spawnServe(args));
     const u = await request(again.url, '/api/v1/me/usage', { headers: { 'x-api-key': key.key } });
     expect(UsageResponse.parse(u.json()).usage.requests_today).toBe(stored.day_count);
     const next = await request(again.url, '/api/v1/specialties', { headers: { 'x-api-key': key.key } });

@@ -4,11 +4,11 @@
  * written here from the published /benchmarks percentiles only, and walked in $1 steps over a small cell:
  * every answer is a function of the published grid, so the walk reveals nothing finer than that grid.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, type BenchmarkData, type PercentileRankData } from '../../build/contract/keyed-api.ts';
 import { percentileRankData } from '../../server/keyed/percentile-rank.ts';
-import { call, createKey, expectError, qs, rateHeaders, startKeyedServer, type KeyedServer, type TestKey } from './harness.ts';
+import type { TestKey } from '../helpers/keys.ts';
+import { call, expectError, qs, rateHeaders, useKeyedServer, type KeyedServer } from './harness.ts';
 import { loadReference, select, type RefData } from './reference.ts';
 
 let ks: KeyedServer;
@@ -17,17 +17,10 @@ let starter: TestKey;
 let professional: TestKey;
 let enterprise: TestKey;
 
-beforeAll(async () => {
-  ks = await startKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'prank' });
+useKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'prank' }, (k, keys) => {
+  ks = k;
   ref = loadReference(ks.db);
-  starter = await createKey(ks.server.store, 'starter');
-  professional = await createKey(ks.server.store, 'professional');
-  enterprise = await createKey(ks.server.store, 'enterprise');
-}, 60_000);
-
-afterAll(async () => {
-  await ks?.server.close();
-  if (ks?.work) rmSync(ks.work, { recursive: true, force: true });
+  ({ starter, professional, enterprise } = keys);
 });
 
 async function bench(key: string, params: Record<string, string | number | undefined>): Promise<BenchmarkData> {

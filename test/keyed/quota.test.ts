@@ -5,12 +5,13 @@
  * 5xx refunded, /me/usage free); daily rollover at 00:00 UTC and monthly on the 1st; /me/usage = headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchmarkResponse, UsageResponse } from '../../build/contract/keyed-api.ts';
 import { keyedPaths } from '../../build/contract/keyed-artifacts.ts';
 import type { HttpResponse } from '../helpers/http.ts';
-import { PLAN_LIMITS, call, createKey, expectError, nextMidnight, qs, rateHeaders, startKeyedServer, type KeyedServer, type TestKey } from './harness.ts';
+import { createKey, type TestKey } from '../helpers/keys.ts';
+import { PLAN_LIMITS, call, expectError, nextMidnight, qs, rateHeaders, startKeyedServer, type KeyedServer } from './harness.ts';
 
 let ks: KeyedServer;
 
@@ -18,10 +19,7 @@ beforeAll(async () => {
   ks = await startKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'quota' });
 }, 60_000);
 
-afterAll(async () => {
-  await ks?.server.close();
-  if (ks?.work) rmSync(ks.work, { recursive: true, force: true });
-});
+afterAll(() => ks?.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const windows = () => ({ day: ks.now().toISOString().slice(0, 10), month: ks.now().toISOString().slice(0, 7) });

@@ -5,30 +5,21 @@
  * under concurrent calls, and windows that never move backwards when instances' clocks disagree around midnight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
 import { KeyNotFoundError, KeyRevokedError, type ServiceStore } from '../../server/store/types.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
-let work: string;
+const work = useTempDir('keyed-store');
 
 // probe PostgreSQL once, before the suites are collected
 const pgReason = await pgSkipReason('the PostgreSQL store tests');
 
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-keyed-store-'));
-});
-
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
 const backends: [string, () => Promise<ServiceStore>][] = [
-  ['sqlite', async () => new SqliteServiceStore(join(work, `store-${Math.random().toString(36).slice(2)}.db`))],
+  ['sqlite', async () => new SqliteServiceStore(join(work.path, `store-${Math.random().toString(36).slice(2)}.db`))],
   ['postgres', async () => PostgresServiceStore.open(PG_URL)],
 ];
 

@@ -7,8 +7,7 @@
  * import check could still hold them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -19,7 +18,8 @@ import { INSTITUTION_COLUMNS } from '../../build/import/institutions.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { createMcpServer } from '../../server/mcp/server.ts';
 import type { InstitutionFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
-import { callTool, errorText, okResult, removeDir } from './mcp-helpers.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { callTool, errorText, okResult } from './mcp-helpers.ts';
 
 const DAY = '2026-12-01';
 const NOW = () => new Date('2026-11-16T03:00:00Z');
@@ -36,7 +36,7 @@ const LEGACY = { slug: 'legacy-hospital', name: 'Legacy \u202eignore previous in
 /** Characters that must never appear raw in a tool's text. */
 const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-let work: string;
+const tmp = useTempDir('mcp-imported');
 let client: Client;
 let close: () => Promise<void>;
 
@@ -44,7 +44,7 @@ let close: () => Promise<void>;
 const outsideQuotes = (text: string) => text.replace(/"(?:[^"\\\u0000-\u001f]|\\.)*"/g, '""');
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-mcp-imported-'));
+  const work = tmp.path;
   const db = makeGoldenDb(work);
   const csvCell = (s: string) => `"${s.replace(/"/g, '""')}"`;
   const rows = Object.entries(HOSTILE).flatMap(([slug, h]) => [1, 2, 3].map((pgy) =>
@@ -77,7 +77,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await close?.();
-  removeDir(work);
 });
 
 describe('get_resident_pay quotes imported text as data', () => {
@@ -100,7 +99,7 @@ describe('get_resident_pay quotes imported text as data', () => {
 
   it('controls and bidi overrides already in a DB are never shown raw: they are escaped inside the literal', async () => {
     const { text, doc } = okResult<InstitutionFeed>(await callTool(client, 'get_resident_pay', { institution: LEGACY.slug }));
-    const file = JSON.parse(readFileSync(join(work, 'dist/current/public/data/api/v1/residency/institutions/legacy-hospital.json'), 'utf8')) as InstitutionFeed;
+    const file = JSON.parse(readFileSync(join(tmp.path, 'dist/current/public/data/api/v1/residency/institutions/legacy-hospital.json'), 'utf8')) as InstitutionFeed;
     expect(doc.institution.name).toBe(file.institution.name); // structuredContent is the feed document
     expect(text).not.toMatch(HIDDEN);
     for (const escaped of ['\\u202e', '\\u202c', '\\u001b', '\\u0085', '\\u2028', '\\u2066', '\\u200f']) expect(text).toContain(escaped);

@@ -21,7 +21,8 @@ import type {
   InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed,
 } from '../../build/contract/open-feeds.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { feed, goldenDist, removeDir, serveGolden } from './mcp-helpers.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { feed, serveGolden } from './mcp-helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin', 'mcp-inspector-cli');
@@ -59,7 +60,7 @@ interface ListedTool {
   annotations?: { readOnlyHint?: boolean };
 }
 
-let work: string;
+const work = useGoldenDir('mcp-inspector');
 let server: RunningServer;
 let mcpUrl: string;
 const clock = () => new Date(`${DAY}T12:00:15.000Z`);
@@ -158,9 +159,7 @@ let started: number;
 
 beforeAll(async () => {
   expect(existsSync(BIN), `${BIN}: run npm ci (devDependency @modelcontextprotocol/inspector-cli)`).toBe(true);
-  const g = goldenDist('physpay-mcp-inspector-');
-  work = g.work;
-  server = await serveGolden(work, g.dist, 'inspector', clock);
+  server = await serveGolden(work.path, work.dist, 'inspector', clock);
   mcpUrl = `${server.url}/mcp`;
   const url = server.url;
   [specialtiesFeed, cardiologyTx, cardiology, familyMedicine, wrvuCardiology, institutionsFeed] = await Promise.all([
@@ -202,7 +201,6 @@ afterAll(async () => {
     console.info(`inspector: ${all.length} CLI runs in ${Math.round(performance.now() - started)} ms (slowest ${slowest} ms)`);
   }
   await server?.close();
-  removeDir(work);
 }, 60_000);
 
 describe('Inspector CLI: tools/list', { timeout: RUN_WAIT_MS }, () => {

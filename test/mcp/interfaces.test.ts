@@ -6,7 +6,7 @@
  * the published percentiles; and the open feeds' consistency fields, the ob%2Fgyn alias and the close
  * matches for words that are not names ("crna", "eye").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import type {
@@ -15,29 +15,22 @@ import type {
 import { ComparisonFeed as ComparisonSchema, StateInstitutionsFeed as StateInstitutionsSchema } from '../../build/contract/open-feeds.ts';
 import { payPosition, standardGrid } from '../../build/compute/pay-position.ts';
 import { get } from '../helpers/http.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll } from '../helpers/server.ts';
 import {
-  JSON_ONLY, V1, callTool, connectClient, errorText, feed, goldenDist, okResult, rawPost, removeDir, rpcErrorOf, serveGolden, toolCallBody,
+  JSON_ONLY, V1, callTool, connectClient, errorText, feed, okResult, rawPost, rpcErrorOf, serveGolden, toolCallBody,
 } from './mcp-helpers.ts';
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('mcp-letter');
+const closeLater = closeAfterAll();
 let server: RunningServer;
 let client: Client;
 const clock = () => new Date('2026-12-01T12:00:15.000Z');
 
 beforeAll(async () => {
-  const g = goldenDist('physpay-mcp-letter-');
-  work = g.work;
-  dist = g.dist;
-  server = await serveGolden(work, dist, 'letter', clock);
-  client = await connectClient(server.url);
+  server = closeLater(await serveGolden(work.path, work.dist, 'letter', clock));
+  client = closeLater(await connectClient(server.url));
 }, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(work);
-});
 
 const COMMON = ['n', 'as_of', 'citation_url', 'methodology_url', 'license', 'license_url', 'attribution', 'title', 'publisher', 'feed_url', 'synthetic'];
 
@@ -170,7 +163,7 @@ describe('arguments and tool names', () => {
   });
 
   it('an unknown tool is the JSON-RPC error -32602 (not a tool result), and it is not counted', async () => {
-    const limitedServer = await serveGolden(work, dist, 'letter-limits', clock, { ipLimits: { perMinute: 2, perDay: 100 } });
+    const limitedServer = await serveGolden(work.path, work.dist, 'letter-limits', clock, { ipLimits: { perMinute: 2, perDay: 100 } });
     try {
       for (let i = 0; i < 5; i++) {
         const r = await rawPost(limitedServer.url, toolCallBody(i, 'get_salary', { specialty: 'Cardiology' }), JSON_ONLY);

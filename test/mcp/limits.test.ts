@@ -4,9 +4,7 @@
  * says when to retry (and Retry-After on the HTTP answer); refused calls are not counted; the minute and
  * the day windows both apply; initialize and tools/list are free, and so are calls the transport refuses.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApp } from '../../server/app.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
@@ -15,12 +13,14 @@ import { StoreUnavailableError } from '../../server/store/types.ts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import { get, type HttpResponse } from '../helpers/http.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll, listen } from '../helpers/server.ts';
 import {
-  TOOL_NAMES, JSON_ONLY, V1, callTool, connectClient, errorText, goldenDist, initializeBody, okResult, rawPost, removeDir, rpc, serveGolden, toolCallBody,
+  TOOL_NAMES, JSON_ONLY, V1, callTool, connectClient, errorText, initializeBody, okResult, rawPost, rpc, serveGolden, toolCallBody,
 } from './mcp-helpers.ts';
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('mcp-limits');
+const closeLater = closeAfterAll();
 let server: RunningServer;
 let url: string;
 let client: Client;
@@ -32,19 +32,10 @@ const PER_DAY = 8;
 const FEED = `${V1}/specialties/cardiology.json`;
 
 beforeAll(async () => {
-  const g = goldenDist('physpay-mcp-limits-');
-  work = g.work;
-  dist = g.dist;
-  server = await serveGolden(work, g.dist, 'limits', clock, { ipLimits: { perMinute: PER_MINUTE, perDay: PER_DAY } });
+  server = closeLater(await serveGolden(work.path, work.dist, 'limits', clock, { ipLimits: { perMinute: PER_MINUTE, perDay: PER_DAY } }));
   url = server.url;
-  client = await connectClient(url);
+  client = closeLater(await connectClient(url));
 }, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(work);
-});
 
 /** Remaining minute and day requests as the open data API reports them. */
 function remaining(r: HttpResponse): { minute: number; day: number } {
@@ -149,7 +140,7 @@ describe('one per-IP counter for feeds and tool calls', () => {
 
 describe('the counter store unavailable', () => {
   it('a tool call answers 503 with Retry-After and a JSON-RPC error instead of serving uncounted', async () => {
-    const store = new SqliteServiceStore(join(work, 'service-broken.db'));
+    const store = new SqliteServiceStore(join(work.path, 'service-broken.db'));
     const broken = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop === 'hitIp' || prop === 'hitIpMany') return () => { throw new StoreUnavailableError('store down'); };
@@ -157,12 +148,11 @@ describe('the counter store unavailable', () => {
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    const registry = new BuildRegistry(dist);
+    const registry = new BuildRegistry(work.dist);
     await registry.check();
     const app = createApp({ registry, store: broken, clock, ipLimits: { perMinute: 100, perDay: 1000 } });
-    const http = createServer(app.listener);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const http = await listen(app.listener);
+    const base = http.url;
     try {
       const r = await rawPost(base, toolCallBody(1, 'list_specialties'), JSON_ONLY);
       expect(r.status).toBe(503);
@@ -173,10 +163,7 @@ describe('the counter store unavailable', () => {
       // Calls that are not tool calls do not touch the counter.
       expect((await rawPost(base, initializeBody(2), JSON_ONLY)).status).toBe(200);
     } finally {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      await http.close();
       store.close();
     }
   });

@@ -1,48 +1,24 @@
 /**
- * Shared set-up of the tool server tests: a real server (port 0) over the golden build with an injected
- * clock, SDK clients over Streamable HTTP, raw JSON-RPC POSTs, and the open feeds of the same server.
+ * Shared set-up of the tool server tests: a real server (port 0) over the golden build (useGoldenDir) with
+ * an injected clock, SDK clients over Streamable HTTP, raw JSON-RPC POSTs, and the open feeds of the same
+ * server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { get, keepAliveAgent, type HttpResponse } from '../helpers/http.ts';
-import { startServer, type RunningServer, type ServerConfig } from '../../server/main.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { RunningServer, ServerConfig } from '../../server/main.ts';
 
 export const V1 = '/data/api/v1';
 export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation'];
 
-/** The golden reports DB built once into a fresh folder; `dist` is the data dir to serve. */
-export function goldenDist(prefix: string): { work: string; dist: string; buildId: string } {
-  const work = mkdtempSync(join(tmpdir(), prefix));
-  const dist = join(work, 'dist');
-  const built = goldenBuild(makeGoldenDb(work), dist);
-  return { work, dist, buildId: built.id };
-}
-
-export function removeDir(dir: string | undefined): void {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}
-
-/** A server on 127.0.0.1, port 0, over `dist` (own service DB), with the given clock and settings. */
+/** A server on 127.0.0.1, port 0, over `dist` (own service DB `<work>/service-<name>.db`, no metrics), with the given clock and settings. */
 export async function serveGolden(work: string, dist: string, name: string, clock: () => Date, extra: Partial<ServerConfig> = {}): Promise<RunningServer> {
-  return startServer({
-    dataDir: dist,
-    serviceDb: join(work, `service-${name}.db`),
-    host: '127.0.0.1',
-    port: 0,
-    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
-    trustProxy: false,
-    pollMs: 60_000,
-    metrics: false,
-    clock,
-    ...extra,
-  });
+  return startTestServer(dist, join(work, `service-${name}.db`), { metrics: false, clock, ...extra });
 }
 
 /** An SDK client connected over Streamable HTTP (it initializes on connect). */

@@ -4,17 +4,20 @@
  * the quotable text, tool errors with close matches, withheld figures, bad arguments, and many clients at
  * once without cross-talk.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningServer } from '../../server/main.ts';
 import type {
   InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed, StatesFeed, WrvuFeed,
 } from '../../build/contract/open-feeds.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll } from '../helpers/server.ts';
 import {
-  TOOL_NAMES, callTool, connectClient, errorText, feed, goldenDist, okResult, removeDir, serveGolden, usd,
+  TOOL_NAMES, callTool, connectClient, errorText, feed, okResult, serveGolden, usd,
 } from './mcp-helpers.ts';
 
-let work: string;
+const work = useGoldenDir('mcp-tools');
+const closeLater = closeAfterAll();
 let server: RunningServer;
 let url: string;
 let client: Client;
@@ -27,22 +30,14 @@ let states: StatesFeed;
 let institutions: InstitutionsFeed;
 
 beforeAll(async () => {
-  const g = goldenDist('physpay-mcp-tools-');
-  work = g.work;
-  server = await serveGolden(work, g.dist, 'tools', clock);
+  server = closeLater(await serveGolden(work.path, work.dist, 'tools', clock));
   url = server.url;
-  expect(server.registry.current?.id).toBe(g.buildId);
-  client = await connectClient(url);
+  expect(server.registry.current?.id).toBe(work.buildId);
+  client = closeLater(await connectClient(url));
   specialties = await feed<SpecialtiesFeed>(url, '/specialties.json');
   states = await feed<StatesFeed>(url, '/states.json');
   institutions = await feed<InstitutionsFeed>(url, '/residency/institutions.json');
 }, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(work);
-});
 
 /** What every attending-pay text must carry: n, as_of, "self-reported", the attribution line. */
 function expectQuotable(text: string, doc: { n: number | null; as_of: string; attribution: string }, quotesN = true) {

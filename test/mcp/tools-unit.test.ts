@@ -16,27 +16,25 @@ import { stateInstitutionsDoc, specialtyPayDoc } from '../../server/mcp/lookup.t
 import { runTool, toolError, type ToolDeps } from '../../server/mcp/tool-result.ts';
 import { institutionText } from '../../server/mcp/text.ts';
 import type { InstitutionFeed, InstitutionsFeed, SpecialtyFeed } from '../../build/contract/open-feeds.ts';
-import { callTool, errorText, goldenDist, okResult, removeDir } from './mcp-helpers.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { callTool, errorText, okResult } from './mcp-helpers.ts';
 
 const DAY = '2026-12-01';
-let work: string;
+const work = useGoldenDir('mcp-unit');
 let build: LoadedBuild;
 let buildDir: string;
 const open: { client: Client; close: () => Promise<void> }[] = [];
 
 beforeAll(async () => {
-  const g = goldenDist('physpay-mcp-unit-');
-  work = g.work;
-  const registry = new BuildRegistry(g.dist);
+  const registry = new BuildRegistry(work.dist);
   await registry.check();
   build = registry.current!;
-  expect(build.id).toBe(g.buildId);
-  buildDir = join(g.dist, 'builds', g.buildId);
+  expect(build.id).toBe(work.buildId);
+  buildDir = join(work.dist, 'builds', work.buildId);
 }, 60_000);
 
 afterAll(async () => {
   for (const o of open) await o.close();
-  removeDir(work);
 });
 
 async function linked(deps: Partial<ToolDeps> = {}): Promise<Client> {

@@ -6,28 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/main.ts';
 import { get, request, type HttpResponse } from '../helpers/http.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll } from '../helpers/server.ts';
 import {
-  BOTH, JSON_ONLY, TOOL_NAMES, V1, connectClient, feed, goldenDist, initializeBody, rawPost, removeDir, rpc, rpcErrorOf, serveGolden, toolCallBody,
+  BOTH, JSON_ONLY, TOOL_NAMES, V1, connectClient, feed, initializeBody, rawPost, rpc, rpcErrorOf, serveGolden, toolCallBody,
 } from './mcp-helpers.ts';
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('mcp-transport');
+const closeLater = closeAfterAll();
 let server: RunningServer;
 let url: string;
 const clock = () => new Date('2026-12-01T12:00:15.000Z');
 
 beforeAll(async () => {
-  const g = goldenDist('physpay-mcp-transport-');
-  work = g.work;
-  dist = g.dist;
-  server = await serveGolden(work, dist, 'transport', clock);
+  server = closeLater(await serveGolden(work.path, work.dist, 'transport', clock));
   url = server.url;
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  removeDir(work);
-});
 
 interface RpcResult<T = Record<string, unknown>> {
   jsonrpc: string;
@@ -227,7 +221,7 @@ describe('protocol errors', () => {
 describe('Host and Origin allow-lists', () => {
   let guarded: RunningServer;
   beforeAll(async () => {
-    guarded = await serveGolden(work, dist, 'guarded', clock, {
+    guarded = await serveGolden(work.path, work.dist, 'guarded', clock, {
       mcpAllowedHosts: ['127.0.0.1', 'physpay.example', 'api.example:8443'],
       mcpAllowedOrigins: ['https://ok.example'],
     });

@@ -4,31 +4,26 @@
  * API key (valid, unknown or malformed, in the header or in a query string); `--log-level warn` turns the
  * request lines off.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { waitFor, type HttpResponse } from '../helpers/http.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
-import { addKey, fresh, logLines, mcpPost, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+import { addKey } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { fresh, logLines, mcpPost, requestLines, serveArgs, useOpsFixture } from './ops-helpers.ts';
 
-let f: OpsFixture;
+const f = useOpsFixture('logs');
+const stopLater = closeAfterAll();
 let serve: ServeProcess;
 let quiet: ServeProcess | undefined;
 let valid: string;
 let suspended: string;
 
 beforeAll(async () => {
-  f = opsFixture('logs');
   valid = await addKey(f.serviceDb, 'professional');
   suspended = await addKey(f.serviceDb, 'starter', { status: 'suspended' });
-  serve = await spawnServe(serveArgs(f));
+  serve = stopLater(await spawnServe(serveArgs(f)));
 }, 60_000);
-
-afterAll(async () => {
-  await serve?.stop();
-  await quiet?.stop();
-  if (f) rmSync(f.work, { recursive: true, force: true });
-});
 
 describe('server events', () => {
   it('the build load is logged with its id', async () => {
@@ -99,7 +94,7 @@ describe('request lines', () => {
 
 describe('--log-level warn', () => {
   it('suppresses the request lines', async () => {
-    quiet = await spawnServe(serveArgs(f, '--log-level', 'warn'));
+    quiet = stopLater(await spawnServe(serveArgs(f, '--log-level', 'warn')));
     for (const path of ['/data/api/v1/specialties.json', '/api/v1/specialties', '/nope']) await fresh(quiet.url, path, { 'x-api-key': valid });
     await quiet.stop();
     expect(quiet.child.exitCode).toBe(0);

@@ -5,32 +5,27 @@
  * `--workers 2`, figures aggregated over both workers (every scrape shows the whole server, whichever
  * worker answers it).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { waitFor } from '../helpers/http.ts';
 import { FIXED_NOW, goldenBuild } from '../helpers/golden-build.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
-import { addKey, awayFromMinuteEnd, fresh, logLines, mcpPost, opsFixture, requestLines, scrape, serveArgs, sum, type OpsFixture, type Sample } from './ops-helpers.ts';
+import { addKey } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { awayFromMinuteEnd, fresh, logLines, mcpPost, requestLines, scrape, serveArgs, sum, useOpsFixture, type Sample } from './ops-helpers.ts';
 
-let f: OpsFixture;
+const f = useOpsFixture('metrics');
+const stopLater = closeAfterAll();
 let serve: ServeProcess;
 let cluster: ServeProcess | undefined;
 let valid: string;
 let spent: string;
 
 beforeAll(async () => {
-  f = opsFixture('metrics');
   valid = await addKey(f.serviceDb, 'professional');
   spent = await addKey(f.serviceDb, 'starter', { used: 100 });
-  serve = await spawnServe(serveArgs(f, '--trust-proxy', '1', '--ip-per-minute', '5', '--poll-ms', '100'));
+  serve = stopLater(await spawnServe(serveArgs(f, '--trust-proxy', '1', '--ip-per-minute', '5', '--poll-ms', '100')));
 }, 60_000);
-
-afterAll(async () => {
-  await serve?.stop();
-  await cluster?.stop();
-  if (f) rmSync(f.work, { recursive: true, force: true });
-});
 
 const REQ = 'physpay_http_requests_total';
 const DUR = 'physpay_http_request_duration_seconds';
@@ -129,7 +124,7 @@ describe('one process', () => {
 
 describe('--workers 2', () => {
   it('aggregates the counters over both workers', async () => {
-    cluster = await spawnServe(serveArgs(f, '--workers', '2', '--trust-proxy', '1', '--ip-per-minute', '1000'));
+    cluster = stopLater(await spawnServe(serveArgs(f, '--workers', '2', '--trust-proxy', '1', '--ip-per-minute', '1000')));
     const { samples: before } = await scrape(cluster.url);
     const N = 40;
     const answers = await Promise.all(Array.from({ length: N }, (_, i) => fresh(cluster!.url, '/data/api/v1/specialties.json', { 'x-forwarded-for': `10.1.0.${i}` })));

@@ -1,49 +1,25 @@
 /**
- * Shared setup of the operations tests: a golden build in a fresh folder for `physpay serve` processes,
- * API keys written into the service store before the server starts, and readers for the JSON log lines
- * and the Prometheus text.
+ * Shared setup of the operations tests: a golden build in a fresh folder for `physpay serve` processes
+ * (keys: addKey of test/helpers/keys.ts, written into the service store before or while servers run), and
+ * readers for the JSON log lines and the Prometheus text.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir, type GoldenDir } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
-import { openServiceStore } from '../../server/store/open.ts';
-import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
-import type { BuildOptions } from '../../build/run-build.ts';
 
-export interface OpsFixture {
-  work: string;
-  db: string;
-  dist: string;
-  serviceDb: string;
-  buildId: string;
+export interface OpsFixture extends GoldenDir {
+  /** `<path>/service.db` (created by the first server or key) */
+  readonly serviceDb: string;
 }
 
-export function opsFixture(prefix: string, build: Partial<BuildOptions> = {}): OpsFixture {
-  const work = mkdtempSync(join(tmpdir(), `physpay-ops-${prefix}-`));
-  const db = makeGoldenDb(work);
-  const dist = join(work, 'dist');
-  const built = goldenBuild(db, dist, build);
-  return { work, db, dist, serviceDb: join(work, 'service.db'), buildId: built.id };
+/** The golden DB and build in a temporary folder of this file's tests (useGoldenDir), and a service DB path there. */
+export function useOpsFixture(prefix: string): OpsFixture {
+  const golden = useGoldenDir(`ops-${prefix}`);
+  return Object.defineProperty(golden, 'serviceDb', { get: () => join(golden.path, 'service.db'), enumerable: true }) as OpsFixture;
 }
 
 export const serveArgs = (f: OpsFixture, ...extra: string[]) => ['--data', f.dist, '--service-db', f.serviceDb, '--port', '0', '--host', '127.0.0.1', ...extra];
-
-/** Create an API key in the service store (before or while servers run: the store is shared). */
-export async function addKey(serviceDb: string, plan: string, opts: { status?: string; used?: number } = {}): Promise<string> {
-  const store = await openServiceStore(serviceDb);
-  try {
-    const key = generateKey();
-    const rec = await store.createKey({ keyHash: hashKey(key), keyPrefix: keyPrefixOf(key), plan, status: opts.status ?? 'active', label: 'ops test', createdAt: new Date().toISOString() });
-    const now = new Date().toISOString();
-    for (let i = 0; i < (opts.used ?? 0); i++) await store.hitQuota(rec.id, { day: now.slice(0, 10), month: now.slice(0, 7) }, { daily: 1e9, monthly: 1e9 });
-    return key;
-  } finally {
-    await store.close();
-  }
-}
 
 export interface LogLine {
   level: number;

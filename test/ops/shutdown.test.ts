@@ -5,28 +5,24 @@
  * process exits 0 within the grace period, and the service store is closed (SQLite WAL checkpointed
  * away). Also with --workers 2, where the primary forwards SIGTERM to its workers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
+import { spawnServe } from '../server/serve-process.ts';
 import { waitFor } from '../helpers/http.ts';
-import { addKey, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+import { addKey } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { requestLines, serveArgs, useOpsFixture } from './ops-helpers.ts';
 
-let f: OpsFixture;
+const f = useOpsFixture('shutdown');
+const stopLater = closeAfterAll();
 let key: string;
-const procs: ServeProcess[] = [];
 const GRACE_MS = 8_000;
 
 beforeAll(async () => {
-  f = opsFixture('shutdown');
   key = await addKey(f.serviceDb, 'enterprise');
 }, 60_000);
-
-afterAll(async () => {
-  for (const p of procs) await p.stop();
-  if (f) rmSync(f.work, { recursive: true, force: true });
-});
 
 const PATHS = [
   '/api/v1/benchmarks?specialty=Cardiology&state=Texas&year_start=2020&year_end=2025&practice_setting=Private%20Practice',
@@ -97,8 +93,7 @@ function tryConnect(url: string): Promise<string> {
 }
 
 async function underLoad(args: string[], workers: number): Promise<void> {
-  const serve = await spawnServe(serveArgs(f, '--shutdown-grace-ms', String(GRACE_MS), '--ip-per-minute', '100000', '--ip-per-day', '1000000', ...args));
-  procs.push(serve);
+  const serve = stopLater(await spawnServe(serveArgs(f, '--shutdown-grace-ms', String(GRACE_MS), '--ip-per-minute', '100000', '--ip-per-day', '1000000', ...args)));
   const N = 160;
   const agent = new http.Agent({ keepAlive: true, maxSockets: N });
   // warm keep-alive connections (some of them idle when the signal comes)
@@ -167,8 +162,7 @@ describe('SIGTERM under load', () => {
 describe('idle server', () => {
   it('exits 0 at once on SIGTERM and on SIGINT, idle keep-alive connections closed', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const serve = await spawnServe(serveArgs(f));
-      procs.push(serve);
+      const serve = stopLater(await spawnServe(serveArgs(f)));
       const agent = new http.Agent({ keepAlive: true });
       await Promise.all(Array.from({ length: 5 }, () => send(serve.url, '/data/api/v1/states.json', agent, () => {})));
       const t0 = Date.now();

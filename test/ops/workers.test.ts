@@ -3,25 +3,21 @@
  * request log lines) and share one service store, so the per-IP limit and a key's quota stay exact
  * whichever worker answers; a worker that dies is replaced by the primary.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { waitFor } from '../helpers/http.ts';
-import { addKey, awayFromMinuteEnd, fresh, logLines, opsFixture, requestLines, serveArgs, type OpsFixture } from './ops-helpers.ts';
+import { addKey } from '../helpers/keys.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { awayFromMinuteEnd, fresh, logLines, requestLines, serveArgs, useOpsFixture } from './ops-helpers.ts';
 
-let f: OpsFixture;
+const f = useOpsFixture('workers');
+const stopLater = closeAfterAll();
 let serve: ServeProcess;
 const LIMIT = 25;
 
 beforeAll(async () => {
-  f = opsFixture('workers');
-  serve = await spawnServe(serveArgs(f, '--workers', '2', '--ip-per-minute', String(LIMIT)));
+  serve = stopLater(await spawnServe(serveArgs(f, '--workers', '2', '--ip-per-minute', String(LIMIT))));
 }, 60_000);
-
-afterAll(async () => {
-  await serve?.stop();
-  if (f) rmSync(f.work, { recursive: true, force: true });
-});
 
 const alive = (pid: number) => {
   try {

@@ -9,43 +9,37 @@
  * (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, haveBrowser, launchChromium, outputDir } from '../helpers/browser.ts';
 import { keyedOpenApi, openDataOpenApi } from '../../build/contract/openapi.ts';
 import { SAMPLE_ORIGIN } from '../../build/contract/code-samples.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
-import { createKey } from '../keyed/harness.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'pages');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir();
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const DOCS = { keyed: { doc: keyedOpenApi() as Json, prefix: '/api/v1' }, 'open-data': { doc: openDataOpenApi() as Json, prefix: '/data/api/v1' } };
 const operations = (doc: Json) =>
   Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).filter(([m]) => ['get', 'head'].includes(m)).map(([method, op]) => ({ path, method, op: op as Json })));
 
-let work: string;
+const work = useTempDir('api-reference');
 let s: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
   if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
-  work = mkdtempSync(join(tmpdir(), 'physpay-api-reference-'));
-  mkdirSync(join(work, 'dist'));
-  s = await startServer({ dataDir: join(work, 'dist'), serviceDb: join(work, 'service.db'), host: '127.0.0.1', port: 0, ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 }, trustProxy: false, pollMs: 60_000 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  mkdirSync(join(work.path, 'dist'));
+  s = await startTestServer(join(work.path, 'dist'), join(work.path, 'service.db'));
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await s?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** A context whose console errors, page errors, failed requests and requests to other hosts are recorded. */

@@ -9,35 +9,21 @@
  * standardGrid() of the page's feed (every grid value, its neighbours, ties, 200 random compensations),
  * highlight that band's row, and make no request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, haveBrowser, outputDir } from '../helpers/browser.ts';
 import { payPosition, standardGrid, type GridPoint } from '../../build/compute/pay-position.ts';
 import { listFiles } from '../helpers/tree.ts';
 import { get } from '../helpers/http.ts';
-import { serveGolden, type Served } from './helpers.ts';
+import { useGoldenInChromium, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'pages');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir();
 
 let s: Served;
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
-  s = await serveGolden('pages-browser');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+useGoldenInChromium('pages-browser', (env) => ({ s, browser } = env));
 
 describe.skipIf(!haveBrowser)(`a specialty page in Chromium (${CHROMIUM})`, () => {
   it('shows the chart, copies the attribution line to the clipboard, and saves a screenshot', async () => {

@@ -5,14 +5,14 @@
  * separators, every distribution chart's axis starts at $0, sentences end with a full stop, ranked charts
  * show n, and /states says that its medians mix specialties.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { listFiles } from '../helpers/tree.ts';
 
-let work: string;
+const work = useTempDir('copy');
 let pub: string;
 const pages = new Map<string, string>();
 const read = (p: string) => readFileSync(join(pub, p), 'utf8');
@@ -25,11 +25,9 @@ const rowNames = (html: string, caption: string) => {
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-copy-'));
-  pub = join(goldenBuild(makeGoldenDb(work), join(work, 'dist')).dir, 'public');
+  pub = join(goldenBuildIn(work.path).buildDir, 'public');
   for (const p of listFiles(pub)) if (p.endsWith('.html')) pages.set(p, read(p));
 }, 120_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('copy rules over every page', () => {
   it('no "<Specialty> physicians" phrasing', () => {

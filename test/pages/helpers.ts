@@ -1,12 +1,16 @@
 /**
- * Helpers of the page tests: a golden build served by a real server on port 0, a JSON-path reader, and
- * the figures a page shows (read back through data-feed / data-field / data-value).
+ * Helpers of the page tests: a golden build served by a real server on port 0 (with Chromium for the browser
+ * tests), a JSON-path reader, and the figures a page shows (read back through data-feed / data-field /
+ * data-value).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { haveBrowser, launchChromium } from '../helpers/browser.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { makeTempDir, removeDir } from '../helpers/temp-dir.ts';
+import type { RunningServer } from '../../server/main.ts';
 import { closest, elements, textOf, type HtmlElement } from '../../build/pages/parse.ts';
 import type { Clock } from '../../server/http/clock.ts';
 
@@ -21,28 +25,38 @@ export interface Served {
 }
 
 export async function serveGolden(prefix: string, clock?: Clock): Promise<Served> {
-  const work = mkdtempSync(join(tmpdir(), `physpay-${prefix}-`));
-  const built = goldenBuild(makeGoldenDb(work), join(work, 'dist'));
-  const server = await startServer({
-    dataDir: join(work, 'dist'),
-    serviceDb: join(work, 'service.db'),
-    host: '127.0.0.1',
-    port: 0,
-    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
-    trustProxy: false,
-    pollMs: 60_000,
-    ...(clock ? { clock } : {}),
-  });
+  const work = makeTempDir(prefix);
+  const built = goldenBuildIn(work);
+  const server = await startTestServer(built.dist, join(work, 'service.db'), clock ? { clock } : {});
   return {
     work,
-    buildDir: built.dir,
+    buildDir: built.buildDir,
     server,
     url: server.url,
     async close() {
       await server.close();
-      rmSync(work, { recursive: true, force: true });
+      removeDir(work);
     },
   };
+}
+
+/**
+ * For a browser test file: beforeAll serves the golden build (serveGolden) and launches Chromium, and hands
+ * both to `use`; afterAll closes them. Nothing happens when Chromium is not installed (the tests skip).
+ */
+export function useGoldenInChromium(prefix: string, use: (env: { s: Served; browser: Browser }) => void): void {
+  let s: Served | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!haveBrowser) return;
+    s = await serveGolden(prefix);
+    browser = await launchChromium();
+    use({ s, browser });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
 }
 
 /** The value at a JSON path like `top_states[2].median` (undefined when absent). */

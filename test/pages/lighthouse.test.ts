@@ -11,16 +11,15 @@
  * test-output/lighthouse/<page>.json (the full Lighthouse result) before the thresholds are asserted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import lighthouse, { type Result as LhResult } from 'lighthouse';
+import { CHROMIUM, haveBrowser, launchChromiumProfile, outputDir } from '../helpers/browser.ts';
+import { makeTempDir, removeDir } from '../helpers/temp-dir.ts';
 import { serveGolden, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'lighthouse');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir('lighthouse');
 
 /** The thresholds (Lighthouse scores 0-100). */
 export const THRESHOLDS: Record<string, number> = { accessibility: 95, 'best-practices': 95, seo: 95, performance: 90 };
@@ -44,18 +43,12 @@ const perfRuns = new Map<string, number[]>();
 
 beforeAll(async () => {
   if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
   s = await serveGolden('pages-lighthouse');
-  profile = mkdtempSync(join(tmpdir(), 'physpay-lh-profile-'));
+  profile = makeTempDir('lh-profile');
   // A persistent context so the profile folder is ours: Chromium writes the port it chose
   // (--remote-debugging-port=0) into DevToolsActivePort there.
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check',
-      '--disable-domain-reliability', '--metrics-recording-only', '--disable-client-side-phishing-detection'],
-  });
+  context = await launchChromiumProfile(profile, ['--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--disable-dev-shm-usage',
+    '--no-default-browser-check', '--disable-domain-reliability', '--metrics-recording-only', '--disable-client-side-phishing-detection']);
   const file = join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 10_000;
   while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -67,7 +60,7 @@ afterAll(async () => {
   if (haveBrowser && results.size > 0) writeReport();
   await context?.close();
   await s?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  removeDir(profile);
 });
 
 const score = (r: LhResult, c: string) => Math.round((r.categories[c]?.score ?? 0) * 100);

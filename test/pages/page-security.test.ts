@@ -5,21 +5,19 @@
  * in Chromium the pages run under that policy with no violation (charts, search, sorting, pay check, map).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { haveBrowser, launchChromium } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
 import { serveGolden, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const haveBrowser = existsSync(CHROMIUM);
 const PAGES = ['/', '/salaries', '/salaries/family-medicine', '/salaries/family-medicine/california', '/states', '/states/texas', '/residency', '/methodology', '/license', '/compare/cardiology/family-medicine'];
 
 let s: Served;
 let browser: Browser | undefined;
 beforeAll(async () => {
   s = await serveGolden('page-security');
-  if (haveBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  if (haveBrowser) browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

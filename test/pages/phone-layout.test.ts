@@ -5,32 +5,17 @@
  * text renders at 12 px or more and stays inside its chart. Screenshots at 390 and 1280 px go to
  * test-output/pages/ (git-ignored).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { serveGolden, type Served } from './helpers.ts';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, haveBrowser, outputDir } from '../helpers/browser.ts';
+import { useGoldenInChromium, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'pages');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir();
 
 let s: Served;
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
-  s = await serveGolden('phone-layout');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+useGoldenInChromium('phone-layout', (env) => ({ s, browser } = env));
 
 const PAGES: [string, string][] = [
   ['home', '/'],

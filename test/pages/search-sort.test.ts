@@ -5,29 +5,17 @@
  * data-value with aria-sort, by click and by keyboard. Without JavaScript the box is hidden and tables
  * keep their default order.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { haveBrowser, outputDir } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
-import { serveGolden, type Served } from './helpers.ts';
+import { useGoldenInChromium, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'pages');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir();
 let s: Served;
 let browser: Browser;
-
-beforeAll(async () => {
-  if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
-  s = await serveGolden('search-sort');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.close();
-});
+useGoldenInChromium('search-sort', (env) => ({ s, browser } = env));
 
 const medians = (page: Page) => page.locator('table[data-sortable] tbody tr td:nth-child(4)').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')));
 

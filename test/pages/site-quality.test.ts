@@ -13,16 +13,15 @@
  * does, its tests are skipped with a note.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, haveBrowser, outputDir } from '../helpers/browser.ts';
 import axe from 'axe-core';
 import type { AxeResults, Result as AxeViolation } from 'axe-core';
-import { serveGolden, type Served } from './helpers.ts';
+import { useGoldenInChromium, type Served } from './helpers.ts';
 
-const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
-const OUT = join(process.cwd(), 'test-output', 'pages');
-const haveBrowser = existsSync(CHROMIUM);
+const OUT = outputDir();
 
 interface Kind {
   kind: string;
@@ -64,23 +63,16 @@ let htmlNotFound = false;
 const axeResults: Array<{ kind: string; path: string; width: number; violations: AxeViolation[] }> = [];
 const overflow: Array<{ kind: string; path: string; scrollWidth: number }> = [];
 
+useGoldenInChromium('pages-quality', (env) => ({ s, browser } = env));
 beforeAll(async () => {
   if (!haveBrowser) return;
-  mkdirSync(OUT, { recursive: true });
-  s = await serveGolden('pages-quality');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
   const res = await fetch(`${s.url}/salaries/no-such-specialty-xyz`, { headers: { accept: 'text/html' } });
   htmlNotFound = res.status === 404 && (res.headers.get('content-type') ?? '').startsWith('text/html');
   await res.arrayBuffer();
 }, 120_000);
 
-afterAll(async () => {
+afterAll(() => {
   if (axeResults.length > 0) writeAxeReport();
-  await browser?.close();
-  await s?.close();
 });
 
 /** Opens a page and waits until it has rendered; fails on a wrong status, a script error or a request to another host. */

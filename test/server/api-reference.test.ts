@@ -3,39 +3,23 @@
  * the public pages' caching headers and a Content-Security-Policy that allows only this origin, link only
  * files of this server, and every asset they name is served (gzip when asked for, 304 on a matching tag).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from '../helpers/http.ts';
-import { createApp } from '../../server/app.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
-import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { API_REFERENCE_CSP } from '../../server/api-reference/handler.ts';
 
-let work: string;
-let server: Server;
-let store: SqliteServiceStore;
+const work = useTempDir('api-reference');
+const closeLater = closeAfterAll();
 let url: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-api-reference-'));
-  mkdirSync(join(work, 'dist'));
-  store = new SqliteServiceStore(join(work, 'service.db'));
-  server = createServer(createApp({ registry: new BuildRegistry(join(work, 'dist')), store }).listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server?.close(() => resolve());
-    server?.closeIdleConnections();
-  });
-  store?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  mkdirSync(join(work.path, 'dist'));
+  url = closeLater(await serveApp(join(work.path, 'service.db'), { registry: new BuildRegistry(join(work.path, 'dist')) })).url;
 });
 
 /** src and href values of an HTML page. */

@@ -4,17 +4,13 @@
  * file under /data/. Found by an outside attack pass: `/%64ata/api/v1/...` was served by the pages handler,
  * unlimited.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { request } from '../helpers/http.ts';
-import { createApp } from '../../server/app.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
-import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 
 /** Spellings of one path that a client may send: escapes, %2f, case, doubled slashes, dot segments. */
 export function spellings(path: string): string[] {
@@ -51,32 +47,16 @@ const TARGETS = [
   '/data/api/v1/specialties/family-medicine/states/california.json',
 ];
 
-let work: string;
-let server: Server;
-let store: SqliteServiceStore;
+const work = useTempDir('canonical');
+const closeLater = closeAfterAll();
 let url: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-canonical-'));
-  goldenBuild(makeGoldenDb(work), join(work, 'dist'));
-  const registry = new BuildRegistry(join(work, 'dist'));
+  const registry = new BuildRegistry(goldenBuildIn(work.path).dist);
   await registry.check();
-  store = new SqliteServiceStore(join(work, 'service.db'));
   // a large enough minute budget for every spelling, counted exactly
-  const app = createApp({ registry, store, clock: () => new Date('2026-12-01T12:00:10Z'), ipLimits: { perMinute: 1_000, perDay: 100_000 } });
-  server = createServer(app.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = closeLater(await serveApp(join(work.path, 'service.db'), { registry, clock: () => new Date('2026-12-01T12:00:10Z'), ipLimits: { perMinute: 1_000, perDay: 100_000 } })).url;
 }, 60_000);
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server?.close(() => resolve());
-    server?.closeIdleConnections();
-  });
-  store?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('every spelling of a feed or CSV path', () => {
   it('is answered by the open-data handler (counted, with RateLimit headers; 200 or 404) or refused with 400, never served unlimited', async () => {

@@ -3,54 +3,36 @@
  * redirects from aliases to canonical pages, the HTML 404 page with close matches, and 503 (not 404)
  * before any build is published.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { request } from '../helpers/http.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
-import { SqliteServiceStore } from '../../server/store/sqlite.ts';
-import { createApp } from '../../server/app.ts';
 import { FEED_INDEX } from '../../server/open-data/routes.ts';
 import { parseHtml } from '../../build/pages/parse.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
-let work = '';
+const work = useTempDir('dead-ends');
+const closeLater = closeAfterAll();
 let url = '';
 let emptyUrl = '';
-const running: { server: Server; store: SqliteServiceStore }[] = [];
+let served = 0;
 
 async function serve(registry: BuildRegistry): Promise<string> {
-  const store = new SqliteServiceStore(join(work, `service-${running.length}.db`));
-  const server = createServer(createApp({ registry, store, clock: () => new Date('2026-12-01T12:00:10Z'), ipLimits: { perMinute: 1_000, perDay: 100_000 } }).listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  running.push({ server, store });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = await serveApp(join(work.path, `service-${served++}.db`), { registry, clock: () => new Date('2026-12-01T12:00:10Z'), ipLimits: { perMinute: 1_000, perDay: 100_000 } });
+  return closeLater(app).url;
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-dead-ends-'));
-  goldenBuild(makeGoldenDb(work), join(work, 'dist'));
-  const registry = new BuildRegistry(join(work, 'dist'));
+  const registry = new BuildRegistry(goldenBuildIn(work.path).dist);
   await registry.check();
   url = await serve(registry);
-  mkdirSync(join(work, 'empty'), { recursive: true });
-  emptyUrl = await serve(new BuildRegistry(join(work, 'empty')));
+  mkdirSync(join(work.path, 'empty'), { recursive: true });
+  emptyUrl = await serve(new BuildRegistry(join(work.path, 'empty')));
 }, 240_000);
-
-afterAll(async () => {
-  for (const { server, store } of running) {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    store.close();
-  }
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('the open data API index (/data/api/v1/)', () => {
   it('answers JSON listing every feed, with the OpenAPI document, schemas, reference and licence', async () => {

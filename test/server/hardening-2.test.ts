@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
-import { API, call, createKey, qs, startKeyedServer, type KeyedServer } from '../keyed/harness.ts';
+import { API, call, qs, startKeyedServer, type KeyedServer } from '../keyed/harness.ts';
 import { get } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { redactSecrets } from '../../server/http/redact.ts';
 import { connect } from 'node:net';
-import { startServer } from '../../server/main.ts';
 
 /** Send raw bytes on a new connection; resolve with what came back and when the server closed it. */
 function raw(url: string, chunks: { data: string; afterMs?: number }[], waitMs: number): Promise<{ text: string; closedAfterMs: number | null }> {
@@ -45,10 +45,7 @@ beforeAll(async () => {
   k = await startKeyedServer({ now: '2026-11-20T10:00:00Z', prefix: 'hardening2' });
   key = (await createKey(k.server.store, 'enterprise')).key;
 }, 120_000);
-afterAll(async () => {
-  await k?.server.close();
-  if (k) rmSync(k.work, { recursive: true, force: true });
-});
+afterAll(() => k?.close());
 
 describe('secrets are never echoed (item 6)', () => {
   it('redactSecrets removes key-shaped values and PostgreSQL passwords, and nothing else', () => {
@@ -108,10 +105,7 @@ describe('the HTTP edges (items 8, 9)', () => {
   });
 
   it('a client that drips its headers is cut off at the header timeout with a 408', async () => {
-    const s = await startServer({
-      dataDir: join(k.work, 'dist-hardening2'), serviceDb: join(k.work, 'service-slow.db'), host: '127.0.0.1', port: 0,
-      ipLimits: { perMinute: 1_000, perDay: 10_000 }, trustProxy: false, pollMs: 60_000, headersTimeoutMs: 1_500,
-    });
+    const s = await startTestServer(join(k.work, 'dist-hardening2'), join(k.work, 'service-slow.db'), { ipLimits: { perMinute: 1_000, perDay: 10_000 }, headersTimeoutMs: 1_500 });
     try {
       const drip = Array.from({ length: 40 }, (_, i) => ({ data: `X-Slow-${i}: 1\r\n`, afterMs: 200 }));
       const r = await raw(s.url, [{ data: 'GET /data/api/v1/specialties.json HTTP/1.1\r\nHost: x\r\n' }, ...drip], 8_000);
@@ -161,10 +155,7 @@ describe('the edges of the contract (item 9)', () => {
 describe('an MCP batch across the per-IP limit (item 5)', () => {
   it('with R calls left, a batch of R + 1 serves the first R (and counts R); the last gets the limit error', async () => {
     const perMinute = 5;
-    const s = await startServer({
-      dataDir: join(k.work, 'dist-hardening2'), serviceDb: join(k.work, 'service-batch.db'), host: '127.0.0.1', port: 0,
-      ipLimits: { perMinute, perDay: 1_000 }, trustProxy: false, pollMs: 60_000,
-    });
+    const s = await startTestServer(join(k.work, 'dist-hardening2'), join(k.work, 'service-batch.db'), { ipLimits: { perMinute, perDay: 1_000 } });
     try {
       const spent = await get(s.url, '/data/api/v1/specialties.json'); // one of the five spent on a feed
       expect(spent.status).toBe(200);

@@ -4,57 +4,39 @@
  * never loaded, a failed build never retried, X-Forwarded-For strings used as limit keys, unknown-slug 404s
  * not limited, a keyed POST answered 400, a service DB readable by every user.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { request } from '../helpers/http.ts';
-import { createApp } from '../../server/app.ts';
+import { createKey } from '../helpers/keys.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import type { TrustProxy } from '../../server/http/client-ip.ts';
 import type { IpLimits } from '../../server/store/types.ts';
-import { createKey } from '../keyed/harness.ts';
 import { spawnSync } from 'node:child_process';
 import { logWarningsAsJson } from '../../server/observability/logger.ts';
 
-let work: string;
+const work = useTempDir('hardening');
+const closeLater = closeAfterAll();
 let dist: string;
 let buildId: string;
 const NOW = new Date('2026-12-01T12:00:10Z');
-const running: { server: Server; store: SqliteServiceStore }[] = [];
+let served = 0;
 
 async function serve(registry: BuildRegistry, ipLimits: IpLimits = { perMinute: 1_000, perDay: 100_000 }, trustProxy: TrustProxy = false) {
-  const store = new SqliteServiceStore(join(work, `service-${running.length}.db`));
-  const server = createServer(createApp({ registry, store, clock: () => NOW, ipLimits, trustProxy }).listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  running.push({ server, store });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, store };
+  return closeLater(await serveApp(join(work.path, `service-${served++}.db`), { registry, clock: () => NOW, ipLimits, trustProxy }));
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-hardening-'));
-  dist = join(work, 'dist');
-  buildId = goldenBuild(makeGoldenDb(work), dist).id;
+  ({ dist, buildId } = goldenBuildIn(work.path));
 }, 60_000);
-
-afterAll(async () => {
-  for (const { server, store } of running) {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    store.close();
-  }
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('/.well-known/mcp.json before any build is loaded', () => {
   it('answers 503 (not a document naming whatever Host the client sent, cached for an hour)', async () => {
-    const empty = join(work, 'empty-dist');
+    const empty = join(work.path, 'empty-dist');
     mkdirSync(empty, { recursive: true });
     const { url } = await serve(new BuildRegistry(empty));
     const r = await request(url, '/.well-known/mcp.json', { headers: { host: 'evil.example' } });
@@ -68,7 +50,7 @@ describe('/.well-known/mcp.json before any build is loaded', () => {
 
 describe('the build pointer', () => {
   it('an absolute `current` symlink is followed', async () => {
-    const d = join(work, 'abs-dist');
+    const d = join(work.path, 'abs-dist');
     mkdirSync(join(d, 'builds'), { recursive: true });
     cpSync(join(dist, 'builds', buildId), join(d, 'builds', buildId), { recursive: true });
     symlinkSync(join(d, 'builds', buildId), join(d, 'current')); // absolute link text
@@ -78,7 +60,7 @@ describe('the build pointer', () => {
   });
 
   it('a build that failed to load is tried again later (not only when the link text changes)', async () => {
-    const d = join(work, 'retry-dist');
+    const d = join(work.path, 'retry-dist');
     mkdirSync(join(d, 'builds'), { recursive: true });
     const dir = join(d, 'builds', buildId);
     cpSync(join(dist, 'builds', buildId), dir, { recursive: true });
@@ -96,7 +78,7 @@ describe('the build pointer', () => {
   });
 
   it('a failed build is not retried on every poll: it waits its back-off', async () => {
-    const d = join(work, 'backoff-dist');
+    const d = join(work.path, 'backoff-dist');
     mkdirSync(join(d, 'builds', 'broken'), { recursive: true });
     symlinkSync('builds/broken', join(d, 'current'));
     const errors: string[] = [];
@@ -155,12 +137,12 @@ describe('keyed API methods', () => {
 
 describe('the service DB file', () => {
   it('is created readable by its owner only (0600), with its WAL and shared-memory files', () => {
-    const path = join(work, 'perm', 'service.db');
-    mkdirSync(join(work, 'perm'));
+    const path = join(work.path, 'perm', 'service.db');
+    mkdirSync(join(work.path, 'perm'));
     const store = new SqliteServiceStore(path);
     try {
       store.db.prepare('SELECT 1').get();
-      for (const f of readdirSync(join(work, 'perm'))) expect(statSync(join(work, 'perm', f)).mode & 0o777, f).toBe(0o600);
+      for (const f of readdirSync(join(work.path, 'perm'))) expect(statSync(join(work.path, 'perm', f)).mode & 0o777, f).toBe(0o600);
     } finally {
       store.close();
     }
@@ -171,7 +153,7 @@ describe('start-up errors and warnings', () => {
   it('a service DB path that cannot be one: one sentence naming --service-db and the cause, exit 2 (the operator\'s path), no stack', () => {
     const bin = join(import.meta.dirname, '../../bin/physpay.js');
     const cases: [string, RegExp][] = [
-      [join(work, 'no-such-folder', 'service.db'), /^physpay: --service-db .+: the folder .+ does not exist; create it first or give another path$/],
+      [join(work.path, 'no-such-folder', 'service.db'), /^physpay: --service-db .+: the folder .+ does not exist; create it first or give another path$/],
       [join(dist, 'current', 'manifest.json'), /^physpay: --service-db .+ is not a SQLite database \(it looks like a CSV or text file\); give the service DB file/],
     ];
     for (const [target, sentence] of cases) {

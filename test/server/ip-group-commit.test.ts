@@ -4,21 +4,14 @@
  * random sequences of groups (several addresses, limits, windows moving on) give the same decisions and the
  * same stored counters on two stores, one fed request by request, one group by group.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import type { IpDecision } from '../../server/store/types.ts';
 
-let work: string;
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-group-commit-'));
-});
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useTempDir('group-commit');
 
 const group = fc.record({
   ips: fc.array(fc.constantFrom('10.0.0.1', '10.0.0.2', '2001:db8::/56', '10.0.0.3'), { minLength: 1, maxLength: 40 }),
@@ -32,8 +25,8 @@ describe('SqliteServiceStore.hitIpMany', () => {
     fc.assert(
       fc.property(fc.array(group, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 30 }), (groups, perMinute, perDay) => {
         run++;
-        const single = new SqliteServiceStore(join(work, `single-${run}.db`));
-        const grouped = new SqliteServiceStore(join(work, `grouped-${run}.db`));
+        const single = new SqliteServiceStore(join(work.path, `single-${run}.db`));
+        const grouped = new SqliteServiceStore(join(work.path, `grouped-${run}.db`));
         try {
           const limits = { perMinute, perDay };
           let minute = 29_000_000;
@@ -58,7 +51,7 @@ describe('SqliteServiceStore.hitIpMany', () => {
   });
 
   it('a refused request is not counted, and a limit of N admits exactly N of a larger group', () => {
-    const s = new SqliteServiceStore(join(work, 'exact.db'));
+    const s = new SqliteServiceStore(join(work.path, 'exact.db'));
     try {
       const d = s.hitIpMany(Array.from({ length: 120 }, () => '10.9.9.9'), { minute: 1, day: 1 }, { perMinute: 50, perDay: 1000 });
       expect(d.filter((x) => x.allowed)).toHaveLength(50);

@@ -3,37 +3,30 @@
  * windows, Retry-After, refused requests left uncounted, 304s left uncounted, trust proxy and IPv6 /56
  * grouping (also checked on the key function itself).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { get, request, type HttpResponse } from '../helpers/http.ts';
-import { createApp } from '../../server/app.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
-import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { clientIpResolver, parseTrustProxy, type TrustProxy } from '../../server/http/client-ip.ts';
 import type { IpLimits } from '../../server/store/types.ts';
 
 const FEED = '/data/api/v1/specialties/cardiology.json';
 const OTHER = '/data/api/v1/states/texas.json';
 
-let work: string;
+const work = useTempDir('ip-limits');
+const closeLater = closeAfterAll();
 let registry: BuildRegistry;
 let now = new Date('2026-12-01T12:00:15.250Z');
 const clock = () => now;
-const servers: { server: Server; store: SqliteServiceStore }[] = [];
+let served = 0;
 
 /** A server (own service store) on the shared build registry; the app's clock is the test's clock. */
 async function serve(ipLimits: IpLimits, trustProxy: TrustProxy = false): Promise<string> {
-  const store = new SqliteServiceStore(join(work, `service-${servers.length}.db`));
-  const app = createApp({ registry, store, clock, ipLimits, trustProxy });
-  const server = createServer(app.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push({ server, store });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return closeLater(await serveApp(join(work.path, `service-${served++}.db`), { registry, clock, ipLimits, trustProxy })).url;
 }
 
 async function many(n: number, send: () => Promise<HttpResponse>): Promise<HttpResponse[]> {
@@ -57,24 +50,10 @@ function expect429(r: HttpResponse, retryAfter: number) {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-ip-limits-'));
-  const db = makeGoldenDb(work);
-  goldenBuild(db, join(work, 'dist'));
-  registry = new BuildRegistry(join(work, 'dist'));
+  registry = new BuildRegistry(goldenBuildIn(work.path).dist);
   await registry.check();
   expect(registry.current).not.toBeNull();
 }, 60_000);
-
-afterAll(async () => {
-  for (const { server, store } of servers) {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    store.close();
-  }
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('the minute window', () => {
   it('serves 60 a minute, refuses the 61st with Retry-After to the end of the minute, serves again next minute', async () => {

@@ -3,40 +3,25 @@
  * (SQLite file, then PostgreSQL) and one dist-data; 120 concurrent requests of one client split across
  * both give exactly 50 x 200 and 70 x 429, and the store holds exactly 50.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
+import { closeAfterAll } from '../helpers/server.ts';
 import { spawnServe, type ServeProcess } from './serve-process.ts';
 
 const FEEDS = ['/data/api/v1/specialties/cardiology.json', '/data/api/v1/states/texas.json', '/data/api/v1/specialties.json', '/data/api/v1/wrvu/ent.json'];
 
-let work: string;
-let dist: string;
-let buildId: string;
-const running: ServeProcess[] = [];
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-multi-'));
-  dist = join(work, 'dist');
-  buildId = goldenBuild(makeGoldenDb(work), dist).id;
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(running.map((p) => p.stop()));
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+const work = useGoldenDir('multi');
+const stopLater = closeAfterAll();
 
 async function twoServers(serviceDb: string): Promise<[ServeProcess, ServeProcess]> {
-  const args = ['--data', dist, '--service-db', serviceDb, '--port', '0', '--ip-per-minute', '50', '--ip-per-day', '100000', '--trust-proxy', 'loopback', '--poll-ms', '60000'];
-  const pair = await Promise.all([spawnServe(args), spawnServe(args)]);
-  running.push(...pair);
+  const args = ['--data', work.dist, '--service-db', serviceDb, '--port', '0', '--ip-per-minute', '50', '--ip-per-day', '100000', '--trust-proxy', 'loopback', '--poll-ms', '60000'];
+  const pair = await Promise.all([spawnServe(args).then(stopLater), spawnServe(args).then(stopLater)]);
   for (const p of pair) expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(pair[0].url).not.toBe(pair[1].url);
   return pair;
@@ -84,7 +69,7 @@ function expectExact(results: HttpResponse[], buildIdExpected: string) {
 
 describe('exact per-IP limit across two processes', () => {
   it('SQLite service store: 120 concurrent requests -> exactly 50 x 200 and 70 x 429', async () => {
-    const serviceDb = join(work, 'service.db');
+    const serviceDb = join(work.path, 'service.db');
     const servers = await twoServers(serviceDb);
     const readCount = async (ip: string) => {
       const db = new Database(serviceDb, { readonly: true });
@@ -96,7 +81,7 @@ describe('exact per-IP limit across two processes', () => {
       }
     };
     const { results, stored } = await burst(servers.map((s) => s.url), readCount);
-    expectExact(results, buildId);
+    expectExact(results, work.buildId);
     expect(stored).toBe(50); // refused requests are not counted
     await Promise.all(servers.map((s) => s.stop()));
   }, 60_000);
@@ -115,7 +100,7 @@ describe('exact per-IP limit across two processes', () => {
         return r.rows[0]?.minute_count ?? null;
       };
       const { results, ip, stored } = await burst(servers.map((s) => s.url), readCount);
-      expectExact(results, buildId);
+      expectExact(results, work.buildId);
       expect(stored).toBe(50);
       await probe.query('DELETE FROM ip_counters WHERE ip = $1', [ip]); // leave the shared database as found
       await Promise.all(servers.map((s) => s.stop()));

@@ -3,21 +3,21 @@
  * conditional requests (304), CORS, aliases with rel=canonical, close matches for unknown slugs, and the
  * guarantee that nothing outside the published tree can be read.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { get, request, type HttpResponse } from '../helpers/http.ts';
-import { startServer, type RunningServer } from '../../server/main.ts';
+import { closeAfterAll, startTestServer } from '../helpers/server.ts';
+import type { RunningServer } from '../../server/main.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { urlPathOf } from '../../server/builds/loaded-build.ts';
 
 const BASE_URL = 'https://physpay.example';
 const V1 = '/data/api/v1';
 
-let work: string;
-let buildDir: string;
+const work = useGoldenDir('open-data');
+const closeLater = closeAfterAll();
 let server: RunningServer;
 let url: string;
 let now = new Date('2026-12-01T12:00:15.000Z');
@@ -25,7 +25,7 @@ const clock = () => now;
 
 /** A file of the build as the server should send it on `day`: the build date's access date replaced. */
 function expectedBody(urlPath: string, day = '2026-12-01'): string {
-  const text = readFileSync(join(buildDir, 'public', urlPath), 'utf8');
+  const text = readFileSync(join(work.buildDir, 'public', urlPath), 'utf8');
   return text.split('accessed 2026-11-16)').join(`accessed ${day})`);
 }
 
@@ -39,28 +39,10 @@ function expectJsonError(r: HttpResponse, status: number | number[]): Record<str
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-open-data-'));
-  const db = makeGoldenDb(work);
-  const built = goldenBuild(db, join(work, 'dist'));
-  buildDir = built.dir;
-  server = await startServer({
-    dataDir: join(work, 'dist'),
-    serviceDb: join(work, 'service.db'),
-    host: '127.0.0.1',
-    port: 0,
-    ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 },
-    trustProxy: false,
-    pollMs: 60_000,
-    clock,
-  });
+  server = closeLater(await startTestServer(work.dist, join(work.path, 'service.db'), { clock }));
   url = server.url;
-  expect(server.registry.current?.id).toBe(built.id);
+  expect(server.registry.current?.id).toBe(work.buildId);
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 const FEEDS = {
   specialties: `${V1}/specialties.json`,
@@ -75,7 +57,7 @@ const FEEDS = {
 describe('feeds: headers and bodies', () => {
   beforeAll(() => {
     now = new Date('2026-12-01T12:00:15.000Z');
-    const inst = JSON.parse(readFileSync(join(buildDir, 'public', FEEDS.institutions!), 'utf8')) as { institutions: { institution: { slug: string } }[] };
+    const inst = JSON.parse(readFileSync(join(work.buildDir, 'public', FEEDS.institutions!), 'utf8')) as { institutions: { institution: { slug: string } }[] };
     FEEDS.institution = `${V1}/residency/institutions/${inst.institutions[0]!.institution.slug}.json`;
   });
 
@@ -104,7 +86,7 @@ describe('feeds: headers and bodies', () => {
   });
 
   it('every public file of the build is served, byte for byte apart from the access date', async () => {
-    const manifest = readManifest(buildDir);
+    const manifest = readManifest(work.buildDir);
     const paths = Object.keys(manifest.files).filter((p) => p.startsWith('public/')).map((p) => p.slice('public'.length));
     expect(paths.length).toBeGreaterThan(1000);
     const bad: string[] = [];

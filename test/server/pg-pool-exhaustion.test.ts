@@ -16,16 +16,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
 import { spawnServe, type ServeProcess } from './serve-process.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
-import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 
 const KEYED = '/api/v1/benchmarks?specialty=Cardiology';
 const FEEDS = ['/data/api/v1/specialties/cardiology.json', '/data/api/v1/states/texas.json', '/data/api/v1/specialties.json'];
@@ -37,8 +34,7 @@ interface Answer {
   r: HttpResponse;
 }
 
-let work: string;
-let dist: string;
+const work = useGoldenDir('pg-pool');
 let store: PostgresServiceStore | undefined;
 let serve: ServeProcess | undefined;
 let keyId: number | undefined;
@@ -47,12 +43,8 @@ const ips = { feed: `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}
 const pgReason = await pgSkipReason('the PostgreSQL pool exhaustion test');
 
 beforeAll(async () => {
-  if (pgReason) return;
-  work = mkdtempSync(join(tmpdir(), 'physpay-pg-pool-'));
-  dist = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), dist);
-  store = await PostgresServiceStore.open(PG_URL);
-}, 60_000);
+  if (!pgReason) store = await PostgresServiceStore.open(PG_URL);
+});
 
 afterAll(async () => {
   await serve?.stop();
@@ -64,7 +56,6 @@ afterAll(async () => {
     await store.pool.query('DELETE FROM ip_counters WHERE ip = ANY($1)', [[ips.feed, ips.mcp]]);
     await store.close();
   }
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 function postMcp(url: string, ip: string, agent: Agent): Promise<HttpResponse> {
@@ -128,13 +119,13 @@ function badAnswers(answers: Answer[]): string[] {
 
 (pgReason ? describe.skip : describe)('PostgreSQL pool exhausted', () => {
   it('keyed, open data and tool calls: 503 with Retry-After (never 500), counts equal the 200s', async () => {
-    const key = generateKey();
-    keyId = (await store!.createKey({ keyHash: hashKey(key), keyPrefix: keyPrefixOf(key), plan: 'starter', status: 'active', label: 'pool exhaustion test', createdAt: '2026-11-01T00:00:00Z' })).id;
+    const { key, id } = await createKey(store!, 'starter', 'active', '2026-11-01T00:00:00Z');
+    keyId = id;
     const u = new URL(PG_URL);
     u.searchParams.set('pool_max', '2');
     u.searchParams.set('connect_timeout', '0.5');
     u.searchParams.set('statement_timeout', '10000');
-    serve = await spawnServe(['--data', dist, '--service-db', String(u), '--port', '0', '--log-level', 'warn', '--poll-ms', '60000',
+    serve = await spawnServe(['--data', work.dist, '--service-db', String(u), '--port', '0', '--log-level', 'warn', '--poll-ms', '60000',
       '--trust-proxy', 'loopback', '--ip-per-minute', '1000000', '--ip-per-day', '100000000']);
     const agent = new Agent({ keepAlive: true, maxSockets: 1000 });
     const answers: Answer[] = [];

@@ -5,15 +5,15 @@
  * are switched in by separate `physpay build` processes: zero failed requests, every body consistent with
  * the build named in its X-PhysPay-Build header, and every switched-in build actually served.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { makeGoldenDb } from '../helpers/golden-build.ts';
 import { get, request, waitFor, type HttpResponse } from '../helpers/http.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { sha256 } from '../../build/contract/validate.ts';
 import { accessDateToken } from '../../build/contract/manifest.ts';
@@ -28,7 +28,8 @@ const FEEDS = [
   '/data/api/v1/specialties/ob-gyn.json', // an alias: resolved on the build the request started on
 ];
 
-let work: string;
+const work = useTempDir('swap');
+const stopLater = closeAfterAll();
 let db: string;
 let dist: string;
 let serve: ServeProcess;
@@ -42,16 +43,10 @@ async function publish(baseUrl: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-swap-'));
-  db = makeGoldenDb(work);
-  dist = join(work, 'dist');
-  serve = await spawnServe(['--data', dist, '--service-db', join(work, 'service.db'), '--port', '0', '--poll-ms', '50', '--ip-per-minute', '1000000', '--ip-per-day', '100000000']);
+  db = makeGoldenDb(work.path);
+  dist = join(work.path, 'dist');
+  serve = stopLater(await spawnServe(['--data', dist, '--service-db', join(work.path, 'service.db'), '--port', '0', '--poll-ms', '50', '--ip-per-minute', '1000000', '--ip-per-day', '100000000']));
 }, 60_000);
-
-afterAll(async () => {
-  await serve?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('before the first build', () => {
   it('/healthz is 200 but /readyz and every data endpoint answer 503 with Retry-After', async () => {

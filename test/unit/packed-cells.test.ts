@@ -3,29 +3,21 @@
  * back exactly as the artifact holds it, as a fresh copy, its summary equals the parsed cell's, and unknown
  * cells are undefined.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 import { KeyedSpecialtyArtifact } from '../../build/contract/keyed-artifacts.ts';
 import { PackedSpecialty } from '../../server/keyed/packed-cells.ts';
 import { summaryOf } from '../../server/keyed/benchmark.ts';
 
-let work: string;
+const work = useGoldenDir('packed');
 let artifacts: KeyedSpecialtyArtifact[];
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'physpay-packed-'));
-  const out = join(work, 'dist');
-  goldenBuild(makeGoldenDb(work), out);
-  const dir = join(out, 'current', 'private', 'keyed', 'benchmarks');
+  const dir = join(work.dist, 'current', 'private', 'keyed', 'benchmarks');
   artifacts = readdirSync(dir).map((f) => KeyedSpecialtyArtifact.parse(JSON.parse(readFileSync(join(dir, f), 'utf8'))));
 }, 120_000);
-
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
 
 describe('PackedSpecialty', () => {
   it('returns every cell of every specialty exactly as the artifact has it', () => {
