@@ -1,9 +1,8 @@
 /**
  * GET /.well-known/mcp.json: a discovery document naming the endpoint and its tools, made from the
- * server's own tools/list (through an in-memory client), so it cannot drift from what /mcp serves.
+ * server's own tools/list (asked in-process), so it cannot drift from what /mcp serves.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer } from './server.ts';
 
 export interface McpDiscovery {
@@ -18,20 +17,30 @@ export interface McpDiscovery {
   documentation: string;
 }
 
+/** Request `method` of a server of ours in-process, as a 2026-07-28 client would (no network). */
+export async function askInProcess<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const handler = createMcpHandler(() => createMcpServer({ build: null, day: '1970-01-01', limited: null }), { legacy: 'reject' });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'physpay-discovery', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const res = await handler.fetch(new Request('http://localhost/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+  }));
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  await handler.close();
+  if (!body.result) throw new Error(`mcp: in-process ${method} failed: ${body.error?.message ?? res.status}`);
+  return body.result;
+}
+
 let cached: Promise<McpDiscovery['tools']> | null = null;
 
 export function toolList(): Promise<McpDiscovery['tools']> {
-  cached ??= (async () => {
-    const server = createMcpServer({ build: null, day: '1970-01-01', limited: null });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'physpay-discovery', version: '1.0.0' });
-    await server.connect(a);
-    await client.connect(b);
-    const { tools } = await client.listTools();
-    await client.close();
-    await server.close();
-    return tools.map((t) => ({ name: t.name, title: t.title, description: t.description }));
-  })();
+  cached ??= askInProcess<{ tools: McpDiscovery['tools'] }>('tools/list')
+    .then(({ tools }) => tools.map((t) => ({ name: t.name, title: t.title, description: t.description })));
   return cached;
 }
 

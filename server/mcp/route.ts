@@ -1,20 +1,25 @@
 /**
- * POST /mcp: stateless Streamable HTTP. Every request gets a fresh McpServer and transport (reusing
- * either leaks responses between clients), answered as plain JSON. Clients that send only
- * `Accept: application/json` are served too. Each tools/call counts against the caller IP's open-data
- * limits; beyond them the call returns a tool error saying when to retry.
+ * POST /mcp: stateless Streamable HTTP for both protocol eras on one endpoint (MCP SDK v2).
+ * - 2026-07-28 requests (a per-request `_meta` envelope, no handshake, `server/discover`) go to the SDK's
+ *   `createMcpHandler`; 2025-era requests (initialize, then plain requests; revisions 2025-11-25,
+ *   2025-06-18, 2025-03-26) to a fresh server and transport per request, answered as plain JSON (clients
+ *   that send only `Accept: application/json` are served too). `classifyInboundRequest` (the SDK's own
+ *   routing step) decides which.
+ * - Each tools/call counts against the caller IP's open-data limits; beyond them the call returns a tool
+ *   error saying when to retry. Requests the SDK would refuse before running anything are not counted.
  */
 import express, { type Request, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, classifyInboundRequest, createMcpHandler,
+  isInitializeRequest, isJsonContentType, isSpecType, type InboundClassificationOutcome,
+} from '@modelcontextprotocol/server';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
 import { createMcpServer, isToolName } from './server.ts';
+import type { ToolDeps } from './tool-result.ts';
+import { sendWebResponse, toWebRequest } from './web-bridge.ts';
 import type { IncomingMessage } from 'node:http';
 
 export interface McpRouteDeps {
@@ -38,7 +43,7 @@ const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonr
 const MCP_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
   'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After',
 };
 
@@ -109,10 +114,10 @@ function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
   const msgs = Array.isArray(body) ? body : [body];
   if (msgs.length === 0) return rpcError(-32600, 'invalid request: empty batch');
   for (const m of msgs) {
-    if (!JSONRPCMessageSchema.safeParse(m).success) {
+    if (!isSpecType.JSONRPCMessage(m)) {
       return rpcError(-32600, 'invalid request: expected a JSON-RPC 2.0 message {"jsonrpc": "2.0", "id", "method", "params"}', idOf(m));
     }
-    if ((m as { method?: unknown }).method === 'tools/call' && !CallToolRequestSchema.safeParse(m).success) {
+    if ((m as { method?: unknown }).method === 'tools/call' && !isSpecType.CallToolRequest(m)) {
       return rpcError(-32602, 'invalid params: tools/call needs params {"name": <tool name>, "arguments": {...}}', idOf(m));
     }
     // JSON.parse keeps "__proto__" as an own key, but the SDK copies the arguments by assignment, which
@@ -125,19 +130,41 @@ function envelopeError(body: unknown): ReturnType<typeof rpcError> | null {
   return null;
 }
 
+/** The SDK's legacy transport takes at most this many messages in one batch (its MAX_BATCH_SIZE). */
+const MAX_BATCH_SIZE = 100;
+
 /**
- * Would the SDK transport refuse this POST before running anything? It answers 415 to a Content-Type that
- * is not JSON, 400 to an unsupported MCP-Protocol-Version, to a batch of more than MAX_BATCH_SIZE messages
- * and to an initialize request batched with others (Accept is normalised above, so never 406).
- * Those calls run no tool and are not counted. The checks are the transport's own (same helpers).
+ * Would the SDK refuse this POST before running anything? Its 2025-era transport answers 415 to a
+ * Content-Type that is not JSON, 400 to an unsupported MCP-Protocol-Version, to a batch of more than
+ * MAX_BATCH_SIZE messages and to an initialize request batched with others (Accept is normalised above,
+ * so never 406); the 2026-07-28 path refuses what its validation ladder rejects (classification) and a
+ * body that is not JSON. Those calls run no tool and are not counted.
  */
-function transportRefuses(req: Request, body: unknown): boolean {
+function sdkRefuses(req: Request, body: unknown, route: InboundClassificationOutcome): boolean {
+  if (!isJsonContentType(req.headers['content-type'] ?? null)) return true;
+  if (route.kind === 'reject') return true;
+  if (route.kind === 'modern') return false;
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return true;
-  if (!isJsonContentType(req.headers['content-type'] ?? null)) return true;
   // A batch over the transport's size limit, or an initialize request batched with anything, runs nothing.
   if (Array.isArray(body) && (body.length > MAX_BATCH_SIZE || (body.length > 1 && body.some((m) => isInitializeRequest(m))))) return true;
   return false;
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/** The SDK's own era decision (or validation-ladder rejection) for this POST. */
+function classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
+  return classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body,
+  });
 }
 
 /** Calls of existing tools: an unknown tool name is a JSON-RPC error that runs nothing and is not counted. */
@@ -147,9 +174,36 @@ function toolCallCount(body: unknown): number {
     && isToolName((m as { params?: { name?: unknown } }).params?.name)).length;
 }
 
+/** The request's URL for the SDK (checked by transportCanBuildUrl first). */
+function requestUrl(req: Request): string {
+  try {
+    return new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`).href;
+  } catch {
+    return 'http://localhost/mcp';
+  }
+}
+
+/** Serve one 2025-era request: a fresh server and transport, answered as plain JSON. */
+async function serveLegacy(request: globalThis.Request, body: unknown, deps: ToolDeps): Promise<globalThis.Response> {
+  const server = createMcpServer(deps);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody: body });
+  } finally {
+    void server.close();
+  }
+}
+
 export function createMcpRouter(deps: McpRouteDeps): express.Router {
   const r = express.Router();
-  const validator = new AjvJsonSchemaValidator(); // stateless; shared by this router's per-request servers
+  // The per-request tool deps of a 2026-07-28 request, found by the SDK's factory from the request object.
+  const requestDeps = new WeakMap<globalThis.Request, ToolDeps>();
+  const modern = createMcpHandler((ctx) => {
+    const d = ctx.requestInfo && requestDeps.get(ctx.requestInfo);
+    if (!d) throw new Error('mcp: no request context for a 2026-07-28 request');
+    return createMcpServer(d);
+  }, { legacy: 'reject', onerror: (err) => { if (/no request context/.test(err.message)) process.emitWarning(err.message); } });
   r.use((req, res, next) => {
     res.set(MCP_CORS);
     if (deps.allowedHosts?.length && !hostAllowed(deps.allowedHosts, String(req.headers.host ?? ''))) {
@@ -180,11 +234,12 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
         res.status(400).json(invalid);
         return;
       }
+      const route = classify(req, body);
       // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
       // calls counted so far run and the rest get the limit error (README: Tool server).
       let limited: string | null = null;
       let counted = 0;
-      const calls = transportRefuses(req, body) ? 0 : toolCallCount(body);
+      const calls = sdkRefuses(req, body, route) ? 0 : toolCallCount(body);
       for (let i = 0; i < calls && !limited; i++) {
         let v: IpVerdict;
         try {
@@ -203,15 +258,16 @@ export function createMcpRouter(deps: McpRouteDeps): express.Router {
           deps.onRefused?.();
         } else counted++;
       }
+      const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted } };
       normaliseAccept(req);
-      const server = createMcpServer({ build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted } }, validator);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      const request = toWebRequest(req, requestUrl(req));
+      let response: globalThis.Response;
+      if (route.kind === 'legacy') response = await serveLegacy(request, body, toolDeps);
+      else {
+        requestDeps.set(request, toolDeps);
+        response = await modern.fetch(request, { parsedBody: body });
+      }
+      await sendWebResponse(res, response);
     },
   );
   r.all('/', (req, res) => {

@@ -1,9 +1,10 @@
-/** The one place that turns a tool's work into a result: text + structuredContent, or a tool error. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+/** The one place that turns a tool's work into a result: text + structuredContent (+ links), or a tool error. */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import { ToolInputError } from './lookup.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { escapeHidden } from './text.ts';
+import type { ToolDefinition, ToolOutput } from './tool-definition.ts';
 
 export interface ToolDeps {
   /** the build this request reads (captured once per request) */
@@ -28,12 +29,18 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: escapeHidden(redactSecrets(message)) }], isError: true };
 }
 
-export function runTool(deps: ToolDeps, work: (build: LoadedBuild, day: string) => { text: string; structured: object }): CallToolResult {
+function toResult(out: ToolOutput, baseUrl: string): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: escapeHidden(out.text) }];
+  for (const l of out.links ?? []) content.push({ type: 'resource_link', uri: `${baseUrl}${l.path}`, name: l.name, title: l.title, mimeType: l.mimeType });
+  return { content, structuredContent: out.structured as Record<string, unknown> };
+}
+
+/** Run one call of `tool` with arguments already checked against its input schema. */
+export function runTool<S extends ToolDefinition['inputSchema']>(deps: ToolDeps, tool: ToolDefinition<S>, args: Parameters<ToolDefinition<S>['work']>[0]): CallToolResult {
   if (deps.limited && (deps.budget === undefined || deps.budget.left-- <= 0)) return toolError(deps.limited);
   if (!deps.build) return toolError('No published data is loaded yet; retry shortly.');
   try {
-    const { text, structured } = work(deps.build, deps.day);
-    return { content: [{ type: 'text', text: escapeHidden(text) }], structuredContent: structured as Record<string, unknown> };
+    return toResult(tool.work(args, deps.build, deps.day), deps.build.baseUrl);
   } catch (err) {
     if (err instanceof ToolInputError) return toolError(err.message);
     throw err;

@@ -318,7 +318,7 @@ describe('Inspector CLI: errors and argument typing', { timeout: RUN_WAIT_MS }, 
   it('--tool-arg values are JSON-parsed: specialty=42 is the number 42, specialty="42" the string "42"', async () => {
     // The number is refused by the input schema (a type error naming the argument) ...
     const typed = toolErrorText(await runs.typedNumber);
-    expect(typed).toMatch(/expected string, received number at specialty/);
+    expect(typed).toMatch(/specialty: Invalid input: expected string, received number/);
     // ... the quoted form reaches the lookup as a string and is an unknown specialty.
     expect(toolErrorText(await runs.quotedString)).toMatch(/^Unknown specialty "42"\./);
   });

@@ -28,7 +28,10 @@ export async function connectClient(url: string, name = 'physpay-test'): Promise
   return client;
 }
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+/** Any SDK client (v1 or v2): both have callTool. */
+export interface ToolCaller { callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> }
+
+export async function callTool(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 

@@ -389,7 +389,7 @@ describe('missing or invalid arguments', () => {
   });
 
   it('an unknown tool is a JSON-RPC error naming it (the SDK client throws it)', async () => {
-    await expect(callTool(client, 'get_weather', { city: 'Austin' })).rejects.toThrow(/-32602.*Unknown tool: get_weather/);
+    await expect(callTool(client, 'get_weather', { city: 'Austin' })).rejects.toThrow(/-32602.*Tool get_weather not found/);
   });
 });
 

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { payPosition, payPositionMethod, standardGrid } from '../../../build/compute/pay-position.ts';
 import type { SpecialtyPayDocument } from '../../../build/contract/open-feeds.ts';
 import { specialtyPayDoc } from '../lookup.ts';
 import { PayEvaluationOutput, strictArgs } from '../schemas.ts';
 import { evaluationText } from '../text.ts';
-import { runTool, type ToolDeps } from '../tool-result.ts';
+import { defineTool } from '../tool-definition.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
 
 export type PayEvaluation = z.infer<typeof PayEvaluationOutput>;
@@ -34,23 +33,18 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
   };
 }
 
-export function registerEvaluateCompensationTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    'evaluate_compensation',
-    {
-      title: 'Where does this pay fall?',
-      description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. Quote n, as_of and the attribution.',
-      inputSchema: strictArgs('evaluate_compensation', {
-        specialty: specialtyArg,
-        compensation: z.number().positive().max(100_000_000).describe('Annual total compensation in US dollars, e.g. 350000'),
-        state: stateArg,
-      }),
-      outputSchema: PayEvaluationOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async ({ specialty, compensation, state }) => runTool(deps, (build, day) => {
-      const e = evaluateAgainst(specialtyPayDoc(build, day, specialty, state), compensation);
-      return { text: evaluationText(e), structured: e };
-    }),
-  );
-}
+export const evaluateCompensationTool = defineTool({
+  name: 'evaluate_compensation',
+  title: 'Where does this pay fall?',
+  description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. Quote n, as_of and the attribution.',
+  inputSchema: strictArgs('evaluate_compensation', {
+    specialty: specialtyArg,
+    compensation: z.number().positive().max(100_000_000).describe('Annual total compensation in US dollars, e.g. 350000'),
+    state: stateArg,
+  }),
+  outputSchema: PayEvaluationOutput,
+  work: ({ specialty, compensation, state }, build, day) => {
+    const e = evaluateAgainst(specialtyPayDoc(build, day, specialty, state), compensation);
+    return { text: evaluationText(e), structured: e };
+  },
+});

@@ -1,33 +1,27 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { institutionDoc, stateInstitutionsDoc, ToolInputError } from '../lookup.ts';
 import { institutionText, institutionsText } from '../text.ts';
 import { ResidentPayOutput, strictArgs } from '../schemas.ts';
-import { runTool, type ToolDeps } from '../tool-result.ts';
+import { defineTool } from '../tool-definition.ts';
 
-export function registerGetResidentPayTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    'get_resident_pay',
-    {
-      title: 'Resident pay scales',
-      description: 'Resident (PGY) pay published by teaching hospitals. Give `institution` (slug or name) for one hospital\'s scale by postgraduate year with its cost-of-living-adjusted PGY-1 pay and rank; or give `state` (code, slug or name) for that state\'s teaching hospitals (residency/states/{state}.json), newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay.',
-      inputSchema: strictArgs('get_resident_pay', {
-        institution: z.string().min(1).max(200).optional().describe('Teaching hospital slug or name'),
-        state: z.string().min(1).max(60).optional().describe('US state: two-letter code, slug or name'),
-      }),
-      outputSchema: ResidentPayOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async ({ institution, state }) => runTool(deps, (build, day) => {
-      if (institution) {
-        const doc = institutionDoc(build, day, institution);
-        return { text: institutionText(doc), structured: doc };
-      }
-      if (state) {
-        const doc = stateInstitutionsDoc(build, day, state);
-        return { text: institutionsText(doc), structured: doc };
-      }
-      throw new ToolInputError('Give `institution` (a teaching hospital slug or name) or `state` (to list that state\'s teaching hospitals).');
-    }),
-  );
-}
+export const getResidentPayTool = defineTool({
+  name: 'get_resident_pay',
+  title: 'Resident pay scales',
+  description: 'Resident (PGY) pay published by teaching hospitals. Give `institution` (slug or name) for one hospital\'s scale by postgraduate year with its cost-of-living-adjusted PGY-1 pay and rank; or give `state` (code, slug or name) for that state\'s teaching hospitals (residency/states/{state}.json), newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay.',
+  inputSchema: strictArgs('get_resident_pay', {
+    institution: z.string().min(1).max(200).optional().describe('Teaching hospital slug or name'),
+    state: z.string().min(1).max(60).optional().describe('US state: two-letter code, slug or name'),
+  }),
+  outputSchema: ResidentPayOutput,
+  work: ({ institution, state }, build, day) => {
+    if (institution) {
+      const doc = institutionDoc(build, day, institution);
+      return { text: institutionText(doc), structured: doc };
+    }
+    if (state) {
+      const doc = stateInstitutionsDoc(build, day, state);
+      return { text: institutionsText(doc), structured: doc };
+    }
+    throw new ToolInputError('Give `institution` (a teaching hospital slug or name) or `state` (to list that state\'s teaching hospitals).');
+  },
+});

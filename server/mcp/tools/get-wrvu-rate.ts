@@ -1,24 +1,18 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WrvuFeed } from '../../../build/contract/open-feeds.ts';
 import { wrvuDoc } from '../lookup.ts';
 import { wrvuText } from '../text.ts';
 import { strictArgs } from '../schemas.ts';
-import { runTool, type ToolDeps } from '../tool-result.ts';
+import { defineTool } from '../tool-definition.ts';
 import { specialtyArg } from './get-specialty-pay.ts';
 
-export function registerGetWrvuRateTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    'get_wrvu_rate',
-    {
-      title: 'Compensation per wRVU',
-      description: 'Total compensation per work relative value unit (wRVU) for one specialty, nationally: median, mean, 25th/75th (and 10th/90th when n >= 15) percentiles and n, from approved self-reported reports that gave annual wRVUs.',
-      inputSchema: strictArgs('get_wrvu_rate', { specialty: specialtyArg }),
-      outputSchema: WrvuFeed,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async ({ specialty }) => runTool(deps, (build, day) => {
-      const doc = wrvuDoc(build, day, specialty);
-      return { text: wrvuText(doc), structured: doc };
-    }),
-  );
-}
+export const getWrvuRateTool = defineTool({
+  name: 'get_wrvu_rate',
+  title: 'Compensation per wRVU',
+  description: 'Total compensation per work relative value unit (wRVU) for one specialty, nationally: median, mean, 25th/75th (and 10th/90th when n >= 15) percentiles and n, from approved self-reported reports that gave annual wRVUs.',
+  inputSchema: strictArgs('get_wrvu_rate', { specialty: specialtyArg }),
+  outputSchema: WrvuFeed,
+  work: ({ specialty }, build, day) => {
+    const doc = wrvuDoc(build, day, specialty);
+    return { text: wrvuText(doc), structured: doc };
+  },
+});

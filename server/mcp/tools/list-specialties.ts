@@ -1,23 +1,17 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SpecialtiesFeed } from '../../../build/contract/open-feeds.ts';
 import { specialtiesDoc } from '../lookup.ts';
 import { specialtiesText } from '../text.ts';
 import { strictArgs } from '../schemas.ts';
-import { runTool, type ToolDeps } from '../tool-result.ts';
+import { defineTool } from '../tool-definition.ts';
 
-export function registerListSpecialtiesTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    'list_specialties',
-    {
-      title: 'List physician specialties',
-      description: 'List every physician specialty with its slug, national median total compensation, 25th and 75th percentiles and report count (n). Use the slugs or names with get_specialty_pay, compare_specialties and get_wrvu_rate. Figures are from approved, self-reported salary reports (CC BY 4.0).',
-      inputSchema: strictArgs('list_specialties', {}),
-      outputSchema: SpecialtiesFeed,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async () => runTool(deps, (build, day) => {
-      const doc = specialtiesDoc(build, day);
-      return { text: specialtiesText(doc), structured: doc };
-    }),
-  );
-}
+export const listSpecialtiesTool = defineTool({
+  name: 'list_specialties',
+  title: 'List physician specialties',
+  description: 'List every physician specialty with its slug, national median total compensation, 25th and 75th percentiles and report count (n). Use the slugs or names with get_specialty_pay, compare_specialties and get_wrvu_rate. Figures are from approved, self-reported salary reports (CC BY 4.0).',
+  inputSchema: strictArgs('list_specialties', {}),
+  outputSchema: SpecialtiesFeed,
+  work: (_args, build, day) => {
+    const doc = specialtiesDoc(build, day);
+    return { text: specialtiesText(doc), structured: doc };
+  },
+});
