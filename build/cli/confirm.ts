@@ -18,7 +18,12 @@ export interface ConfirmRequest {
   /** "delete", "undo batch 7": what the refusal and the question say is about to happen. */
   verb: string;
   count: number;
-  /** Said before the count in the question and refusal, e.g. "batch 7 (reports.csv) would remove". */
+  /**
+   * Said before the count in the question and refusals, e.g. "batch 7 (reports.csv) would remove":
+   * `Undo batch 7: batch 7 (reports.csv) would remove 5 reports? [y/N]`. Without it the count is what the
+   * verb acts on: `Approve 5 reports? [y/N]`, `refusing to approve 5 reports without confirmation: ...`,
+   * `--expect-count is 4 but 5 reports match`.
+   */
   what?: string;
   /** Appended to the count, e.g. " (4,900 approved, 100 rejected)". */
   detail?: string;
@@ -30,17 +35,22 @@ export async function confirmCount(io: CliIo, r: ConfirmRequest): Promise<void> 
   const n = `${reportsText(r.count)}${r.detail ?? ''}`;
   if (r.expectCount !== undefined) {
     if (r.expectCount !== r.count) {
-      throw new CliError(`refusing to ${r.verb}: --expect-count is ${fmt(r.expectCount)} but ${r.what ? `${r.what} ` : ''}${n}; nothing changed`, 2);
+      const actual = r.what ? `${r.what} ${n}` : `${n} ${r.count === 1 ? 'matches' : 'match'}`;
+      throw new CliError(`refusing to ${r.verb}: --expect-count is ${fmt(r.expectCount)} but ${actual}; nothing changed`, 2);
     }
     return;
   }
   if (r.yes) return;
+  const verb = `${r.verb[0]!.toUpperCase()}${r.verb.slice(1)}`;
   if (io.confirm) {
-    if (await io.confirm(`${r.verb[0]!.toUpperCase()}${r.verb.slice(1)}: ${r.what ? `${r.what} ` : ''}${n}? [y/N] `)) return;
+    if (await io.confirm(r.what ? `${verb}: ${r.what} ${n}? [y/N] ` : `${verb} ${n}? [y/N] `)) return;
     throw new CliError('not confirmed; nothing changed', 2);
   }
+  const advice = `pass --yes, or --expect-count ${r.count} to go ahead only if exactly ${fmt(r.count)} match`;
   throw new CliError(
-    `refusing to ${r.verb} without confirmation: ${r.what ? `${r.what} ` : ''}${n}; pass --yes, or --expect-count ${r.count} to go ahead only if exactly ${fmt(r.count)} match (--dry-run shows what would change); nothing changed`,
+    r.what
+      ? `refusing to ${r.verb} without confirmation: ${r.what} ${n}; ${advice} (--dry-run shows what would change); nothing changed`
+      : `refusing to ${r.verb} ${n} without confirmation: ${advice}; nothing changed`,
     2,
   );
 }

@@ -5,12 +5,16 @@
  * report and appends one row per report to `moderation_log` (a deleted report's row is kept there as JSON).
  *
  * Outlier flags use the build's own rule (build/compute/national.ts): a total outside the Tukey fences of its
- * specialty's approved totals.
+ * specialty's approved totals. While a specialty has fewer approved reports than fences need
+ * (FENCES_MIN_APPROVED), a report is flagged against the specialty's reference level instead: the BLS median
+ * of its occupation, else the built-in national level (build/compute/plausibility.ts).
  */
 import type { Db } from './open.ts';
 import type { ReportStatus } from '../contract/vocab.ts';
 import { normalizeName } from '../contract/names.ts';
 import { outsideFences, specialtyTotalFences } from '../compute/national.ts';
+import { FENCES_MIN_APPROVED, implausibleAgainst, implausibleText, type Implausible, type PayFields, type ReferenceLevel } from '../compute/plausibility.ts';
+import { NATIONAL_LEVELS } from './reference/national-levels.ts';
 
 export interface ReportFilter {
   /** undefined: every status */
@@ -157,7 +161,89 @@ export function outlierOf(report: Pick<ListedReport, 'specialty' | 'total_compen
   return f ? outsideFences(report.total_compensation, f) : null;
 }
 
-/** The rows with their outlier flag (fences read once for the specialties present). */
+/**
+ * Each specialty's reference level, for the given slugs (all when omitted): the BLS median of its SOC
+ * occupation when that occupation is the specialty itself (soc_match 'exact') and the median is known and not
+ * top-coded (a top-coded median only says "at least"); otherwise the built-in national level.
+ */
+export function specialtyReferences(db: Db, slugs?: readonly string[]): Map<string, ReferenceLevel> {
+  const only = slugs ? 'WHERE s.slug IN (SELECT value FROM json_each(?))' : '';
+  const rows = db
+    .prepare(
+      `SELECT s.slug, s.soc_match, b.annual_median, b.top_coded FROM specialties s LEFT JOIN bls_wages b ON b.soc_code = s.soc_code ${only} ORDER BY s.slug`,
+    )
+    .all(...(slugs ? [JSON.stringify(slugs)] : [])) as { slug: string; soc_match: string; annual_median: number | null; top_coded: number | null }[];
+  const out = new Map<string, ReferenceLevel>();
+  for (const r of rows) {
+    if (r.soc_match === 'exact' && r.annual_median !== null && r.annual_median > 0 && r.top_coded === 0) {
+      out.set(r.slug, { level: r.annual_median, source: 'bls' });
+    } else if (NATIONAL_LEVELS[r.slug] !== undefined) {
+      out.set(r.slug, { level: NATIONAL_LEVELS[r.slug]!, source: 'national' });
+    }
+  }
+  return out;
+}
+
+/**
+ * A report's flag in `physpay moderate`: outside its specialty's Tukey fences ('fences', from
+ * FENCES_MIN_APPROVED approved reports), or, below that, implausible against its reference level
+ * ('reference').
+ */
+export type ModerationFlag =
+  | { rule: 'fences'; outlier: 'high' | 'low'; /** the fence the total is outside */ fence: number }
+  | ({ rule: 'reference' } & Implausible);
+
+export function moderationFlag(
+  report: Pick<ListedReport, 'specialty'> & PayFields,
+  fences: Map<string, SpecialtyFences>,
+  references: Map<string, ReferenceLevel>,
+): ModerationFlag | null {
+  const f = fences.get(report.specialty);
+  if (f && f.approved >= FENCES_MIN_APPROVED) {
+    const outlier = outsideFences(report.total_compensation, f);
+    return outlier ? { rule: 'fences', outlier, fence: outlier === 'high' ? f.upper : f.lower } : null;
+  }
+  const reference = references.get(report.specialty);
+  const hit = reference ? implausibleAgainst(reference, report) : null;
+  return hit ? { rule: 'reference', ...hit } : null;
+}
+
+/** The flag as `moderate list` shows it: `high` or `low` (fences), `implausible: 6.4x the national level ($470,000)`. */
+export function flagText(flag: ModerationFlag | null): string | null {
+  if (!flag) return null;
+  return flag.rule === 'fences' ? flag.outlier : implausibleText(flag);
+}
+
+export interface FlaggedReports {
+  /** the first `keep` flagged reports, by id */
+  first: { report: ListedReport; flag: ModerationFlag }[];
+  /** how many are flagged in all */
+  count: number;
+}
+
+/**
+ * The flagged reports among the given ids, or among the reports matching a filter, by id, with their flags
+ * against the approved reports as they are now (call it before approving them): the first `keep` of them and
+ * how many in all.
+ */
+export function flaggedReports(db: Db, sel: { ids: number[] } | { filter: ReportFilter }, keep = Infinity): FlaggedReports {
+  const w = 'ids' in sel ? { sql: 'WHERE r.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(sel.ids)] } : where(db, sel.filter);
+  const fences = specialtyFences(db);
+  const references = specialtyReferences(db);
+  const out: FlaggedReports = { first: [], count: 0 };
+  const rows = db
+    .prepare(`SELECT ${LISTED_COLUMNS} FROM reports r JOIN specialties s ON s.id = r.specialty_id ${w.sql} ORDER BY r.id`)
+    .iterate(...w.params) as IterableIterator<ListedReport>;
+  for (const report of rows) {
+    const flag = moderationFlag(report, fences, references);
+    if (!flag) continue;
+    if (out.count < keep) out.first.push({ report, flag });
+    out.count++;
+  }
+  return out;
+}
+
+/** The rows with their outlier flag by the build's rule alone (fences read once for the specialties present). */
 export function withOutliers(db: Db, rows: ListedReport[], fences?: Map<string, SpecialtyFences>): (ListedReport & { outlier: Outlier })[] {
   const f = fences ?? specialtyFences(db, [...new Set(rows.map((r) => r.specialty))]);
   return rows.map((r) => ({ ...r, outlier: outlierOf(r, f) }));

@@ -1,28 +1,31 @@
 /**
  * `physpay moderate list|approve|reject|delete`: the moderation queue.
  *
- * list shows every field a moderator needs and an outlier flag (the build's rule), as an aligned table,
- * one JSON object (--json) or CSV (--csv). Each decision records the moderator (--moderator,
- * PHYSPAY_MODERATOR, else the OS user), a reason (--reason) and the time. Bulk actions (--all-pending) and
- * deleting several reports print what would change with --dry-run, and otherwise need a count confirmation:
- * a question on a terminal, or --yes, or --expect-count N matching exactly.
+ * list shows every field a moderator needs and an outlier flag (the build's rule, or, while the specialty has
+ * fewer than 5 approved reports, the reference-level rule: build/compute/plausibility.ts), as an aligned
+ * table, one JSON object (--json) or CSV (--csv); approving a flagged report prints its flag (stderr) and
+ * approves it. Each decision records the moderator (--moderator, PHYSPAY_MODERATOR, else the OS user), a
+ * reason (--reason) and the time. Bulk actions (--all-pending) and deleting several reports print what would
+ * change with --dry-run, and otherwise need a count confirmation (build/cli/confirm.ts): a question on a
+ * terminal, or --yes, or --expect-count N matching exactly.
  */
 import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
 import { openReportsDb, type Db } from '../../db/open.ts';
 import {
-  CountMismatchError, countReports, deleteReports, describeSelection, iterateReports, listReports, moderateIds, moderatePending,
-  outlierOf, planIds, specialtyFences,
-  type ListedReport, type Outlier, type ReportFilter, type SpecialtyFences,
+  CountMismatchError, countReports, deleteReports, describeSelection, flaggedReports, flagText, iterateReports, listReports, moderateIds,
+  moderatePending, moderationFlag, planIds, specialtyFences, specialtyReferences,
+  type FlaggedReports, type ListedReport, type ModerationFlag, type ModerationResult, type ReportFilter, type SpecialtyFences,
 } from '../../db/moderation.ts';
+import { FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, type ReferenceLevel } from '../../compute/plausibility.ts';
 import { REPORT_STATUSES, type ReportStatus } from '../../contract/vocab.ts';
 import { csvField } from '../../compute/open-csv.ts';
+import { confirmCount, parseExpectCount, reportsText as reports } from '../confirm.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
 const LIST_STATUSES = [...REPORT_STATUSES, 'all'] as const;
 const fmt = (n: number) => n.toLocaleString('en-US');
-const reports = (n: number) => `${fmt(n)} ${n === 1 ? 'report' : 'reports'}`;
 
 function filterFrom(opts: Record<string, string | undefined>): Omit<ReportFilter, 'status'> {
   return { specialty: opts.specialty, state: opts.state, submittedBefore: opts.submittedBefore };
@@ -40,12 +43,6 @@ function parseReason(reason: unknown): string | null {
   const r = String(reason).trim();
   if (r.length < 1 || r.length > 500 || /[\r\n]/.test(r)) throw new CliError(`--reason must be one line of 1 to 500 characters (got ${JSON.stringify(reason)})`, 2);
   return r;
-}
-
-function parseExpectCount(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(String(value))) throw new CliError(`--expect-count must be a whole number of 0 or more (got ${JSON.stringify(value)})`, 2);
-  return Number(value);
 }
 
 /** --moderator, PHYSPAY_MODERATOR, else the OS user. */
@@ -70,37 +67,58 @@ function withDb<T>(path: string, fn: (db: Db) => T): T {
   }
 }
 
-/**
- * Confirm a change of `count` reports: --expect-count must match exactly; --yes goes ahead; on a terminal
- * the operator is asked; otherwise it is refused. Every refusal is exit 2 and changes nothing.
- */
-async function confirmCount(io: CliIo, verb: string, count: number, opts: { yes?: boolean; expectCount?: number }): Promise<void> {
-  if (opts.expectCount !== undefined) {
-    if (opts.expectCount !== count) throw new CliError(`refusing to ${verb}: ${new CountMismatchError(opts.expectCount, count).message}`, 2);
-    return;
-  }
-  if (opts.yes) return;
-  if (io.confirm) {
-    if (await io.confirm(`${verb[0]!.toUpperCase()}${verb.slice(1)} ${reports(count)}? [y/N] `)) return;
-    throw new CliError('not confirmed; nothing changed', 2);
-  }
-  throw new CliError(
-    `refusing to ${verb} ${reports(count)} without confirmation: pass --yes, or --expect-count ${count} to go ahead only if exactly ${fmt(count)} match; nothing changed`,
-    2,
-  );
-}
-
 /** The DB re-checks the confirmed count in the same transaction as the change. */
 function rethrowMismatch(verb: string, err: unknown, userGaveCount: boolean): never {
   if (err instanceof CountMismatchError) {
     throw new CliError(
       userGaveCount
-        ? `refusing to ${verb}: ${err.message}`
+        ? `refusing to ${verb}: --expect-count is ${fmt(err.expected)} but ${reports(err.actual)} ${err.actual === 1 ? 'matches' : 'match'}; nothing changed`
         : `the reports matching changed while you confirmed (${fmt(err.expected)} then, ${fmt(err.actual)} now); nothing changed`,
       2,
     );
   }
   throw err;
+}
+
+const dollars = (v: number) => `$${fmt(Math.round(v))}`;
+
+/** At most this many flagged reports are named one per line after an approval; one line counts the rest. */
+const FLAGS_SHOWN = 20;
+
+/** What an approval says of a flagged report: the fence it is outside, or the reference rule's text. */
+function flagDetail(flag: ModerationFlag): string {
+  if (flag.rule === 'reference') return flagText(flag)!;
+  return flag.outlier === 'high' ? `high (above the upper Tukey fence, ${dollars(flag.fence)})` : `low (below the lower Tukey fence, ${dollars(flag.fence)})`;
+}
+
+/**
+ * Run a decision; an approval first reads the flags of the reports it approves (against the approved reports
+ * before it), in the same transaction, so the flags printed are those of exactly the reports approved.
+ */
+function decide(
+  db: Db,
+  action: 'approve' | 'reject',
+  sel: { ids: number[] } | { filter: ReportFilter },
+  change: () => ModerationResult,
+): ModerationResult & { flagged: FlaggedReports | null } {
+  if (action !== 'approve') return { ...change(), flagged: null };
+  return db
+    .transaction(() => {
+      // By id, only the reports this approval changes (not those approved already).
+      const which = 'ids' in sel ? { ids: planIds(db, 'approve', sel.ids).change } : sel;
+      const flagged = flaggedReports(db, which, FLAGS_SHOWN);
+      return { ...change(), flagged };
+    })
+    .immediate();
+}
+
+/** Approving stays possible: each flagged report approved is named on stderr with its flag. */
+function printFlags(io: CliIo, flagged: FlaggedReports): void {
+  for (const { report: r, flag } of flagged.first) {
+    io.err(`report ${r.id} (${r.specialty}, total ${dollars(r.total_compensation)}) approved with its flag: ${flagDetail(flag)}`);
+  }
+  const rest = flagged.count - flagged.first.length;
+  if (rest > 0) io.err(`... and ${fmt(rest)} more flagged ${rest === 1 ? 'report' : 'reports'} approved`);
 }
 
 function dryRun(io: CliIo, what: string, sel: ReturnType<typeof describeSelection>, extra = '', pending = false): void {
@@ -120,11 +138,30 @@ const ROW_KEYS = [
   'id', 'submitted_at', 'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus',
   'years_in_practice', 'practice_setting', 'employment_type', 'status', 'outlier', 'moderated_at', 'moderated_by', 'moderation_reason',
 ] as const;
-type Row = ListedReport & { outlier: Outlier };
+/** `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), or null. */
+type Row = ListedReport & { outlier: string | null };
 
-function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>): Row {
-  const withFlag = { ...r, outlier: outlierOf(r, fences) } as Row;
+function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>, references: Map<string, ReferenceLevel>): Row {
+  const withFlag = { ...r, outlier: flagText(moderationFlag(r, fences, references)) } as Row;
   return Object.fromEntries(ROW_KEYS.map((k) => [k, withFlag[k]])) as unknown as Row;
+}
+
+/** The legend under the table: the fences, the specialties they cannot judge yet, and the reference rule when it flagged a row. */
+function legend(shown: Row[], fences: Map<string, SpecialtyFences>): string[] {
+  const specialties = [...new Set(shown.map((r) => r.specialty))];
+  const none = specialties.filter((s) => !fences.has(s));
+  const few = specialties.filter((s) => fences.has(s) && fences.get(s)!.approved < FENCES_MIN_APPROVED);
+  const lines = [
+    `outlier: total outside the Tukey fences of its specialty's approved totals (the build's rule)${none.length ? `; no approved reports to compare: ${none.join(', ')}` : ''}${
+      few.length ? `; fewer than ${FENCES_MIN_APPROVED} approved: ${few.map((s) => `${s} (${fences.get(s)!.approved})`).join(', ')}` : ''
+    }`,
+  ];
+  if (shown.some((r) => r.outlier?.startsWith('implausible:'))) {
+    lines.push(
+      `implausible: the specialty has fewer than ${FENCES_MIN_APPROVED} approved reports, so the report is checked against its reference level (the BLS median, else the national level): a total above ${IMPLAUSIBLE_FACTOR}x the level, or pay at 40 hours a week below ${100 / IMPLAUSIBLE_FACTOR}% of it`,
+    );
+  }
+  return lines;
 }
 
 const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '-' : v);
@@ -190,7 +227,9 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           const total = countReports(db, filter);
           // A page reads the fences of its own specialties; an export of everything streams its rows.
           const page = limit === null && (opts.json || opts.csv) ? null : listReports(db, filter, limit);
-          const fences = specialtyFences(db, page ? [...new Set(page.map((r) => r.specialty))] : undefined);
+          const slugs = page ? [...new Set(page.map((r) => r.specialty))] : undefined;
+          const fences = specialtyFences(db, slugs);
+          const references = specialtyReferences(db, slugs);
           const rows: Iterable<ListedReport> = page ?? iterateReports(db, filter, null);
           if (opts.json) {
             const head = {
@@ -206,7 +245,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
             let previous: string | null = null;
             for (const r of rows) {
               if (previous !== null) io.out(`${previous},`);
-              previous = JSON.stringify(exportRow(r, fences));
+              previous = JSON.stringify(exportRow(r, fences, references));
             }
             if (previous !== null) io.out(previous);
             io.out(']}');
@@ -215,12 +254,12 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           if (opts.csv) {
             io.out(ROW_KEYS.join(','));
             for (const r of rows) {
-              const row = exportRow(r, fences);
+              const row = exportRow(r, fences, references);
               io.out(ROW_KEYS.map((k) => csvField(row[k])).join(','));
             }
             return;
           }
-          const shown = [...rows].map((r) => exportRow(r, fences));
+          const shown = [...rows].map((r) => exportRow(r, fences, references));
           const what = `${status ? `${status} ` : ''}${total === 1 ? 'report' : 'reports'}`;
           if (shown.length === 0) {
             io.out(`0 of ${fmt(total)} ${what} shown`);
@@ -228,8 +267,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           }
           printTable(io, shown);
           io.out(`${fmt(shown.length)} of ${fmt(total)} ${what} shown, oldest first${shown.length < total ? ' (--limit N or all for more; --csv or --json to export)' : ''}`);
-          const noFences = [...new Set(shown.map((r) => r.specialty))].filter((s) => !fences.has(s));
-          io.out(`outlier: total outside the Tukey fences of its specialty's approved totals (the build's rule)${noFences.length ? `; no approved reports to compare: ${noFences.join(', ')}` : ''}`);
+          for (const line of legend(shown, fences)) io.out(line);
         } finally {
           db.exec('COMMIT');
         }
@@ -272,10 +310,11 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
             if (opts.dryRun) return dryRun(io, action, describeSelection(db, { ids: plan.change }), already);
             let result;
             try {
-              result = moderateIds(db, action, idList, io.now(), { moderator, reason, expectCount });
+              result = decide(db, action, { ids: idList }, () => moderateIds(db, action, idList, io.now(), { moderator, reason, expectCount }));
             } catch (err) {
               rethrowMismatch(action, err, true);
             }
+            if (result.flagged) printFlags(io, result.flagged);
             io.out(`${reports(result.changed)} ${verb} by ${moderator}${already}`);
             return;
           }
@@ -286,13 +325,15 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
             io.out(`no pending reports match; nothing ${verb}`);
             return;
           }
-          await confirmCount(io, action, sel.count, { yes: opts.yes, expectCount });
+          await confirmCount(io, { verb: action, count: sel.count, yes: opts.yes, expectCount });
           let result;
           try {
-            result = moderatePending(db, action, filter, io.now(), { moderator, reason, expectCount: sel.count });
+            const pending: ReportFilter = { ...filter, status: 'pending' };
+            result = decide(db, action, { filter: pending }, () => moderatePending(db, action, filter, io.now(), { moderator, reason, expectCount: sel.count }));
           } catch (err) {
             rethrowMismatch(action, err, expectCount !== undefined);
           }
+          if (result.flagged) printFlags(io, result.flagged);
           io.out(`${reports(result.changed)} ${verb} by ${moderator}`);
         } finally {
           db.close();
@@ -321,7 +362,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
         const plan = planIds(db, 'delete', idList);
         if (plan.missing.length) throw new CliError(`no report with id ${plan.missing.join(', ')}; nothing changed`);
         if (opts.dryRun) return dryRun(io, 'delete', describeSelection(db, { ids: plan.change }));
-        if (plan.change.length > 1 || expectCount !== undefined) await confirmCount(io, 'delete', plan.change.length, { yes: opts.yes, expectCount });
+        if (plan.change.length > 1 || expectCount !== undefined) await confirmCount(io, { verb: 'delete', count: plan.change.length, yes: opts.yes, expectCount });
         let result;
         try {
           result = deleteReports(db, plan.change, io.now(), { moderator, reason, expectCount: plan.change.length });
