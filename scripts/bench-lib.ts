@@ -198,3 +198,82 @@ export function openLoop(port: number, requests: { path: string; key?: string }[
   if (r.status !== 0) throw new Error(`openloop failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as OpenLoopResult;
 }
+
+/** "median (min-max)", as bench-all writes every figure. */
+const figure = (xs: number[], digits = 0): string => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+const thousands = (n: number): string => n.toLocaleString('en-US');
+
+/** What `scripts/bench-import.ts --json` prints. */
+export interface ImportBench {
+  rows: number;
+  csv_bytes: number;
+  import_seconds: number;
+  rows_per_second: number;
+  import_peak_rss_bytes: number;
+  undo_seconds: number;
+  db_bytes_after_import: number;
+  db_bytes_after_undo: number;
+  db_bytes_after_reclaim: number;
+  reference: { rows: number; import_seconds: number; import_peak_rss_bytes: number; note: string };
+}
+
+/** The report's section for bench-import (bench-all). */
+export function importSection(r: ImportBench): string[] {
+  const mb = (b: number) => (b < 1e7 ? (b / 1e6).toFixed(1) : thousands(Math.round(b / 1e6)));
+  const ref = r.reference;
+  const same = ref.rows === r.rows;
+  return [
+    '## Import (README: Imports: batches, duplicates, undo)', '',
+    `A reports CSV of ${thousands(r.rows)} rows (${mb(r.csv_bytes)} MB; demo generator, seed 42) imported into an empty reports DB with \`physpay import reports\`, then the batch undone and the file reclaimed (scripts/bench-import.ts, one run; peak RSS from GNU time). Reference: the ${ref.note.replace(/, same CSV$/, '')} it replaced, measured with the same script and CSV on ${thousands(ref.rows)} rows on this machine. No target is set.`, '',
+    `| | streamed importer | whole-file importer (reference${same ? '' : `, ${thousands(ref.rows)} rows`}) |`, '|---|---:|---:|',
+    `| rows | ${thousands(r.rows)} | ${thousands(ref.rows)} |`,
+    `| seconds | ${r.import_seconds.toFixed(1)} | ${ref.import_seconds.toFixed(1)} |`,
+    `| rows per second | ${thousands(r.rows_per_second)} | ${thousands(Math.round(ref.rows / ref.import_seconds))} |`,
+    `| peak RSS MB | ${mb(r.import_peak_rss_bytes)} | ${mb(ref.import_peak_rss_bytes)} |`, '',
+    `- DB file: ${mb(r.db_bytes_after_import)} MB after the import, ${mb(r.db_bytes_after_undo)} MB after \`physpay import undo\` (${r.undo_seconds.toFixed(1)} s), ${mb(r.db_bytes_after_reclaim)} MB after \`physpay reclaim\``, '',
+  ];
+}
+
+/** What `scripts/bench-serve-start.ts --json` prints (the figures of one CLI). */
+export interface ServeStartSeries {
+  physpay: string;
+  /** what --compare-label named it (a commit), else its path */
+  label?: string;
+  listening_s: number[];
+  ready_s: number[];
+  load_ms: number[];
+  readyz_at_listening: number[];
+  port_taken_s: number[];
+  port_taken_exit: number | null;
+  port_taken_message: string;
+  port_taken_after_load: boolean;
+}
+export interface ServeStartBench extends ServeStartSeries {
+  reports: number;
+  files: number;
+  build_bytes: number;
+  runs: number;
+  load_average_at_start: number;
+  compared: ServeStartSeries | null;
+  reference: { commit: string; reports: number; listening_s: number; ready_s: number; port_taken_s: number; load_average: number };
+}
+
+/** The report's section for bench-serve-start (bench-all). */
+export function serveStartSection(r: ServeStartBench): string[] {
+  const ref = r.reference;
+  const c = r.compared;
+  const refUsable = !c && ref.reports === r.reports && ref.ready_s > 0;
+  const other = (key: 'listening_s' | 'ready_s' | 'port_taken_s') => (c ? figure(c[key], 2) : refUsable ? ref[key].toFixed(2) : '(measured on 1M only)');
+  const otherHead = c ? `load, then listen (${c.label ?? c.physpay}, run for run beside it)` : `load, then listen (${ref.commit}, reference${refUsable ? `: medians, load average ${ref.load_average.toFixed(1)}` : ''})`;
+  return [
+    '## serve start-up (README: Operations, "Start-up")', '',
+    `\`physpay serve\` on the build of the ${thousands(r.reports)}-report demo DB (${thousands(r.files)} files, ${thousands(Math.round(r.build_bytes / 1e6))} MB), started as a child process ${r.runs} times on a free port and ${r.runs} times on a port the script holds (scripts/bench-serve-start.ts). Seconds from the spawn (Node and tsx start-up included): the first TCP connect that succeeds, the stdout line \`listening on URL\` (the build is loaded), the exit with \`cannot listen on ...\`. Load average (1 min) at the start: ${r.load_average_at_start.toFixed(1)}. No target is set.`, '',
+    `| seconds | listen, then load (this physpay) | ${otherHead} |`, '|---|---:|---:|',
+    `| port accepts connections | ${figure(r.listening_s, 2)} | ${other('listening_s')} |`,
+    `| build loaded (ready) | ${figure(r.ready_s, 2)} | ${other('ready_s')} |`,
+    `| taken port reported (exit ${r.port_taken_exit}) | ${figure(r.port_taken_s, 2)} | ${other('port_taken_s')} |`,
+    `| reading and verifying the build (the server's \`load_ms\`) | ${r.load_ms.length ? figure(r.load_ms.map((x) => x / 1000), 2) : '-'} | - |`, '',
+    `- /readyz at the first connect: ${[...new Set(r.readyz_at_listening)].join(', ')} (503 \`loading build <id>\` while the build loads)${c ? `; before: ${[...new Set(c.readyz_at_listening)].join(', ')}` : ''}`,
+    `- a taken port: \`${r.port_taken_message.replace(/:\d+ /, ':PORT ')}\`, ${r.port_taken_after_load ? 'after loading the build' : 'before loading the build'}`, '',
+  ];
+}

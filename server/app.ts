@@ -21,6 +21,7 @@ import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
+import { registryServerJson, SERVER_JSON_PATH } from './mcp/registry.ts';
 import { createPagesHandler } from './pages/handler.ts';
 import { createPageFallback } from './pages/fallback.ts';
 import { createApiReferenceHandler } from './api-reference/handler.ts';
@@ -36,6 +37,10 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   mcpAllowedHosts?: string[];
   mcpAllowedOrigins?: string[];
+  /** answer plain tool calls without an SDK server per request (default on) */
+  mcpDirectCalls?: boolean;
+  /** the name in /.well-known/mcp/server.json (official MCP registry); default: from the build's base URL */
+  mcpRegistryName?: string;
   metrics?: Metrics;
   logger?: Logger;
   /** true once shutdown began: answers carry Connection: close */
@@ -68,8 +73,9 @@ export function createApp(deps: AppDeps): App {
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
-  web.use('/mcp', createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
-    onRefused: () => deps.metrics?.quotaRefused('mcp') }));
+  const mcp = createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
+    directCalls: deps.mcpDirectCalls, onRefused: () => deps.metrics?.quotaRefused('mcp') });
+  web.use('/mcp', mcp.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {
       // The endpoint it names comes from the build's base URL, never from the request's Host header.
@@ -82,6 +88,16 @@ export function createApp(deps: AppDeps): App {
     } catch (err) {
       next(err);
     }
+  });
+  web.get(SERVER_JSON_PATH, (_req, res) => {
+    // server.json for the official MCP registry: its remote URL, like the discovery document's endpoint,
+    // comes from the build's base URL, never from the request's Host header.
+    const build = deps.registry.current;
+    if (!build) {
+      res.status(503).set({ 'cache-control': 'no-store', 'retry-after': '5', 'access-control-allow-origin': '*' }).json({ error: 'no published build is loaded yet; retry shortly' });
+      return;
+    }
+    res.set({ 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' }).json(registryServerJson(build.baseUrl, deps.mcpRegistryName));
   });
   web.get('/metrics', async (_req, res, next) => {
     if (!deps.metrics) {
@@ -150,7 +166,12 @@ export function createApp(deps: AppDeps): App {
       const b = deps.registry.current;
       const head = req.method === 'HEAD';
       if (health === 'healthz') sendJson(res, 200, { status: 'ok' }, { 'cache-control': 'no-store' }, head);
-      else if (!b) sendJson(res, 503, { status: 'not ready', error: 'no valid build loaded yet' }, { 'cache-control': 'no-store', 'retry-after': 5 }, head);
+      else if (!b) {
+        const loading = deps.registry.loading;
+        // while `physpay serve` starts (it listens first) or a build that failed is tried again: name it
+        sendJson(res, 503, loading ? { status: 'not ready', error: `loading build ${loading}`, loading } : { status: 'not ready', error: 'no valid build loaded yet' },
+          { 'cache-control': 'no-store', 'retry-after': 5 }, head);
+      }
       else if (deps.storeFault?.()) sendJson(res, 503, { status: 'not ready', error: 'service store unavailable' }, { 'cache-control': 'no-store', 'retry-after': 5 }, head);
       else sendJson(res, 200, { status: 'ready', build_id: b.id, build_date: b.manifest.build_date, data_as_of: b.keyedIndex.data_as_of }, { 'cache-control': 'no-store' }, head);
       return;
@@ -162,6 +183,8 @@ export function createApp(deps: AppDeps): App {
     if (under(target.route, '/docs/api') && apiReference(req, res, target.route)) return;
     if (!under(target.route, '/api') && !under(target.route, '/mcp') && pages(req, res, target.path)) return;
     res.setHeader('X-Request-Id', requestId);
+    // POST /mcp with a JSON body of a declared length (every MCP client's request) skips Express
+    if (mcp.serveFast(req, res)) return;
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end
     // with its HTML 404: answer those with the JSON 404 of every other unknown path instead.
     web(req as express.Request, res as express.Response, (err?: unknown) => {

@@ -1,10 +1,10 @@
 /**
  * The server's entry point: the only place that listens. `startServer` wires the build registry, the
- * service store and the app, listens, and returns a handle to stop it gracefully.
+ * service store and the app, listens, then loads the current build (answering 503 meanwhile), and returns a
+ * handle to stop it gracefully once the build is loaded.
  */
-import { createServer, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
-import net, { type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import net from 'node:net';
 import { BuildRegistry } from './builds/registry.ts';
 import { KeyedBuildData } from './keyed/build-data.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -14,6 +14,9 @@ import { openServiceStore } from './store/open.ts';
 import { systemClock, type Clock } from './http/clock.ts';
 import type { TrustProxy } from './http/client-ip.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
+import { listenFirst, type BoundServer } from './listen.ts';
+
+export { answerClientError, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './listen.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -28,6 +31,10 @@ export interface ServerConfig {
   log?: (line: Record<string, unknown>) => void;
   mcpAllowedHosts?: string[];
   mcpAllowedOrigins?: string[];
+  /** answer plain tool calls without an SDK server per request (default on; off: the SDK answers everything) */
+  mcpDirectCalls?: boolean;
+  /** the name in /.well-known/mcp/server.json (official MCP registry); default: from the build's base URL */
+  mcpRegistryName?: string;
   /** JSON request logs (pino); default: none (the CLI passes one) */
   logger?: Logger;
   /** Prometheus metrics at /metrics (default on) */
@@ -37,17 +44,12 @@ export interface ServerConfig {
   /** slow clients: how long a client may take to send its request headers / its whole request, ms (tests shorten them) */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * The port, already bound by listenFirst (server/listen.ts): `physpay serve` binds it before it imports
+   * this file, so a taken port is reported at once. Without it, startServer binds the port itself, first.
+   */
+  bound?: BoundServer;
 }
-
-/**
- * Slow clients (README: Security): a connection that has not sent its whole request line and headers within
- * HEADERS_TIMEOUT_MS, or its whole request within REQUEST_TIMEOUT_MS, gets 408 and is closed (nginx gives a
- * client 60 s per read of the headers and body; physpay's requests are small GETs and JSON bodies of at most
- * a few kB, so it gives less). Idle keep-alive connections close after 65 s (longer than a load balancer's 60).
- */
-export const HEADERS_TIMEOUT_MS = 15_000;
-export const REQUEST_TIMEOUT_MS = 30_000;
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   url: string;
@@ -72,25 +74,6 @@ export class ServiceStoreOpenError extends Error {
   }
 }
 
-/**
- * What Node answers itself, before any handler sees a request, in the documented error shape
- * (`{"error"}` with a reason) instead of an empty body: 431 for a request line or headers over 16 KB, 408
- * for a client too slow to send its request, 400 for a malformed request. The connection is closed.
- */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, message] = err.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'Request Header Fields Too Large', 'request line or headers larger than 16 KB (a URL that long is not one this service answers)']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT'
-      ? [408, 'Request Timeout', 'request not received in time; the connection is closed']
-      : [400, 'Bad Request', 'malformed HTTP request'];
-  const body = `${JSON.stringify({ error: message })}\n`;
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
-}
-
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const logger = config.logger;
   const log = config.log ?? ((line: Record<string, unknown>) => {
@@ -103,6 +86,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // The service store's health: one error line when it stops reading or committing (every request is then
   // answered 503 with Retry-After, never served uncounted), one line when it works again; /readyz says so.
   let storeFault: string | null = null;
+  // Listen first, then load the build (README: Operations, "Start-up"): a taken port or a bad address is
+  // reported at once, not after the seconds a large build takes to read and verify. Until the build is
+  // loaded every interface answers as it does before a first build is published (503 with Retry-After;
+  // /healthz 200, /readyz 503 naming the build being loaded).
+  const bound = config.bound ?? await listenFirst(config);
+  if (!config.bound) log({ msg: 'listening', url: bound.url, since_start_ms: Math.round(bound.boundAtMs) });
+  const { server, port, url } = bound;
   let store: ServiceStore;
   try {
     store = await openServiceStore(config.serviceDb, {
@@ -117,36 +107,27 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       },
     });
   } catch (err) {
+    server.close();
     throw new ServiceStoreOpenError(config.serviceDb, err);
   }
   const registry = new BuildRegistry(config.dataDir, {
-    onSwap: (b, prev) => {
+    onSwap: (b, prev, loadMs) => {
       if (prev) metricsRef?.swapped();
-      log({ msg: prev ? 'build swapped' : 'build loaded', build_id: b.id, previous: prev?.id ?? null });
+      // load_ms: reading and verifying the build; since_start_ms: from the process's start (the first load:
+      // when the server became ready)
+      log({ msg: prev ? 'build swapped' : 'build loaded', build_id: b.id, previous: prev?.id ?? null, load_ms: Math.round(loadMs), since_start_ms: Math.round(performance.now()) });
       void KeyedBuildData.of(b).preload().catch((err) => log({ level: 'error', msg: `keyed artifacts of ${b.id}: ${(err as Error).message}` }));
     },
     onError: (message) => log({ level: 'error', msg: message }),
   });
   metricsRef = config.metrics === false ? undefined : createMetrics(registry, clock);
-  await registry.start(config.pollMs);
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
-    mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins,
+    mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
+    mcpRegistryName: config.mcpRegistryName,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
-  const headersTimeout = config.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
-  const server = createServer({
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    headersTimeout,
-    requestTimeout: Math.max(config.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, headersTimeout),
-    // how often Node looks for connections past those limits (default 30 s, which let a slow client stay 90 s)
-    connectionsCheckingInterval: Math.min(1_000, headersTimeout / 2),
-  }, app.listener);
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  bound.serve(app.listener);
+  await registry.start(config.pollMs);
   const pruneTimer = setInterval(() => {
     void Promise.resolve(store.pruneIp(Math.floor(clock().getTime() / 86_400_000) - 1)).catch(() => {});
   }, 3_600_000);
@@ -157,7 +138,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   probeTimer.unref();
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     port,
     server,
     registry,

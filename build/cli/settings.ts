@@ -56,6 +56,8 @@ export const SETTINGS = {
   pollMs: { flags: '--poll-ms <ms>', env: 'PHYSPAY_POLL_MS', description: 'how often the server checks dist-data/current for a new build', default: '500', schema: z.coerce.number().int().min(50).max(60_000) },
   mcpAllowedHosts: { flags: '--mcp-allowed-hosts <hosts>', env: 'PHYSPAY_MCP_ALLOWED_HOSTS', description: 'tool server: only serve these hosts (comma-separated; an entry without a port matches any port; empty = any)', default: '', schema: z.string().max(2000) },
   mcpAllowedOrigins: { flags: '--mcp-allowed-origins <origins>', env: 'PHYSPAY_MCP_ALLOWED_ORIGINS', description: 'tool server: only accept these Origin values when an Origin is sent (comma-separated; empty = any)', default: '', schema: z.string().max(2000) },
+  mcpRegistryName: { flags: '--mcp-registry-name <name>', env: 'PHYSPAY_MCP_REGISTRY_NAME', description: 'tool server: the name in /.well-known/mcp/server.json for the official MCP registry, namespace/name (e.g. io.github.owner/physpay; default: the base URL\'s host reversed, then /physpay)', schema: z.string().max(200).regex(/^$|^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'namespace/name').optional() },
+  mcpDirectCalls: { flags: '--mcp-direct-calls <on|off>', env: 'PHYSPAY_MCP_DIRECT_CALLS', description: 'tool server: answer plain tool calls without building an SDK server per request (the same answers; off: every request goes through the SDK)', default: 'on', schema: z.enum(['on', 'off']) },
   logLevel: { flags: '--log-level <level>', env: 'PHYSPAY_LOG_LEVEL', description: 'JSON log level on stderr: info logs every request; warn, error or silent log less', default: 'info', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) },
   config: { flags: '--config <file>', env: 'PHYSPAY_CONFIG', description: 'JSON file of settings by name, e.g. {"db": "reports.db", "baseUrl": "https://..."} (default: physpay.config.json in the working directory, when present)', schema: z.string().min(1).optional() },
   shutdownGraceMs: { flags: '--shutdown-grace-ms <ms>', env: 'PHYSPAY_SHUTDOWN_GRACE_MS', description: 'on SIGTERM: how long requests in flight may finish before connections are closed', default: '10000', schema: z.coerce.number().int().min(0).max(600_000) },
@@ -99,6 +101,7 @@ const ACCEPTS: Partial<Record<SettingKey, string>> = {
   buildDate: 'a date YYYY-MM-DD',
   baseUrl: 'an absolute URL such as https://physpay.example',
   trustProxy: 'a hop count (e.g. 1) or a comma-separated list of subnets (e.g. loopback,10.0.0.0/8)',
+  mcpRegistryName: 'namespace/name such as io.github.owner/physpay or com.example.physpay/physpay (letters, digits, dots and dashes, and underscores after the slash; at most 200 characters)',
 };
 
 function unwrapSchema(schema: z.ZodType): z.ZodType {

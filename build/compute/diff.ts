@@ -20,7 +20,7 @@ export function compareBuilds(prev: Pick<BuildSummary, 'reports_used' | 'medians
   if (prev.reports_used > 0) {
     const drop = (prev.reports_used - next.reports_used) / prev.reports_used;
     if (drop > t.maxCountDrop) {
-      problems.push(`reports used fell from ${prev.reports_used} to ${next.reports_used} (-${(drop * 100).toFixed(1)}%, limit ${(t.maxCountDrop * 100).toFixed(0)}%)`);
+      problems.push(`reports used fell from ${prev.reports_used.toLocaleString('en-US')} to ${next.reports_used.toLocaleString('en-US')} (-${(drop * 100).toFixed(1)}%, limit ${(t.maxCountDrop * 100).toFixed(0)}%)`);
     }
   }
   for (const slug of Object.keys(prev.medians).sort()) {
@@ -33,7 +33,7 @@ export function compareBuilds(prev: Pick<BuildSummary, 'reports_used' | 'medians
     }
     const shift = Math.abs(b - a) / a;
     if (shift > t.maxMedianShift) {
-      problems.push(`${slug}: national median moved from ${a} to ${b} (${((b - a) / a * 100).toFixed(1)}%, limit ${(t.maxMedianShift * 100).toFixed(0)}%)`);
+      problems.push(`${slug}: national median moved from $${a.toLocaleString('en-US')} to $${b.toLocaleString('en-US')} (${((b - a) / a * 100).toFixed(1)}%, limit ${(t.maxMedianShift * 100).toFixed(0)}%)`);
     }
   }
   return problems;

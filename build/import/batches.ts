@@ -71,7 +71,7 @@ export function undoBatch(db: Db, id: number, options: { now?: () => Date; dryRu
     }
     if (batch.status === 'refused') throw new BatchError(`batch ${id} was refused and imported no reports; nothing to undo`);
     if (batch.status === 'undone') {
-      throw new BatchError(`batch ${id} was already undone on ${batch.undone_at} (${batch.reports_removed ?? 0} reports removed); nothing changed`);
+      throw new BatchError(`batch ${id} was already undone on ${batch.undone_at} (${(batch.reports_removed ?? 0).toLocaleString('en-US')} reports removed); nothing changed`);
     }
     const byStatus = { pending: 0, approved: 0, rejected: 0 };
     for (const r of db.prepare('SELECT status, count(*) AS n FROM reports WHERE batch_id = ? GROUP BY status').all(id) as { status: keyof typeof byStatus; n: number }[]) {

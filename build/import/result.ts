@@ -28,7 +28,7 @@ export class ImportRejected extends Error {
     options: { fileLevel?: boolean; detail?: string; batchId?: number; omitted?: Map<string, number>; errorCount?: number } = {},
   ) {
     const errorCount = options.errorCount ?? errors.length;
-    super(options.detail ? `${file} ${options.detail}; nothing imported` : `${file}: ${errorCount} bad row(s), nothing imported`);
+    super(options.detail ? `${file} ${options.detail}; nothing imported` : `${file}: ${errorCount.toLocaleString('en-US')} bad row(s), nothing imported`);
     this.fileLevel = Boolean(options.fileLevel);
     this.detail = options.detail;
     this.batchId = options.batchId;

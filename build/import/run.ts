@@ -163,7 +163,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       const missing = valid.filter((w) => w.annual_median === null).length;
       return {
         kind, file, rows: valid.length, rowsRead, batchId, duplicates: [], duplicateCount: 0,
-        summary: `${fmt(valid.length)} OEWS wages imported from ${file} (${top} top-coded, ${missing} not available)${normalisedSuffix(normalised)}; batch ${batchId}`,
+        summary: `${fmt(valid.length)} OEWS wages imported from ${file} (${fmt(top)} top-coded, ${fmt(missing)} not available)${normalisedSuffix(normalised)}; batch ${batchId}`,
       };
     }
     case 'col': {

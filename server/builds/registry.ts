@@ -9,7 +9,8 @@ import { basename, join, resolve } from 'node:path';
 import { LoadedBuild } from './loaded-build.ts';
 
 export interface RegistryEvents {
-  onSwap?(build: LoadedBuild, previous: LoadedBuild | null): void;
+  /** `loadMs`: how long reading and verifying the new build took */
+  onSwap?(build: LoadedBuild, previous: LoadedBuild | null, loadMs: number): void;
   onError?(message: string): void;
 }
 
@@ -21,6 +22,8 @@ export interface RegistryOptions {
 
 export class BuildRegistry {
   current: LoadedBuild | null = null;
+  /** the id of the build being read and verified now (null when none is): /readyz names it until the first is loaded */
+  loading: string | null = null;
   private target: string | null = null;
   /** failed link targets: when to try again, and how many times they failed */
   private failed = new Map<string, { retryAt: number; failures: number }>();
@@ -57,6 +60,8 @@ export class BuildRegistry {
     const failure = this.failed.get(target);
     if (failure && this.now() < failure.retryAt) return;
     const id = basename(target.replace(/\/+$/, ''));
+    const started = performance.now();
+    this.loading = id;
     try {
       // resolve(): the link text may be relative to the data dir (as `physpay build` writes it) or absolute
       const build = await LoadedBuild.load(resolve(this.dataDir, target), id);
@@ -64,8 +69,10 @@ export class BuildRegistry {
       this.current = build;
       this.target = target;
       this.failed.delete(target);
-      this.events.onSwap?.(build, previous);
+      this.loading = null;
+      this.events.onSwap?.(build, previous, performance.now() - started);
     } catch (err) {
+      this.loading = null;
       // Tried again after a back-off (a copy may still have been in progress); reported once per failure.
       const failures = (failure?.failures ?? 0) + 1;
       this.failed.set(target, { retryAt: this.now() + this.retryMs * Math.min(16, 2 ** (failures - 1)), failures });

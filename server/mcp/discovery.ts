@@ -4,6 +4,7 @@
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer } from './server.ts';
+import { SERVER_JSON_PATH } from './registry.ts';
 
 export interface McpDiscovery {
   name: string;
@@ -15,6 +16,8 @@ export interface McpDiscovery {
   tools: { name: string; title?: string; description?: string }[];
   license: string;
   documentation: string;
+  /** this server's server.json for the official MCP registry */
+  server_json: string;
 }
 
 /** Request `method` of a server of ours in-process, as a 2026-07-28 client would (no network). */
@@ -55,5 +58,6 @@ export async function discoveryDocument(baseUrl: string): Promise<McpDiscovery> 
     tools: await toolList(),
     license: 'CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)',
     documentation: `${baseUrl}/methodology`,
+    server_json: `${baseUrl}${SERVER_JSON_PATH}`,
   };
 }

@@ -17,10 +17,11 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
+import { ResultCache, directCall, modernHeadersAgree, type McpHeaders } from './direct-call.ts';
 import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpRouteDeps {
   registry: BuildRegistry;
@@ -36,6 +37,11 @@ export interface McpRouteDeps {
   allowedOrigins?: string[];
   /** called once per request whose tool call was refused by the per-IP limit (metrics) */
   onRefused?: () => void;
+  /**
+   * answer plain tool calls without building an SDK server per request (direct-call.ts); default on.
+   * Off: every request goes through the SDK (the reference the direct path is tested against).
+   */
+  directCalls?: boolean;
 }
 
 const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
@@ -140,10 +146,10 @@ const MAX_BATCH_SIZE = 100;
  * so never 406); the 2026-07-28 path refuses what its validation ladder rejects (classification) and a
  * body that is not JSON. Those calls run no tool and are not counted.
  */
-function sdkRefuses(req: Request, body: unknown, route: InboundClassificationOutcome): boolean {
+function sdkRefuses(req: IncomingMessage, body: unknown, route: InboundClassificationOutcome, headers: McpHeaders): boolean {
   if (!isJsonContentType(req.headers['content-type'] ?? null)) return true;
   if (route.kind === 'reject') return true;
-  if (route.kind === 'modern') return false;
+  if (route.kind === 'modern') return route.messageKind === 'request' && !modernHeadersAgree(headers, route.message as { method: string; params?: Record<string, unknown> });
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return true;
   // A batch over the transport's size limit, or an initialize request batched with anything, runs nothing.
@@ -156,28 +162,49 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(', ') : v;
 };
 
-/** The SDK's own era decision (or validation-ladder rejection) for this POST. */
-function classify(req: IncomingMessage, body: unknown): InboundClassificationOutcome {
-  return classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: header(req, 'mcp-protocol-version'),
-    mcpMethodHeader: header(req, 'mcp-method'),
-    mcpNameHeader: header(req, 'mcp-name'),
-    body,
-  });
+function mcpHeaders(req: IncomingMessage): McpHeaders {
+  return {
+    version: header(req, 'mcp-protocol-version'),
+    method: header(req, 'mcp-method'),
+    name: header(req, 'mcp-name'),
+    // Mcp-Param-* headers (tool arguments mirrored in headers, 2026-07-28)
+    paramHeaders: Object.keys(req.headers).some((k) => k.startsWith('mcp-param-')),
+  };
 }
 
-/** Calls of existing tools: an unknown tool name is a JSON-RPC error that runs nothing and is not counted. */
-function toolCallCount(body: unknown): number {
+/** The SDK's own era decision (or validation-ladder rejection) for this POST. */
+function classify(h: McpHeaders, body: unknown): InboundClassificationOutcome {
+  return classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: h.version, mcpMethodHeader: h.method, mcpNameHeader: h.name, body });
+}
+
+/**
+ * The messages that count against the per-IP limit: calls of existing tools (an unknown tool name is a
+ * JSON-RPC error that runs nothing and is not counted) and resource reads (a read serves a whole feed, as
+ * its GET would).
+ */
+function countedCalls(body: unknown): number {
   const msgs = Array.isArray(body) ? body : [body];
-  return msgs.filter((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'tools/call'
-    && isToolName((m as { params?: { name?: unknown } }).params?.name)).length;
+  return msgs.filter((m) => {
+    if (!m || typeof m !== 'object') return false;
+    const { method, params, id } = m as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+    if (id === undefined) return false; // a notification runs nothing
+    return (method === 'tools/call' && isToolName(params?.name)) || method === 'resources/read';
+  }).length;
+}
+
+/**
+ * Whether tool results may carry resource_link blocks: they exist from revision 2025-06-18 on. A 2025-era
+ * request without MCP-Protocol-Version is, as the specification says, taken to be 2025-03-26.
+ */
+function linksAllowed(route: InboundClassificationOutcome, h: McpHeaders): boolean {
+  if (route.kind !== 'legacy') return true;
+  return h.version !== undefined && h.version >= '2025-06-18';
 }
 
 /** The request's URL for the SDK (checked by transportCanBuildUrl first). */
-function requestUrl(req: Request): string {
+function requestUrl(req: IncomingMessage): string {
   try {
-    return new URL(req.originalUrl, `http://${req.headers.host ?? 'localhost'}`).href;
+    return new URL((req as Partial<Request>).originalUrl ?? req.url ?? '/mcp', `http://${req.headers.host ?? 'localhost'}`).href;
   } catch {
     return 'http://localhost/mcp';
   }
@@ -195,93 +222,163 @@ async function serveLegacy(request: globalThis.Request, body: unknown, deps: Too
   }
 }
 
-export function createMcpRouter(deps: McpRouteDeps): express.Router {
-  const r = express.Router();
+/** A JSON-RPC answer written on Node's response (the bare path has no Express helpers). */
+function sendRpc(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.statusCode = status;
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
+/** The largest request body taken (64 kB): larger ones get 413. */
+const MAX_BODY = 64 * 1024;
+
+/** The tool server: an Express router for every request to /mcp, and `serveFast`, its bare entry for plain POSTs. */
+export interface McpRoute {
+  router: express.Router;
+  /**
+   * Take a POST to exactly /mcp with a JSON body of a declared length (how MCP clients send every request)
+   * without going through Express: the same checks and answers, less work per request. False: not such a
+   * request, untouched; pass it to `router`.
+   */
+  serveFast(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+export function createMcpRouter(deps: McpRouteDeps): McpRoute {
   // The per-request tool deps of a 2026-07-28 request, found by the SDK's factory from the request object.
   const requestDeps = new WeakMap<globalThis.Request, ToolDeps>();
+  const results = new ResultCache();
   const modern = createMcpHandler((ctx) => {
     const d = ctx.requestInfo && requestDeps.get(ctx.requestInfo);
     if (!d) throw new Error('mcp: no request context for a 2026-07-28 request');
     return createMcpServer(d);
   }, { legacy: 'reject', onerror: (err) => { if (/no request context/.test(err.message)) process.emitWarning(err.message); } });
-  r.use((req, res, next) => {
-    res.set(MCP_CORS);
+
+  /** CORS on every answer; the Host and Origin allow-lists (403). False: answered. */
+  function guard(req: IncomingMessage, res: ServerResponse): boolean {
+    for (const [k, v] of Object.entries(MCP_CORS)) res.setHeader(k, v);
     if (deps.allowedHosts?.length && !hostAllowed(deps.allowedHosts, String(req.headers.host ?? ''))) {
-      res.status(403).json(rpcError(-32000, `host ${String(req.headers.host ?? '').slice(0, 100)} is not allowed`));
-      return;
+      sendRpc(res, 403, rpcError(-32000, `host ${String(req.headers.host ?? '').slice(0, 100)} is not allowed`));
+      return false;
     }
     const origin = req.headers.origin;
     if (origin && deps.allowedOrigins?.length && !deps.allowedOrigins.includes(origin)) {
-      res.status(403).json(rpcError(-32000, `origin ${origin.slice(0, 100)} is not allowed`));
+      sendRpc(res, 403, rpcError(-32000, `origin ${origin.slice(0, 100)} is not allowed`));
+      return false;
+    }
+    return true;
+  }
+
+  /** A POST whose body is parsed: checks, counting, then the direct path or the SDK. */
+  async function handlePost(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!transportCanBuildUrl(req.url ?? '', req.headers.host)) {
+      sendRpc(res, 400, rpcError(-32600, 'invalid request target or Host header'));
       return;
     }
-    next();
+    const invalid = envelopeError(body);
+    if (invalid) {
+      sendRpc(res, 400, invalid);
+      return;
+    }
+    const headers = mcpHeaders(req);
+    const route = classify(headers, body);
+    // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
+    // calls counted so far run and the rest get the limit error (README: Tool server).
+    let limited: string | null = null;
+    let counted = 0;
+    const refused = sdkRefuses(req, body, route, headers);
+    const calls = refused ? 0 : countedCalls(body);
+    for (let i = 0; i < calls && !limited; i++) {
+      let v: IpVerdict;
+      try {
+        v = await deps.limiter.check(deps.clientIp(req));
+      } catch (err) {
+        if (err instanceof StoreUnavailableError) {
+          sendRpc(res, 503, rpcError(-32000, 'service temporarily unavailable; retry shortly'), { 'Retry-After': '2' });
+          return;
+        }
+        throw err;
+      }
+      if (!v.allowed) {
+        const retry = IpLimiter.retryAfter(v);
+        limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
+        res.setHeader('Retry-After', String(retry));
+        deps.onRefused?.();
+      } else counted++;
+    }
+    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers) };
+    const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
+    if (direct) {
+      res.statusCode = direct.status;
+      res.setHeader('content-type', direct.contentType);
+      res.end(direct.body);
+      return;
+    }
+    normaliseAccept(req);
+    const request = toWebRequest(req, requestUrl(req));
+    let response: globalThis.Response;
+    if (route.kind === 'legacy') response = await serveLegacy(request, body, toolDeps);
+    else {
+      requestDeps.set(request, toolDeps);
+      response = await modern.fetch(request, { parsedBody: body });
+    }
+    await sendWebResponse(res, response);
+  }
+
+  function internalError(res: ServerResponse, err: unknown): void {
+    process.emitWarning(`mcp: ${String((err as Error)?.stack ?? err)}`);
+    if (!res.headersSent) sendRpc(res, 500, rpcError(-32603, 'internal error'));
+    else res.destroy();
+  }
+
+  const r = express.Router();
+  r.use((req, res, next) => {
+    if (guard(req, res)) next();
   });
   r.options('/', (_req, res) => {
     res.set('Access-Control-Max-Age', '86400').status(204).end();
   });
-  r.post(
-    '/',
-    express.json({ limit: '64kb', type: () => true, strict: false }),
-    async (req: Request, res: Response) => {
-      if (!transportCanBuildUrl(req.url, req.headers.host)) {
-        res.status(400).json(rpcError(-32600, 'invalid request target or Host header'));
-        return;
-      }
-      const body: unknown = req.body;
-      const invalid = envelopeError(body);
-      if (invalid) {
-        res.status(400).json(invalid);
-        return;
-      }
-      const route = classify(req, body);
-      // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
-      // calls counted so far run and the rest get the limit error (README: Tool server).
-      let limited: string | null = null;
-      let counted = 0;
-      const calls = sdkRefuses(req, body, route) ? 0 : toolCallCount(body);
-      for (let i = 0; i < calls && !limited; i++) {
-        let v: IpVerdict;
-        try {
-          v = await deps.limiter.check(deps.clientIp(req));
-        } catch (err) {
-          if (err instanceof StoreUnavailableError) {
-            res.status(503).set('Retry-After', '2').json(rpcError(-32000, 'service temporarily unavailable; retry shortly'));
-            return;
-          }
-          throw err;
-        }
-        if (!v.allowed) {
-          const retry = IpLimiter.retryAfter(v);
-          limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
-          res.set('Retry-After', String(retry));
-          deps.onRefused?.();
-        } else counted++;
-      }
-      const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted } };
-      normaliseAccept(req);
-      const request = toWebRequest(req, requestUrl(req));
-      let response: globalThis.Response;
-      if (route.kind === 'legacy') response = await serveLegacy(request, body, toolDeps);
-      else {
-        requestDeps.set(request, toolDeps);
-        response = await modern.fetch(request, { parsedBody: body });
-      }
-      await sendWebResponse(res, response);
-    },
-  );
+  r.post('/', express.json({ limit: MAX_BODY, type: () => true, strict: false }), (req: Request, res: Response) => {
+    handlePost(req, res, req.body).catch((err: unknown) => internalError(res, err));
+  });
   r.all('/', (req, res) => {
-    res.status(405).set('Allow', 'POST, OPTIONS').json(rpcError(-32000, `method ${req.method} not allowed: this stateless MCP endpoint takes POST only`));
+    sendRpc(res, 405, rpcError(-32000, `method ${req.method} not allowed: this stateless MCP endpoint takes POST only`), { Allow: 'POST, OPTIONS' });
   });
   // Body parse errors (malformed JSON, too large) as JSON-RPC errors.
   r.use((err: { type?: string; status?: number; message?: string }, _req: Request, res: Response, _next: express.NextFunction) => {
-    if (err.type === 'entity.parse.failed') res.status(400).json(rpcError(-32700, 'parse error: the body is not valid JSON'));
-    else if (err.type === 'entity.too.large') res.status(413).json(rpcError(-32600, 'request body too large (limit 64 kB)'));
-    else if (err.status && err.status < 500) res.status(err.status).json(rpcError(-32600, err.message ?? 'bad request'));
-    else {
-      process.emitWarning(`mcp: ${String(err.message)}`);
-      if (!res.headersSent) res.status(500).json(rpcError(-32603, 'internal error'));
-    }
+    if (err.type === 'entity.parse.failed') sendRpc(res, 400, rpcError(-32700, 'parse error: the body is not valid JSON'));
+    else if (err.type === 'entity.too.large') sendRpc(res, 413, rpcError(-32600, 'request body too large (limit 64 kB)'));
+    else if (err.status && err.status < 500) sendRpc(res, err.status, rpcError(-32600, err.message ?? 'bad request'));
+    else internalError(res, err);
   });
-  return r;
+
+  function serveFast(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'POST' || req.url !== '/mcp') return false;
+    const type = req.headers['content-type'];
+    if (!isJsonContentType(type ?? null) || (/charset=/i.test(type!) && !/charset="?utf-8"?\s*(?:;|$)/i.test(type!))) return false;
+    const length = Number(req.headers['content-length']);
+    if (!(length >= 0 && length <= MAX_BODY) || req.headers['transfer-encoding'] !== undefined) return false;
+    if (!guard(req, res)) {
+      req.resume();
+      return true;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        // as express.json: an empty body is {}
+        body = text.length === 0 ? {} : JSON.parse(text);
+      } catch {
+        sendRpc(res, 400, rpcError(-32700, 'parse error: the body is not valid JSON'));
+        return;
+      }
+      handlePost(req, res, body).catch((err: unknown) => internalError(res, err));
+    });
+    return true;
+  }
+
+  return { router: r, serveFast };
 }

@@ -48,6 +48,7 @@ export const PayEvaluationOutput = z.object({
   band_lower_value: money,
   band_upper_value: money,
   percentiles: z.object({ p10: money, p25: money, median: money, p75: money, p90: money }).describe('the published figures the estimate uses (null = withheld)'),
+  national_median: money.optional().describe('in a state: the published US median of the specialty (null = withheld); absent for national figures, whose median is the US median'),
   rounded: z.boolean(),
   withheld: z.boolean(),
   method: z.string(),

@@ -2,15 +2,22 @@
  * createMcpServer(deps): a fresh MCP server (SDK v2) with the six read-only tools (tools/*.ts). The same
  * factory serves both protocol eras: 2026-07-28 requests and the 2025 revisions (route.ts).
  */
+import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { READ_ONLY } from './tool-definition.ts';
 import { runTool, type ToolDeps } from './tool-result.ts';
 import { TOOLS } from './tools/index.ts';
+import { MCP_CACHE_HINTS, registerResources } from './resources/index.ts';
+import { registerPrompts } from './prompts/index.ts';
+import { registerApps } from './apps/index.ts';
 
 export { TOOL_NAMES, isToolName } from './tools/index.ts';
 
-export const SERVER_INFO = { name: 'physpay', title: 'PhysPay physician compensation data', version: '1.0.0' } as const;
+/** physpay's own version (package.json): the server's version in MCP and in the registry's server.json. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export const SERVER_INFO = { name: 'physpay', title: 'PhysPay physician compensation data', version: VERSION } as const;
 
 export const INSTRUCTIONS = 'Physician compensation benchmarks from approved, self-reported salary reports (CC BY 4.0). When quoting a figure, give n, as_of, say it is self-reported, and include the attribution line (it links the citation_url). Null figures are withheld below publication floors: do not estimate them.';
 
@@ -22,6 +29,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
     capabilities: { tools: { listChanged: false } },
     jsonSchemaValidator: validator,
     instructions: INSTRUCTIONS,
+    cacheHints: MCP_CACHE_HINTS,
   });
   for (const tool of TOOLS) {
     server.registerTool(
@@ -37,5 +45,8 @@ export function createMcpServer(deps: ToolDeps): McpServer {
       async (args: unknown) => runTool(deps, tool, args as never),
     );
   }
+  registerResources(server, deps);
+  registerPrompts(server, deps);
+  registerApps(server, deps);
   return server;
 }

@@ -18,6 +18,17 @@ export interface ToolDeps {
   limited: string | null;
   /** how many calls of this request were counted and may still run (absent: all of them) */
   budget?: { left: number };
+  /** false: leave resource_link blocks out of tool results (2025-03-26 clients do not know them) */
+  links?: boolean;
+}
+
+/**
+ * The limit message when this call of the request may not run (the IP's limit ran out before it was
+ * counted), else null; uses the call's counted slot. Tool calls and resource reads both go through here.
+ */
+export function overLimit(deps: ToolDeps): string | null {
+  if (deps.limited && (deps.budget === undefined || deps.budget.left-- <= 0)) return deps.limited;
+  return null;
 }
 
 /**
@@ -29,18 +40,19 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: escapeHidden(redactSecrets(message)) }], isError: true };
 }
 
-function toResult(out: ToolOutput, baseUrl: string): CallToolResult {
+function toResult(out: ToolOutput, baseUrl: string, links: boolean): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: escapeHidden(out.text) }];
-  for (const l of out.links ?? []) content.push({ type: 'resource_link', uri: `${baseUrl}${l.path}`, name: l.name, title: l.title, mimeType: l.mimeType });
+  if (links) for (const l of out.links ?? []) content.push({ type: 'resource_link', uri: `${baseUrl}${l.path}`, name: l.name, title: l.title, mimeType: l.mimeType });
   return { content, structuredContent: out.structured as Record<string, unknown> };
 }
 
 /** Run one call of `tool` with arguments already checked against its input schema. */
 export function runTool<S extends ToolDefinition['inputSchema']>(deps: ToolDeps, tool: ToolDefinition<S>, args: Parameters<ToolDefinition<S>['work']>[0]): CallToolResult {
-  if (deps.limited && (deps.budget === undefined || deps.budget.left-- <= 0)) return toolError(deps.limited);
+  const limit = overLimit(deps);
+  if (limit) return toolError(limit);
   if (!deps.build) return toolError('No published data is loaded yet; retry shortly.');
   try {
-    return toResult(tool.work(args, deps.build, deps.day), deps.build.baseUrl);
+    return toResult(tool.work(args, deps.build, deps.day), deps.build.baseUrl, deps.links !== false);
   } catch (err) {
     if (err instanceof ToolInputError) return toolError(err.message);
     throw err;

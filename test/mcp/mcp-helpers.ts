@@ -35,25 +35,51 @@ export async function callTool(client: ToolCaller, name: string, args: Record<st
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-/** The single text block of a tool result. */
+/** A resource_link content block of a tool result. */
+export interface ResultLink { type: 'resource_link'; uri: string; name: string; title?: string; mimeType?: string }
+
+/** The text block of a tool result: its first block; any blocks after it are resource_links (linksOf). */
 export function textOf(r: CallToolResult): string {
-  expect(r.content).toHaveLength(1);
-  const block = r.content[0]!;
-  expect(block.type).toBe('text');
+  expect(r.content.length, JSON.stringify(r.content).slice(0, 300)).toBeGreaterThanOrEqual(1);
+  const [block, ...rest] = r.content;
+  expect(block!.type).toBe('text');
+  for (const b of rest) expect(b.type, JSON.stringify(b).slice(0, 200)).toBe('resource_link');
   return (block as { text: string }).text;
 }
 
-/** A successful result: no error flag, one text block, and its structuredContent. */
-export function okResult<T = Record<string, unknown>>(r: CallToolResult): { text: string; doc: T } {
-  expect(r.isError ?? false, JSON.stringify(r.content).slice(0, 300)).toBe(false);
-  expect(r.structuredContent).toBeTypeOf('object');
-  return { text: textOf(r), doc: r.structuredContent as T };
+/** The resource_link blocks of a tool result (after its text block). */
+export function linksOf(r: CallToolResult): ResultLink[] {
+  return r.content.slice(1) as unknown as ResultLink[];
 }
 
-/** A tool error: isError true, one text block, no structuredContent. */
+/**
+ * A successful result: no error flag, a text block, its structuredContent and its resource_links: the
+ * first is the document's own feed (its feed_url, JSON), any other the CSV of the same feed.
+ */
+export function okResult<T = Record<string, unknown>>(r: CallToolResult): { text: string; doc: T; links: ResultLink[] } {
+  expect(r.isError ?? false, JSON.stringify(r.content).slice(0, 300)).toBe(false);
+  expect(r.structuredContent).toBeTypeOf('object');
+  const text = textOf(r);
+  const links = linksOf(r);
+  const feedUrl = (r.structuredContent as { feed_url?: unknown }).feed_url;
+  if (typeof feedUrl === 'string') {
+    expect(links.length, `resource_links of ${feedUrl}`).toBeGreaterThanOrEqual(1);
+    expect(links.length, `resource_links of ${feedUrl}`).toBeLessThanOrEqual(2);
+    expect(links[0]).toMatchObject({ type: 'resource_link', uri: feedUrl, mimeType: 'application/json' });
+    for (const l of links.slice(1)) expect(l).toMatchObject({ uri: feedUrl.replace(/\.json$/, '.csv'), mimeType: 'text/csv' });
+  }
+  for (const l of links) {
+    expect(l.name, l.uri).toBeTruthy();
+    expect(l.title, l.uri).toBeTruthy();
+  }
+  return { text, doc: r.structuredContent as T, links };
+}
+
+/** A tool error: isError true, one text block (no links), no structuredContent. */
 export function errorText(r: CallToolResult): string {
   expect(r.isError, JSON.stringify(r).slice(0, 300)).toBe(true);
   expect(r.structuredContent).toBeUndefined();
+  expect(r.content).toHaveLength(1);
   return textOf(r);
 }
 

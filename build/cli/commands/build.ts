@@ -55,7 +55,7 @@ function outcomeLine(r: BuildResult): string {
   }
   // reused: unchanged files of the current build, hard-linked rather than written again
   const files = r.previous ? `${count(sm.files)} files (${count(r.filesChanged)} changed since ${r.previous}; ${count(r.filesReused)} unchanged, reused)` : `${count(sm.files)} files written`;
-  const pruned = r.pruned.length ? `; removed ${r.pruned.length === 1 ? 'the old build' : `${r.pruned.length} old builds`} ${r.pruned.join(', ')} (--keep)` : '';
+  const pruned = r.pruned.length ? `; removed ${r.pruned.length === 1 ? 'the old build' : `${count(r.pruned.length)} old builds`} ${r.pruned.join(', ')} (--keep)` : '';
   return `built ${r.id}: ${count(sm.reports_used)} reports used, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current${pruned}`;
 }
 
@@ -130,7 +130,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         }
         if (err instanceof BuildError) {
           for (const p of err.problems.slice(0, 50)) io.err(`  ${p}`);
-          if (err.problems.length > 50) io.err(`  ... and ${err.problems.length - 50} more`);
+          if (err.problems.length > 50) io.err(`  ... and ${count(err.problems.length - 50)} more`);
           throw new CliError(refused ? err.message : `build failed: ${err.message}`);
         }
         if (err instanceof StoreError) throw new CliError(`build failed: ${err.message}`);
@@ -157,7 +157,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       if (list.length === 0) io.out(`no builds in ${out}`);
       for (const b of list) {
         const s = b.summary;
-        io.out(`${b.current ? '*' : ' '} ${b.id}  ${s ? `${s.reports_used.toLocaleString('en-US')} reports, ${s.files} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
+        io.out(`${b.current ? '*' : ' '} ${b.id}  ${s ? `${count(s.reports_used)} reports, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
       }
     });
 
@@ -173,7 +173,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       const problems = verifyBuildDir(join(buildsDir(out), target));
       if (problems.length) {
         for (const p of problems.slice(0, 50)) io.err(`  ${p}`);
-        throw new CliError(`build ${target} failed verification (${problems.length} problem(s))`);
+        throw new CliError(`build ${target} failed verification (${count(problems.length)} problem(s))`);
       }
       io.out(`build ${target} verified: every file matches the manifest, its schema and the publication floors`);
     });

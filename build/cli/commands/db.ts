@@ -68,7 +68,7 @@ export function registerDbCommands(program: Command, io: CliIo): void {
       io.out(`${path}${stats.synthetic ? ' (SYNTHETIC demo data)' : ''}`);
       io.out(`  reports: ${total.toLocaleString('en-US')} (${Object.entries(byStatus).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ') || 'none'})`);
       io.out(`  approved reports cover ${stats.specialties_with_approved_reports} specialties in ${stats.states_with_approved_reports} states`);
-      io.out(`  teaching institutions: ${stats.institutions}; BLS wage rows: ${stats.bls_wages}`);
+      io.out(`  teaching institutions: ${stats.institutions.toLocaleString('en-US')}; BLS wage rows: ${stats.bls_wages.toLocaleString('en-US')}`);
       if (total === 0 && !existsSync(path)) throw new CliError(`no reports DB at ${path}`);
     });
 

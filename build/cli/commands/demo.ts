@@ -19,7 +19,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
       const fmt = (n: number | undefined) => (n ?? 0).toLocaleString('en-US');
       io.out(
         `SYNTHETIC demo DB ${summary.path}: ${fmt(summary.reports)} reports (${fmt(summary.byStatus.approved)} approved, ` +
-          `${fmt(summary.byStatus.pending)} pending, ${fmt(summary.byStatus.rejected)} rejected), ${summary.institutions} teaching hospitals, ` +
+          `${fmt(summary.byStatus.pending)} pending, ${fmt(summary.byStatus.rejected)} rejected), ${fmt(summary.institutions)} teaching hospitals, ` +
           `seed ${s.seed}, in ${summary.seconds.toFixed(1)} s`,
       );
     });

@@ -1,8 +1,9 @@
 /**
  * `physpay serve`: run the server (open data API, keyed API, tool server) on the current build.
  * With --workers N it forks N processes sharing the port (node:cluster) and the service store.
- * Prints exactly one line to stdout when ready: `listening on http://HOST:PORT`. SIGTERM/SIGINT stop it
- * gracefully: stop accepting, finish requests in flight, close the stores.
+ * Binds the port first (a JSON log line `listening`), then loads the build (`build loaded`); prints exactly one
+ * line to stdout when ready, i.e. once the build is loaded: `listening on http://HOST:PORT`. SIGTERM/SIGINT
+ * stop it gracefully: stop accepting, finish requests in flight, close the stores.
  */
 import cluster from 'node:cluster';
 import v8 from 'node:v8';
@@ -12,7 +13,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'logLevel', 'shutdownGraceMs'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -30,6 +31,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('pollMs'))
     .addOption(option('mcpAllowedHosts'))
     .addOption(option('mcpAllowedOrigins'))
+    .addOption(option('mcpRegistryName'))
+    .addOption(option('mcpDirectCalls'))
     .addOption(option('logLevel'))
     .addOption(option('shutdownGraceMs'))
     .action(async (opts) => {
@@ -54,15 +57,37 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
       };
 
+      // A wrong --service-db (a reports DB, a file that is not SQLite, a missing folder) is refused first, as
+      // the one line it is, before the port is bound; once, rather than by every worker the primary would restart.
+      if (cluster.isPrimary && !/^postgres(ql)?:\/\//.test(s.serviceDb)) await (await import('../../db/kind.ts')).checkDbFile(s.serviceDb, 'service');
       if (s.workers > 1 && cluster.isPrimary) {
-        // a wrong --service-db is refused here, once, rather than by every worker the primary would restart
-        if (!/^postgres(ql)?:\/\//.test(s.serviceDb)) await (await import('../../db/kind.ts')).checkDbFile(s.serviceDb, 'service');
+        // a taken port or a bad address is refused here, at once, rather than by each worker (which then hung)
+        if (s.port !== 0) {
+          const { listenFirst } = await import('../../../server/listen.ts');
+          try {
+            const probe = await listenFirst({ host: s.host, port: s.port });
+            await new Promise((resolve) => probe.server.close(resolve));
+          } catch (err) {
+            throw listenFailure(err, s.host, s.port);
+          }
+        }
         const { serveAggregates } = await import('../../../server/observability/metrics.ts');
         serveAggregates();
         await runPrimary(s.workers, s.host, io, log);
         return;
       }
       if (cluster.isWorker) (await import('../../../server/observability/metrics.ts')).listenForAggregates();
+      // Bind the port first, before the server's code is imported and the build loaded (a second or more on
+      // a large build): a taken port or a bad address is reported at once. Requests wait for the app, then get
+      // 503 until the build is loaded (README: Operations, "Start-up").
+      const { listenFirst } = await import('../../../server/listen.ts');
+      let bound;
+      try {
+        bound = await listenFirst({ host: s.host, port: s.port });
+      } catch (err) {
+        throw listenFailure(err, s.host, s.port);
+      }
+      log({ msg: 'listening', url: bound.url, since_start_ms: Math.round(bound.boundAtMs) });
       const { startServer, ServiceStoreOpenError } = await import('../../../server/main.ts');
       logWarningsAsJson(logger);
       let running;
@@ -70,8 +95,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         running = await startServer({
           dataDir: s.data, serviceDb: s.serviceDb, host: s.host, port: s.port,
           ipLimits: { perMinute: s.ipPerMinute, perDay: s.ipPerDay }, trustProxy, pollMs: s.pollMs, log, logger,
-          shutdownGraceMs: s.shutdownGraceMs,
+          shutdownGraceMs: s.shutdownGraceMs, bound,
           mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
+          mcpRegistryName: s.mcpRegistryName || undefined,
+          mcpDirectCalls: s.mcpDirectCalls !== 'off',
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
@@ -80,11 +107,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         if (err instanceof ServiceStoreOpenError) {
           throw new CliError(redactSecrets(`cannot open the service store given by --service-db (PHYSPAY_SERVICE_DB) ${describeStore(err.target)}: ${err.message}`));
         }
-        const code = (err as { code?: string }).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-          throw new CliError(`cannot listen on ${s.host}:${s.port} (--host, --port): ${code}`);
-        }
-        throw err;
+        throw listenFailure(err, s.host, s.port);
       }
       if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
       const stop = (signal: string) => {
@@ -97,6 +120,15 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       else io.out(`listening on ${running.url}`);
       await new Promise(() => {}); // serve until a signal
     });
+}
+
+/** A listen error as the one sentence naming --host and --port (exit 1); any other error as it is. */
+function listenFailure(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new CliError(`cannot listen on ${host}:${port} (--host, --port): ${code}`);
+  }
+  return err;
 }
 
 async function runPrimary(workers: number, host: string, io: CliIo, log: (l: Record<string, unknown>) => void): Promise<void> {

@@ -3,6 +3,7 @@ import { comparisonDoc } from '../lookup.ts';
 import { payText } from '../text.ts';
 import { strictArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
+import { feedLinks } from '../resources/links.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
 
 export const compareSpecialtiesTool = defineTool({
@@ -19,6 +20,6 @@ export const compareSpecialtiesTool = defineTool({
     const summary = diff === null
       ? 'No difference can be given: at least one median is withheld.'
       : `Median difference: ${a.specialty.name} minus ${b.specialty.name} = ${diff < 0 ? '-' : ''}$${Math.abs(diff).toLocaleString('en-US')} (${d.comparison.median_difference_pct}%), from n=${d.n} approved self-reported reports in all, data as of ${d.as_of}.`;
-    return { text: `${summary}\n- ${payText(a)}\n- ${payText(b)}\nCite the comparison: ${d.attribution}`, structured: d };
+    return { text: `${summary}\n- ${payText(a)}\n- ${payText(b)}\nCite the comparison: ${d.attribution}`, structured: d, links: feedLinks(build, d) };
   },
 });

@@ -5,6 +5,7 @@ import { specialtyPayDoc } from '../lookup.ts';
 import { PayEvaluationOutput, strictArgs } from '../schemas.ts';
 import { evaluationText } from '../text.ts';
 import { defineTool } from '../tool-definition.ts';
+import { feedLinks } from '../resources/links.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
 
 export type PayEvaluation = z.infer<typeof PayEvaluationOutput>;
@@ -27,6 +28,7 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
     band_lower_value: position?.band_lower_value ?? null,
     band_upper_value: position?.band_upper_value ?? null,
     percentiles: { p10: d.p10, p25: d.p25, median: d.median, p75: d.p75, p90: d.p90 },
+    ...(d.scope === 'state' && 'national_median' in d ? { national_median: d.national_median } : {}),
     rounded: d.rounded,
     withheld: d.withheld,
     method: grid.length >= 2 ? payPositionMethod(grid) : 'No estimate: the figures are withheld below the publication floor (never estimated).',
@@ -43,8 +45,9 @@ export const evaluateCompensationTool = defineTool({
     state: stateArg,
   }),
   outputSchema: PayEvaluationOutput,
+  meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, compensation, state }, build, day) => {
     const e = evaluateAgainst(specialtyPayDoc(build, day, specialty, state), compensation);
-    return { text: evaluationText(e), structured: e };
+    return { text: evaluationText(e), structured: e, links: feedLinks(build, e) };
   },
 });

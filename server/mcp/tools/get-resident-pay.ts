@@ -3,6 +3,7 @@ import { institutionDoc, stateInstitutionsDoc, ToolInputError } from '../lookup.
 import { institutionText, institutionsText } from '../text.ts';
 import { ResidentPayOutput, strictArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
+import { feedLinks } from '../resources/links.ts';
 
 export const getResidentPayTool = defineTool({
   name: 'get_resident_pay',
@@ -16,11 +17,11 @@ export const getResidentPayTool = defineTool({
   work: ({ institution, state }, build, day) => {
     if (institution) {
       const doc = institutionDoc(build, day, institution);
-      return { text: institutionText(doc), structured: doc };
+      return { text: institutionText(doc), structured: doc, links: feedLinks(build, doc) };
     }
     if (state) {
       const doc = stateInstitutionsDoc(build, day, state);
-      return { text: institutionsText(doc), structured: doc };
+      return { text: institutionsText(doc), structured: doc, links: feedLinks(build, doc) };
     }
     throw new ToolInputError('Give `institution` (a teaching hospital slug or name) or `state` (to list that state\'s teaching hospitals).');
   },

@@ -3,6 +3,7 @@ import { wrvuDoc } from '../lookup.ts';
 import { wrvuText } from '../text.ts';
 import { strictArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
+import { feedLinks } from '../resources/links.ts';
 import { specialtyArg } from './get-specialty-pay.ts';
 
 export const getWrvuRateTool = defineTool({
@@ -13,6 +14,6 @@ export const getWrvuRateTool = defineTool({
   outputSchema: WrvuFeed,
   work: ({ specialty }, build, day) => {
     const doc = wrvuDoc(build, day, specialty);
-    return { text: wrvuText(doc), structured: doc };
+    return { text: wrvuText(doc), structured: doc, links: feedLinks(build, doc) };
   },
 });

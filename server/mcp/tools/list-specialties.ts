@@ -3,6 +3,7 @@ import { specialtiesDoc } from '../lookup.ts';
 import { specialtiesText } from '../text.ts';
 import { strictArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
+import { feedLinks } from '../resources/links.ts';
 
 export const listSpecialtiesTool = defineTool({
   name: 'list_specialties',
@@ -12,6 +13,6 @@ export const listSpecialtiesTool = defineTool({
   outputSchema: SpecialtiesFeed,
   work: (_args, build, day) => {
     const doc = specialtiesDoc(build, day);
-    return { text: specialtiesText(doc), structured: doc };
+    return { text: specialtiesText(doc), structured: doc, links: feedLinks(build, doc) };
   },
 });
