@@ -3,7 +3,8 @@
  * last release whose CLI runs on Node 20) against a real server on a loopback port over the golden build:
  * tools/list shows every tool with its schemas and read-only hint, one tools/call of each tool answers
  * the common fields at the top of structuredContent and the figures of the open feed at /data/api/v1/...,
- * an unknown tool is reported as an error, and --tool-arg values are typed as JSON.
+ * an unknown tool is reported as an error, and --tool-arg values are typed as JSON; resources/list,
+ * resources/templates/list, resources/read, prompts/list and prompts/get work over the same 2025 revision.
  *
  * One server for every call; the CLI runs (each a short-lived `node` child) are started together in
  * beforeAll, a few at a time, and each test awaits its own.
@@ -152,7 +153,8 @@ let evaluateCompensation: number;
 // The CLI runs, started together in beforeAll.
 let runs: Record<
   'list' | 'listSpecialties' | 'specialtyPay' | 'compare' | 'wrvu' | 'residentInstitution' | 'residentState' | 'evaluate'
-  | 'unknownTool' | 'typedNumber' | 'quotedString',
+  | 'unknownTool' | 'typedNumber' | 'quotedString'
+  | 'resources' | 'templates' | 'readResource' | 'prompts' | 'prompt',
   Promise<CliRun>
 >;
 let started: number;
@@ -191,6 +193,11 @@ beforeAll(async () => {
     unknownTool: inspector('--method', 'tools/call', '--tool-name', 'no_such_tool', '--tool-arg', 'x=1'),
     typedNumber: inspector('--method', 'tools/call', '--tool-name', 'get_wrvu_rate', '--tool-arg', 'specialty=42'),
     quotedString: inspector('--method', 'tools/call', '--tool-name', 'get_wrvu_rate', '--tool-arg', 'specialty="42"'),
+    resources: inspector('--method', 'resources/list'),
+    templates: inspector('--method', 'resources/templates/list'),
+    readResource: inspector('--method', 'resources/read', '--uri', cardiology.feed_url),
+    prompts: inspector('--method', 'prompts/list'),
+    prompt: inspector('--method', 'prompts/get', '--prompt-name', 'evaluate_job_offer', '--prompt-args', 'specialty=Cardiology', 'total_pay=$450,000', 'state=TX'),
   };
 }, 60_000);
 
@@ -321,5 +328,31 @@ describe('Inspector CLI: errors and argument typing', { timeout: RUN_WAIT_MS }, 
     expect(typed).toMatch(/specialty: Invalid input: expected string, received number/);
     // ... the quoted form reaches the lookup as a string and is an unknown specialty.
     expect(toolErrorText(await runs.quotedString)).toMatch(/^Unknown specialty "42"\./);
+  });
+});
+
+describe('Inspector CLI: resources and prompts (2025 revision)', { timeout: RUN_WAIT_MS }, () => {
+  it('lists resources and templates; reading a feed resource gives the bytes of the feed GET', async () => {
+    const { resources } = jsonOf<{ resources: { uri: string; annotations?: { lastModified?: string } }[] }>(await runs.resources);
+    expect(resources.map((r) => r.uri)).toContain(cardiology.feed_url);
+    expect(resources.filter((r) => r.uri.startsWith('http')).every((r) => typeof r.annotations?.lastModified === 'string')).toBe(true);
+    const { resourceTemplates } = jsonOf<{ resourceTemplates: { uriTemplate: string }[] }>(await runs.templates);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain(cardiology.feed_url.replace('cardiology.json', '{specialty}.json'));
+    const { contents } = jsonOf<{ contents: { uri: string; mimeType: string; text: string }[] }>(await runs.readResource);
+    expect(contents).toHaveLength(1);
+    expect(contents[0]!.mimeType).toBe('application/json');
+    expect(JSON.parse(contents[0]!.text)).toEqual(cardiology);
+  });
+
+  it('lists the prompts; evaluate_job_offer names the tools with resolved arguments and the citation rules', async () => {
+    const { prompts } = jsonOf<{ prompts: { name: string }[] }>(await runs.prompts);
+    expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['evaluate_job_offer', 'compare_specialties']));
+    const { messages } = jsonOf<{ messages: { role: string; content: { type: string; text: string } }[] }>(await runs.prompt);
+    const text = messages.map((m) => m.content.text).join('\n');
+    expect(text).toContain('evaluate_compensation');
+    expect(text).toContain('"specialty":"cardiology"');
+    expect(text).toContain('"compensation":450000');
+    expect(text).toMatch(/self-reported/);
+    expect(text).toMatch(/attribution/);
   });
 });
