@@ -5,6 +5,7 @@
  *   /api/v1/*        keyed API: bare node:http too (keyed/handler.ts)
  *   /healthz /readyz process and build health, bare too (cheap for probes; the benchmarks' reference)
  *   /docs/api/*      API reference pages and their assets, bare (api-reference/handler.ts)
+ *   /billing/stripe/webhook  Stripe's events, bare: the raw body is verified before anything parses it
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,6 +29,7 @@ import { createApiReferenceHandler } from './api-reference/handler.ts';
 import { randomUUID } from 'node:crypto';
 import { interfaceOf, type Metrics } from './observability/metrics.ts';
 import type { Logger } from './observability/logger.ts';
+import { createWebhookHandler, isWebhookTarget, type BillingConfig } from './billing/webhook.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -45,6 +47,8 @@ export interface AppDeps {
   logger?: Logger;
   /** true once shutdown began: answers carry Connection: close */
   closing?: () => boolean;
+  /** Stripe billing (the webhook's signing secret and the price mapping); without it the webhook answers 404 */
+  billing?: BillingConfig;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
   storeFault?: () => string | null;
 }
@@ -125,6 +129,7 @@ export function createApp(deps: AppDeps): App {
   const apiReference = createApiReferenceHandler();
   const keyed = createKeyedHandler({ registry: deps.registry, store: deps.store, clock });
   const { metrics, logger } = deps;
+  const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();
@@ -152,6 +157,13 @@ export function createApp(deps: AppDeps): App {
       return;
     }
     const target = canonical ?? { path: url, route: url };
+    if (isWebhookTarget(url)) {
+      webhook(req, res).catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
+        process.emitWarning(`billing webhook: ${(err as Error).stack}`);
+      });
+      return;
+    }
     if (under(target.route, '/data')) {
       try {
         openData(req, res);

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './http/clock.ts';
 import type { TrustProxy } from './http/client-ip.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { listenFirst, type BoundServer } from './listen.ts';
+import type { BillingConfig } from './billing/webhook.ts';
 
 export { answerClientError, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './listen.ts';
 
@@ -35,6 +36,8 @@ export interface ServerConfig {
   mcpDirectCalls?: boolean;
   /** the name in /.well-known/mcp/server.json (official MCP registry); default: from the build's base URL */
   mcpRegistryName?: string;
+  /** Stripe billing: the webhook's signing secret and the price mapping (default: none, the webhook answers 404) */
+  billing?: BillingConfig;
   /** JSON request logs (pino); default: none (the CLI passes one) */
   logger?: Logger;
   /** Prometheus metrics at /metrics (default on) */
@@ -124,7 +127,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
-    mcpRegistryName: config.mcpRegistryName,
+    mcpRegistryName: config.mcpRegistryName, billing: config.billing,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   bound.serve(app.listener);
   await registry.start(config.pollMs);

@@ -17,6 +17,7 @@ import { registerDemoCommand } from './commands/demo.ts';
 import { registerBuildCommands } from './commands/build.ts';
 import { registerServeCommand } from './commands/serve.ts';
 import { registerKeysCommands } from './commands/keys.ts';
+import { registerBillingCommands } from './commands/billing.ts';
 import { registerBackupCommand } from './commands/backup.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerReferenceCommand } from './commands/reference.ts';
@@ -49,6 +50,7 @@ export function createProgram(io: CliIo): Command {
   registerBuildCommands(program, io);
   registerServeCommand(program, io);
   registerKeysCommands(program, io);
+  registerBillingCommands(program, io);
   registerBackupCommand(program, io);
   registerExportCommand(program, io);
   registerReferenceCommand(program, io);

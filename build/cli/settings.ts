@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
 import { CliError } from './io.ts';
+import { priceMapText } from '../../server/billing/prices.ts';
 
 export interface Setting {
   flags: string;
@@ -62,6 +63,8 @@ export const SETTINGS = {
   config: { flags: '--config <file>', env: 'PHYSPAY_CONFIG', description: 'JSON file of settings by name, e.g. {"db": "reports.db", "baseUrl": "https://..."} (default: physpay.config.json in the working directory, when present)', schema: z.string().min(1).optional() },
   shutdownGraceMs: { flags: '--shutdown-grace-ms <ms>', env: 'PHYSPAY_SHUTDOWN_GRACE_MS', description: 'on SIGTERM: how long requests in flight may finish before connections are closed', default: '10000', schema: z.coerce.number().int().min(0).max(600_000) },
   onPublish: { flags: '--on-publish <command>', env: 'PHYSPAY_ON_PUBLISH', description: 'shell command run after a build is published or rolled back (e.g. an edge-cache ban); gets PHYSPAY_BUILD_ID, PHYSPAY_PREVIOUS_BUILD_ID, PHYSPAY_OUT and PHYSPAY_EVENT', schema: z.string().trim().min(1).max(4000).optional() },
+  stripeWebhookSecret: { flags: '--stripe-webhook-secret <secret>', env: 'PHYSPAY_STRIPE_WEBHOOK_SECRET', description: 'serve: the signing secret of the Stripe webhook endpoint (whsec_...); enables POST /billing/stripe/webhook (never logged)', schema: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]{8,200}$/).optional() },
+  stripePrices: { flags: '--stripe-prices <mapping>', env: 'PHYSPAY_STRIPE_PRICES', description: 'serve: the Stripe prices of each plan, plan=price_id[,price_id...] separated by ";" (in the config file also {"starter": ["price_..."], ...})', schema: z.string().max(20_000).optional() },
   moderator: { flags: '--moderator <name>', env: 'PHYSPAY_MODERATOR', description: 'moderate: the name recorded with each decision (default: the OS user)', schema: z.string().trim().min(1).max(100).optional() },
 } satisfies Record<string, Setting>;
 
@@ -95,12 +98,16 @@ export function readSettings<K extends SettingKey>(
   return out as { [P in K]: z.output<(typeof SETTINGS)[P]['schema']> };
 }
 
+/** Settings whose values are never printed (messages say only their length). */
+const SECRET_SETTINGS = new Set<SettingKey>(['stripeWebhookSecret']);
+
 /** Values of some settings in words, where the schema alone (a pattern) does not say it well. */
 const ACCEPTS: Partial<Record<SettingKey, string>> = {
   asOf: 'a date YYYY-MM-DD',
   buildDate: 'a date YYYY-MM-DD',
   baseUrl: 'an absolute URL such as https://physpay.example',
   trustProxy: 'a hop count (e.g. 1) or a comma-separated list of subnets (e.g. loopback,10.0.0.0/8)',
+  stripeWebhookSecret: 'the signing secret Stripe shows for the webhook endpoint, whsec_ followed by letters and digits',
   mcpRegistryName: 'namespace/name such as io.github.owner/physpay or com.example.physpay/physpay (letters, digits, dots and dashes, and underscores after the slash; at most 200 characters)',
 };
 
@@ -152,7 +159,8 @@ export function acceptedValues(key: SettingKey): string {
 export function settingProblem(key: SettingKey, value: unknown): string {
   const s: Setting = SETTINGS[key];
   const flag = s.flags.split(' ')[0];
-  const got = value === undefined ? 'nothing' : JSON.stringify(value);
+  // a secret is never echoed, not even when it is malformed
+  const got = value === undefined ? 'nothing' : SECRET_SETTINGS.has(key) && typeof value === 'string' ? `a value of ${value.length} characters, not shown` : JSON.stringify(value);
   const fromEnv = typeof value === 'string' && process.env[s.env] === value ? ` from ${s.env}` : '';
   return `${flag} (${s.env}) must be ${acceptedValues(key)} (got ${got}${fromEnv})`;
 }
@@ -169,6 +177,8 @@ const CONFIG_KEYS = new Map<string, SettingKey>(
 
 /** A config value is a JSON string or number, then checked against its setting's own schema. */
 const ConfigValue = z.union([z.string(), z.number()]);
+/** Settings whose value in the config file may also be a JSON object, turned into the text form. */
+const OBJECT_VALUES: Partial<Record<SettingKey, (v: Record<string, unknown>) => string>> = { stripePrices: priceMapText };
 
 /**
  * Read and check a config file. Returns setting name -> value (numbers as strings, like flag values).
@@ -194,7 +204,7 @@ export function readConfigFile(path: string): Partial<Record<SettingKey, string>
   }
   const out: Partial<Record<SettingKey, string>> = {};
   const from: Partial<Record<SettingKey, string>> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (let [name, value] of Object.entries(raw)) { // eslint-disable-line prefer-const
     const key = CONFIG_KEYS.get(name);
     if (!key) {
       const known = [...CONFIG_KEYS.entries()].filter(([n, k]) => n === k).map(([n]) => n).join(', ');
@@ -202,6 +212,8 @@ export function readConfigFile(path: string): Partial<Record<SettingKey, string>
     }
     if (from[key] !== undefined) throw new CliError(`key "${name}" in config file ${path} repeats "${from[key]}" (the same setting); give it once`, 2);
     from[key] = name;
+    const asText = OBJECT_VALUES[key];
+    if (asText && typeof value === 'object' && value !== null && !Array.isArray(value)) value = asText(value as Record<string, unknown>);
     if (!ConfigValue.safeParse(value).success) {
       throw new CliError(`bad value for "${name}" in config file ${path}: ${JSON.stringify(value)} is not a string or a number`, 2);
     }

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { quotaRefusal, refusal, type StoreEvents } from './sqlite.ts';
 import {
   KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
-  type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -51,7 +51,42 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     version: 4,
     sql: "COMMENT ON TABLE service_migrations IS 'physpay service store (PPSV): API keys, quotas, per-IP counters'",
   },
+  {
+    // billing (Stripe): the subscription a key belongs to, subscriptions' states, events received once each,
+    // and keys waiting for their one reveal after a checkout
+    version: 5,
+    sql: `ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS subscription_id TEXT;
+    CREATE INDEX IF NOT EXISTS api_keys_subscription ON api_keys (subscription_id);
+    CREATE TABLE IF NOT EXISTS billing_subscriptions (
+      subscription_id     TEXT PRIMARY KEY,
+      customer_id         TEXT,
+      plan_tier           TEXT,
+      plan_version        TEXT,
+      status              TEXT,
+      stripe_status       TEXT,
+      status_version      TEXT,
+      checkout_session_id TEXT,
+      updated_at          TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS billing_events (
+      seq             BIGSERIAL UNIQUE,
+      event_id        TEXT PRIMARY KEY,
+      type            TEXT NOT NULL,
+      subscription_id TEXT,
+      received_at     TEXT NOT NULL,
+      outcome         TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS billing_events_received ON billing_events (received_at);
+    CREATE TABLE IF NOT EXISTS key_reveals (
+      checkout_session_id TEXT PRIMARY KEY,
+      key_id              BIGINT NOT NULL REFERENCES api_keys(id),
+      sealed              TEXT NOT NULL,
+      created_at          TEXT NOT NULL
+    )`,
+  },
 ];
+
+const SUB_COLUMNS = 'subscription_id, customer_id, plan_tier, plan_version, status, stripe_status, status_version, checkout_session_id';
 
 /**
  * The check-and-count rule of hitQuota and identifyAndCount: count into the newest period (periods only move
@@ -415,9 +450,9 @@ export class PostgresServiceStore implements ServiceStore {
       const found = await keyByRef(c, ref);
       if (found.revoked_at) throw new KeyRevokedError(found);
       const key = (await c.query<ApiKeyRecord>(
-        `INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
-        [next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt],
+        `INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at, subscription_id)
+         SELECT $1, $2, $3, $4, $5, $6, subscription_id FROM api_keys WHERE id = $7 RETURNING ${KEY_COLUMNS}`,
+        [next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt, found.id],
       )).rows[0]!;
       // the quota is the account's: the current periods' counts carry over to the new key (the old key's row
       // is locked first, so no request is counted on it in between)
@@ -510,6 +545,66 @@ export class PostgresServiceStore implements ServiceStore {
     const x = r.rows[0];
     // a newer stored period (another instance's clock is ahead) is the current one, as in hitQuota
     return { dayCount: x && x.day >= w.day ? x.day_count : 0, monthCount: x && x.month >= w.month ? x.month_count : 0 };
+  }
+
+  async applyBillingEvent(step: BillingStep): Promise<BillingResult> {
+    const { event } = step;
+    return this.transaction(async (c) => {
+      // the event id first: a second delivery, even to another instance at the same time, waits for this
+      // transaction and then finds the id (ON CONFLICT DO NOTHING inserts no row)
+      const fresh = await c.query(`INSERT INTO billing_events (event_id, type, subscription_id, received_at, outcome) VALUES ($1, $2, $3, $4, '')
+        ON CONFLICT (event_id) DO NOTHING`, [event.id, event.type, event.subscriptionId, event.receivedAt]);
+      if (fresh.rowCount === 0) {
+        const prior = await c.query<{ outcome: string }>('SELECT outcome FROM billing_events WHERE event_id = $1', [event.id]);
+        return { duplicate: true, outcome: prior.rows[0]?.outcome ?? '' };
+      }
+      let outcome = step.outcome ?? 'ignored';
+      let keyId: number | undefined;
+      if (step.decide && event.subscriptionId !== null) {
+        const sub = event.subscriptionId;
+        // the subscription's row, locked: two events of one subscription are decided one after the other
+        await c.query(`INSERT INTO billing_subscriptions (subscription_id, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sub, event.receivedAt]);
+        const row = (await c.query<StoredSubscription>(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = $1 FOR UPDATE`, [sub])).rows[0]!;
+        // a row made just now (no state yet) is no subscription state
+        const current = row.plan_version === null && row.status_version === null && row.checkout_session_id === null && row.customer_id === null ? null : row;
+        const hasKey = (await c.query('SELECT 1 FROM api_keys WHERE subscription_id = $1 LIMIT 1', [sub])).rows.length > 0;
+        const d = step.decide(current, hasKey);
+        outcome = d.outcome;
+        if (d.next) {
+          const n = d.next;
+          await c.query(`UPDATE billing_subscriptions SET customer_id = $2, plan_tier = $3, plan_version = $4, status = $5, stripe_status = $6,
+            status_version = $7, checkout_session_id = $8, updated_at = $9 WHERE subscription_id = $1`,
+          [sub, n.customer_id, n.plan_tier, n.plan_version, n.status, n.stripe_status, n.status_version, n.checkout_session_id, event.receivedAt]);
+          const view = step.keyView!(n);
+          await c.query('UPDATE api_keys SET plan_tier = $1, subscription_status = $2 WHERE subscription_id = $3 AND revoked_at IS NULL', [view.plan, view.status, sub]);
+          if (d.createKey && step.newKey && n.checkout_session_id) {
+            const k = step.newKey;
+            keyId = (await c.query<{ id: number }>(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at, subscription_id)
+              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::int AS id`, [k.keyHash, k.keyPrefix, view.plan, view.status, k.label, k.createdAt, sub])).rows[0]!.id;
+            await c.query('INSERT INTO key_reveals (checkout_session_id, key_id, sealed, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+              [n.checkout_session_id, keyId, k.sealed, k.createdAt]);
+          }
+        } else if (current === null) {
+          await c.query('DELETE FROM billing_subscriptions WHERE subscription_id = $1', [sub]);
+        }
+      }
+      await c.query('UPDATE billing_events SET outcome = $1 WHERE event_id = $2', [outcome, event.id]);
+      return { duplicate: false, outcome, ...(keyId !== undefined ? { keyId } : {}) };
+    });
+  }
+
+  async listBillingEvents(limit: number): Promise<BillingEventRecord[]> {
+    return (await this.query<BillingEventRecord>(
+      'SELECT event_id, type, subscription_id, received_at, outcome FROM billing_events ORDER BY received_at DESC, seq DESC LIMIT $1', [limit])).rows;
+  }
+
+  async getSubscription(subscriptionId: string): Promise<StoredSubscription | null> {
+    return (await this.query<StoredSubscription>(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = $1`, [subscriptionId])).rows[0] ?? null;
+  }
+
+  async takeKeyReveal(checkoutSessionId: string): Promise<{ key_id: number; sealed: string } | null> {
+    return (await this.query<{ key_id: number; sealed: string }>(
+      'DELETE FROM key_reveals WHERE checkout_session_id = $1 RETURNING key_id::int AS key_id, sealed', [checkoutSessionId])).rows[0] ?? null;
   }
 
   async pruneIp(day: number): Promise<void> {

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, keyRefMessage, type ApiKeyRecord, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -45,7 +45,41 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     version: 3,
     sql: 'ALTER TABLE quota_usage ADD COLUMN last_used_at TEXT;',
   },
+  {
+    // billing (Stripe): the subscription a key belongs to, subscriptions' states, events received once each,
+    // and keys waiting for their one reveal after a checkout
+    version: 4,
+    sql: `ALTER TABLE api_keys ADD COLUMN subscription_id TEXT;
+    CREATE INDEX api_keys_subscription ON api_keys (subscription_id);
+    CREATE TABLE billing_subscriptions (
+      subscription_id     TEXT PRIMARY KEY,
+      customer_id         TEXT,
+      plan_tier           TEXT,
+      plan_version        TEXT,
+      status              TEXT,
+      stripe_status       TEXT,
+      status_version      TEXT,
+      checkout_session_id TEXT,
+      updated_at          TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE billing_events (
+      event_id        TEXT PRIMARY KEY,
+      type            TEXT NOT NULL,
+      subscription_id TEXT,
+      received_at     TEXT NOT NULL,
+      outcome         TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX billing_events_received ON billing_events (received_at);
+    CREATE TABLE key_reveals (
+      checkout_session_id TEXT PRIMARY KEY,
+      key_id              INTEGER NOT NULL REFERENCES api_keys(id),
+      sealed              TEXT NOT NULL,
+      created_at          TEXT NOT NULL
+    ) STRICT;`,
+  },
 ];
+
+const SUB_COLUMNS = 'subscription_id, customer_id, plan_tier, plan_version, status, stripe_status, status_version, checkout_session_id';
 
 const KEY_COLUMNS = 'id, key_prefix, plan_tier, subscription_status, label, created_at, revoked_at';
 
@@ -294,9 +328,9 @@ export class SqliteServiceStore implements ServiceStore {
         const found = this.keyByRef(ref);
         if (found.revoked_at) throw new KeyRevokedError(found);
         const key = this.db
-          .prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`)
-          .all(next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt)[0] as ApiKeyRecord;
+          .prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at, subscription_id)
+            SELECT ?, ?, ?, ?, ?, ?, subscription_id FROM api_keys WHERE id = ? RETURNING ${KEY_COLUMNS}`)
+          .all(next.keyHash, next.keyPrefix, found.plan_tier, found.subscription_status, found.label, next.createdAt, found.id)[0] as ApiKeyRecord;
         // the quota is the account's: the current periods' counts carry over to the new key
         this.db.prepare(`INSERT INTO quota_usage (key_id, day, day_count, month, month_count)
           SELECT ?, day, day_count, month, month_count FROM quota_usage WHERE key_id = ?`).run(key.id, found.id);
@@ -346,6 +380,63 @@ export class SqliteServiceStore implements ServiceStore {
 
   hitIpMany(ips: string[], w: IpWindows, limits: IpLimits): IpDecision[] {
     return this.guard(true, () => this.hitMany.immediate(ips, w, limits));
+  }
+
+  applyBillingEvent(step: BillingStep): BillingResult {
+    const { event } = step;
+    return this.guard(true, () => this.db
+      .transaction((): BillingResult => {
+        // the event id first: a second delivery (or another process with the same event) stops here
+        const fresh = this.db.prepare(`INSERT INTO billing_events (event_id, type, subscription_id, received_at, outcome) VALUES (?, ?, ?, ?, '')
+          ON CONFLICT (event_id) DO NOTHING`).run(event.id, event.type, event.subscriptionId, event.receivedAt);
+        if (fresh.changes === 0) {
+          const prior = this.db.prepare('SELECT outcome FROM billing_events WHERE event_id = ?').get(event.id) as { outcome: string };
+          return { duplicate: true, outcome: prior.outcome };
+        }
+        let outcome = step.outcome ?? 'ignored';
+        let keyId: number | undefined;
+        if (step.decide && event.subscriptionId !== null) {
+          const sub = event.subscriptionId;
+          const current = (this.db.prepare(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = ?`).get(sub) as StoredSubscription | undefined) ?? null;
+          const hasKey = this.db.prepare('SELECT 1 FROM api_keys WHERE subscription_id = ? LIMIT 1').get(sub) !== undefined;
+          const d = step.decide(current, hasKey);
+          outcome = d.outcome;
+          if (d.next) {
+            const n = d.next;
+            this.db.prepare(`INSERT INTO billing_subscriptions (${SUB_COLUMNS}, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+              ON CONFLICT (subscription_id) DO UPDATE SET customer_id = excluded.customer_id, plan_tier = excluded.plan_tier,
+                plan_version = excluded.plan_version, status = excluded.status, stripe_status = excluded.stripe_status,
+                status_version = excluded.status_version, checkout_session_id = excluded.checkout_session_id, updated_at = excluded.updated_at`)
+              .run(n.subscription_id, n.customer_id, n.plan_tier, n.plan_version, n.status, n.stripe_status, n.status_version, n.checkout_session_id, event.receivedAt);
+            const view = step.keyView!(n);
+            this.db.prepare('UPDATE api_keys SET plan_tier = ?, subscription_status = ? WHERE subscription_id = ? AND revoked_at IS NULL').run(view.plan, view.status, sub);
+            if (d.createKey && step.newKey && n.checkout_session_id) {
+              const k = step.newKey;
+              keyId = (this.db.prepare(`INSERT INTO api_keys (key_hash, key_prefix, plan_tier, subscription_status, label, created_at, subscription_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`).all(k.keyHash, k.keyPrefix, view.plan, view.status, k.label, k.createdAt, sub)[0] as { id: number }).id;
+              this.db.prepare('INSERT INTO key_reveals (checkout_session_id, key_id, sealed, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
+                .run(n.checkout_session_id, keyId, k.sealed, k.createdAt);
+            }
+          }
+        }
+        this.db.prepare('UPDATE billing_events SET outcome = ? WHERE event_id = ?').run(outcome, event.id);
+        return { duplicate: false, outcome, ...(keyId !== undefined ? { keyId } : {}) };
+      })
+      .immediate());
+  }
+
+  listBillingEvents(limit: number): BillingEventRecord[] {
+    return this.guard(false, () => this.db
+      .prepare('SELECT event_id, type, subscription_id, received_at, outcome FROM billing_events ORDER BY received_at DESC, rowid DESC LIMIT ?')
+      .all(limit) as BillingEventRecord[]);
+  }
+
+  getSubscription(subscriptionId: string): StoredSubscription | null {
+    return this.guard(false, () => (this.db.prepare(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = ?`).get(subscriptionId) as StoredSubscription | undefined) ?? null);
+  }
+
+  takeKeyReveal(checkoutSessionId: string): { key_id: number; sealed: string } | null {
+    return this.guard(true, () => (this.db.prepare('DELETE FROM key_reveals WHERE checkout_session_id = ? RETURNING key_id, sealed').all(checkoutSessionId)[0] as { key_id: number; sealed: string } | undefined) ?? null);
   }
 
   pruneIp(day: number): void {

@@ -102,6 +102,46 @@ export class KeyRevokedError extends Error {
   }
 }
 
+/** The stored state of a Stripe subscription (server/billing/apply.ts), and the billing webhook's step. */
+export interface StoredSubscription {
+  subscription_id: string;
+  customer_id: string | null;
+  plan_tier: string | null;
+  plan_version: string | null;
+  status: string | null;
+  stripe_status: string | null;
+  status_version: string | null;
+  checkout_session_id: string | null;
+}
+
+export interface BillingStep<S extends StoredSubscription = StoredSubscription> {
+  event: { id: string; type: string; receivedAt: string; subscriptionId: string | null };
+  /** Pure: the new state (null: no change), the outcome in words, and whether to create the key. */
+  decide?(current: S | null, hasKey: boolean): { next: S | null; outcome: string; createKey: boolean };
+  /** the plan and status a subscription's keys carry (pure) */
+  keyView?(s: S): { plan: string; status: string };
+  /** the key to create when `decide` asks for one: its hash and prefix, and the key sealed for its one reveal */
+  newKey?: { keyHash: string; keyPrefix: string; label: string; createdAt: string; sealed: string };
+  /** the outcome stored for an event that is not acted on (no `decide`) */
+  outcome?: string;
+}
+
+export interface BillingResult {
+  /** the event id was recorded before: nothing was done */
+  duplicate: boolean;
+  outcome: string;
+  /** the id of the key created */
+  keyId?: number;
+}
+
+export interface BillingEventRecord {
+  event_id: string;
+  type: string;
+  subscription_id: string | null;
+  received_at: string;
+  outcome: string;
+}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
   createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
@@ -138,6 +178,18 @@ export interface ServiceStore {
    * one lock and one commit for the whole group). Each decision is exactly what `hitIp` would have given.
    */
   hitIpMany?(ips: string[], windows: IpWindows, limits: IpLimits): IpDecision[];
+  /**
+   * The billing webhook's one transaction: record the event id (a duplicate does nothing more and is
+   * answered as such), then read the subscription's state (locked), apply `decide`, store the new state,
+   * give its plan and status to the subscription's keys that are not revoked, create the key when asked
+   * (kept sealed for one reveal under its checkout session id) and store the outcome with the event.
+   */
+  applyBillingEvent(step: BillingStep): MaybePromise<BillingResult>;
+  /** The newest billing events first (at most `limit`). */
+  listBillingEvents(limit: number): MaybePromise<BillingEventRecord[]>;
+  getSubscription(subscriptionId: string): MaybePromise<StoredSubscription | null>;
+  /** The sealed key waiting under a checkout session id, deleted as it is read (shown once); null when none. */
+  takeKeyReveal(checkoutSessionId: string): MaybePromise<{ key_id: number; sealed: string } | null>;
   /** Forget counters of days before `day`. */
   pruneIp(day: number): MaybePromise<void>;
   /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */

@@ -44,7 +44,7 @@ const printable = (k: ApiKeyRecord): ApiKeyRecord => ({ ...k, created_at: isoSec
  * Open the store, run `fn`, close it. Only `create` makes a new SQLite file; the other commands refuse a
  * missing one (a typo must not leave an empty service DB behind). A wrong --service-db is exit 2.
  */
-async function withStore<T>(target: string, create: boolean, fn: (store: ServiceStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(target: string, create: boolean, fn: (store: ServiceStore) => Promise<T>): Promise<T> {
   const { openServiceStore } = await import('../../../server/store/open.ts');
   const { KeyNotFoundError, StoreUnavailableError } = await import('../../../server/store/types.ts');
   const { DbKindError } = await import('../../db/kind.ts');

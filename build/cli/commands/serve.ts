@@ -13,7 +13,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -35,6 +35,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('mcpDirectCalls'))
     .addOption(option('logLevel'))
     .addOption(option('shutdownGraceMs'))
+    .addOption(option('stripeWebhookSecret'))
+    .addOption(option('stripePrices'))
     .action(async (opts) => {
       // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
       // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
@@ -43,6 +45,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       // (bench/ANALYSIS.md, "Pretenuring"). The serving process turns it off before loading anything.
       v8.setFlagsFromString('--no-allocation-site-pretenuring');
       const s = readSettings(opts, SERVE_KEYS);
+      const billing = await billingSettings(s.stripeWebhookSecret, s.stripePrices);
       const { parseTrustProxy } = await import('../../../server/http/client-ip.ts');
       let trustProxy;
       try {
@@ -99,6 +102,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           mcpAllowedHosts: list(s.mcpAllowedHosts), mcpAllowedOrigins: list(s.mcpAllowedOrigins),
           mcpRegistryName: s.mcpRegistryName || undefined,
           mcpDirectCalls: s.mcpDirectCalls !== 'off',
+          billing,
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
@@ -120,6 +124,23 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       else io.out(`listening on ${running.url}`);
       await new Promise(() => {}); // serve until a signal
     });
+}
+
+/**
+ * The billing settings, checked at start: both or neither of the webhook secret and the price mapping, and
+ * a mapping without problems. Every problem is reported, one sentence (line) each (exit 2).
+ */
+export async function billingSettings(secret: string | undefined, prices: string | undefined): Promise<import('../../../server/billing/webhook.ts').BillingConfig | undefined> {
+  if (secret === undefined && (prices === undefined || prices.trim() === '')) return undefined;
+  const { parsePriceMap } = await import('../../../server/billing/prices.ts');
+  const errors: string[] = [];
+  if (secret === undefined) errors.push('--stripe-prices (PHYSPAY_STRIPE_PRICES) is set but --stripe-webhook-secret (PHYSPAY_STRIPE_WEBHOOK_SECRET) is not; give the webhook endpoint\'s signing secret (whsec_...) too, or remove the prices');
+  const parsed = prices === undefined || prices.trim() === ''
+    ? { map: new Map(), errors: ['--stripe-webhook-secret (PHYSPAY_STRIPE_WEBHOOK_SECRET) is set but --stripe-prices (PHYSPAY_STRIPE_PRICES) is not; name the Stripe prices of each plan sold, e.g. starter=price_123;professional=price_456'] }
+    : parsePriceMap(prices);
+  errors.push(...parsed.errors);
+  if (errors.length) throw new CliError(errors.join('\nphyspay: '), 2); // one line each, like every error
+  return { webhookSecret: secret!, prices: parsed.map };
 }
 
 /** A listen error as the one sentence naming --host and --port (exit 1); any other error as it is. */
