@@ -6,6 +6,7 @@
  *   /healthz /readyz process and build health, bare too (cheap for probes; the benchmarks' reference)
  *   /docs/api/*      API reference pages and their assets, bare (api-reference/handler.ts)
  *   /billing/stripe/webhook  Stripe's events, bare: the raw body is verified before anything parses it
+ *   /account/welcome         Checkout's success page: the new API key, shown once (server/billing/welcome.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,6 +31,7 @@ import { randomUUID } from 'node:crypto';
 import { interfaceOf, type Metrics } from './observability/metrics.ts';
 import type { Logger } from './observability/logger.ts';
 import { createWebhookHandler, isWebhookTarget, type BillingConfig } from './billing/webhook.ts';
+import { createWelcomeHandler, isWelcomeTarget } from './billing/welcome.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -130,6 +132,7 @@ export function createApp(deps: AppDeps): App {
   const keyed = createKeyedHandler({ registry: deps.registry, store: deps.store, clock });
   const { metrics, logger } = deps;
   const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
+  const welcome = createWelcomeHandler({ store: deps.store, billing: deps.billing, registry: deps.registry, logger });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();
@@ -161,6 +164,13 @@ export function createApp(deps: AppDeps): App {
       webhook(req, res).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
         process.emitWarning(`billing webhook: ${(err as Error).stack}`);
+      });
+      return;
+    }
+    if (isWelcomeTarget(target.route)) {
+      welcome(req, res).catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
+        process.emitWarning(`account welcome: ${(err as Error).stack}`);
       });
       return;
     }

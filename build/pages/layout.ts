@@ -40,7 +40,7 @@ export function link(site: Pick<SiteContext, 'baseUrl'>, url: string, text: stri
   return `<a${attrs({ href: href(url, site.baseUrl), ...extra })}>${esc(text)}</a>`;
 }
 
-const CSS = `:root{--fg:#1b1f24;--muted:#57606a;--accent:#1f5fae;--bar:#3b6fb6;--box:#a9c4ea;--ref:#b3261e;--bg:#fff;--line:#d0d7de;--warn:#fff4ce}
+export const CSS = `:root{--fg:#1b1f24;--muted:#57606a;--accent:#1f5fae;--bar:#3b6fb6;--box:#a9c4ea;--ref:#b3261e;--bg:#fff;--line:#d0d7de;--warn:#fff4ce}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
 header,main,footer{max-width:60rem;margin:0 auto;padding:0 1rem}

@@ -56,6 +56,11 @@ sub vcl_recv {
     if (req.url ~ "(?i)^/+(api|mcp)(/|\?|%2f|$)" || req.url ~ "(?i)^/+(healthz|readyz)(/|\?|$)") {
         return (pass);
     }
+    # Billing and account pages (the checkout success page shows a new API key once): never looked up,
+    # stored or coalesced; straight to physpay.
+    if (req.url ~ "(?i)^/+(account|billing)(/|\?|%2f|$)") {
+        return (pass);
+    }
     # The open data API's index answers HTML to browsers and JSON to everything else (Vary: Accept):
     # keep two variants, not one per Accept string.
     if (req.url ~ "^/data/api/v1/?(\?.*)?$") {

@@ -602,6 +602,10 @@ export class PostgresServiceStore implements ServiceStore {
     return (await this.query<StoredSubscription>(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = $1`, [subscriptionId])).rows[0] ?? null;
   }
 
+  async hasCheckoutSession(checkoutSessionId: string): Promise<boolean> {
+    return (await this.query('SELECT 1 FROM billing_subscriptions WHERE checkout_session_id = $1 LIMIT 1', [checkoutSessionId])).rows.length > 0;
+  }
+
   async takeKeyReveal(checkoutSessionId: string): Promise<{ key_id: number; sealed: string } | null> {
     return (await this.query<{ key_id: number; sealed: string }>(
       'DELETE FROM key_reveals WHERE checkout_session_id = $1 RETURNING key_id::int AS key_id, sealed', [checkoutSessionId])).rows[0] ?? null;

@@ -435,6 +435,10 @@ export class SqliteServiceStore implements ServiceStore {
     return this.guard(false, () => (this.db.prepare(`SELECT ${SUB_COLUMNS} FROM billing_subscriptions WHERE subscription_id = ?`).get(subscriptionId) as StoredSubscription | undefined) ?? null);
   }
 
+  hasCheckoutSession(checkoutSessionId: string): boolean {
+    return this.guard(false, () => this.db.prepare('SELECT 1 FROM billing_subscriptions WHERE checkout_session_id = ? LIMIT 1').get(checkoutSessionId) !== undefined);
+  }
+
   takeKeyReveal(checkoutSessionId: string): { key_id: number; sealed: string } | null {
     return this.guard(true, () => (this.db.prepare('DELETE FROM key_reveals WHERE checkout_session_id = ? RETURNING key_id, sealed').all(checkoutSessionId)[0] as { key_id: number; sealed: string } | undefined) ?? null);
   }

@@ -190,6 +190,8 @@ export interface ServiceStore {
   getSubscription(subscriptionId: string): MaybePromise<StoredSubscription | null>;
   /** The sealed key waiting under a checkout session id, deleted as it is read (shown once); null when none. */
   takeKeyReveal(checkoutSessionId: string): MaybePromise<{ key_id: number; sealed: string } | null>;
+  /** Was a checkout with this session id recorded (a subscription started by it)? The welcome page's second visit. */
+  hasCheckoutSession(checkoutSessionId: string): MaybePromise<boolean>;
   /** Forget counters of days before `day`. */
   pruneIp(day: number): MaybePromise<void>;
   /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */

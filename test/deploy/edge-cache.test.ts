@@ -25,7 +25,7 @@ import type pg from 'pg';
 import { PG_URL, pgClient, pgSkipReason } from '../helpers/pg.ts';
 import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { request, type HttpResponse } from '../helpers/http.ts';
+import { request, waitFor, type HttpResponse } from '../helpers/http.ts';
 import { BIN, spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { startVarnish, type Edge } from '../../deploy/varnish/varnishd.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
@@ -250,6 +250,33 @@ describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
     expect(raw.headers['x-cache']).toBe('PASS');
     const metrics = await get(edge.url, '/metrics', A);
     expect([metrics.status, metrics.headers['cache-control']]).toEqual([404, 'no-store']);
+  });
+
+  it('/account/* and /billing/* pass to physpay uncached (the checkout success page shows a key once)', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // varnishd sums its workers' counters when they go idle: read them once they stop moving
+    const settled = async () => {
+      const key = (x: Record<string, number>) => `${x.s_pass}/${x.cache_hit}/${x.cache_miss}`;
+      let prev = edge.stats();
+      for (let i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const next = edge.stats();
+        if (key(next) === key(prev)) return next;
+        prev = next;
+      }
+      return prev;
+    };
+    const before = await settled();
+    for (const path of ['/account/welcome?session_id=cs_test_edge', '/account/welcome?session_id=cs_test_edge', '/ACCOUNT/welcome', '/billing/stripe/webhook']) {
+      const r = await get(edge.url, path, A, { accept: 'text/html' });
+      expect(r.headers['x-cache'], path).toBe('PASS');
+      expect(r.headers['cache-control'], path).toBe('no-store');
+    }
+    await waitFor('four passes counted', () => edge.stats().s_pass! - before.s_pass! >= 4, 10_000, 100);
+    const after = await settled();
+    expect(after.s_pass! - before.s_pass!).toBe(4);
+    expect(after.cache_hit! - before.cache_hit!).toBe(0);
+    expect(after.cache_miss! - before.cache_miss!).toBe(0);
   });
 
   it('a new build: without a hook the edge changes when its TTL runs out; with --on-publish it changes at once; a rollback too', async (ctx) => {
