@@ -7,6 +7,7 @@
  *   /docs/api/*      API reference pages and their assets, bare (api-reference/handler.ts)
  *   /billing/stripe/webhook  Stripe's events, bare: the raw body is verified before anything parses it
  *   /account/welcome         Checkout's success page: the new API key, shown once (server/billing/welcome.ts)
+ *   /account                 the subscriber's page: plan, use, history chart, key rotation (server/billing/account.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,6 +33,7 @@ import { interfaceOf, type Metrics } from './observability/metrics.ts';
 import type { Logger } from './observability/logger.ts';
 import { createWebhookHandler, isWebhookTarget, type BillingConfig } from './billing/webhook.ts';
 import { createWelcomeHandler, isWelcomeTarget } from './billing/welcome.ts';
+import { createAccountHandler, isAccountTarget } from './billing/account.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -51,6 +53,8 @@ export interface AppDeps {
   closing?: () => boolean;
   /** Stripe billing (the webhook's signing secret and the price mapping); without it the webhook answers 404 */
   billing?: BillingConfig;
+  /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
+  billingPortalUrl?: string;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
   storeFault?: () => string | null;
 }
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): App {
   const { metrics, logger } = deps;
   const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
   const welcome = createWelcomeHandler({ store: deps.store, billing: deps.billing, registry: deps.registry, logger });
+  const account = createAccountHandler({ registry: deps.registry, billingPortalUrl: deps.billingPortalUrl });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();
@@ -172,6 +177,10 @@ export function createApp(deps: AppDeps): App {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
         process.emitWarning(`account welcome: ${(err as Error).stack}`);
       });
+      return;
+    }
+    if (isAccountTarget(target.route)) {
+      account(req, res);
       return;
     }
     if (under(target.route, '/data')) {

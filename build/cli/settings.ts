@@ -65,10 +65,21 @@ export const SETTINGS = {
   onPublish: { flags: '--on-publish <command>', env: 'PHYSPAY_ON_PUBLISH', description: 'shell command run after a build is published or rolled back (e.g. an edge-cache ban); gets PHYSPAY_BUILD_ID, PHYSPAY_PREVIOUS_BUILD_ID, PHYSPAY_OUT and PHYSPAY_EVENT', schema: z.string().trim().min(1).max(4000).optional() },
   stripeWebhookSecret: { flags: '--stripe-webhook-secret <secret>', env: 'PHYSPAY_STRIPE_WEBHOOK_SECRET', description: 'serve: the signing secret of the Stripe webhook endpoint (whsec_...); enables POST /billing/stripe/webhook (never logged)', schema: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]{8,200}$/).optional() },
   stripePrices: { flags: '--stripe-prices <mapping>', env: 'PHYSPAY_STRIPE_PRICES', description: 'serve: the Stripe prices of each plan, plan=price_id[,price_id...] separated by ";" (in the config file also {"starter": ["price_..."], ...})', schema: z.string().max(20_000).optional() },
+  billingPortalUrl: { flags: '--billing-portal-url <url>', env: 'PHYSPAY_BILLING_PORTAL_URL', description: 'serve: the billing provider\'s customer portal (e.g. a Stripe customer portal login link), linked from /account for card and plan changes', schema: z.string().max(2000).refine((v) => portalUrlOk(v), 'an https:// URL (http:// only for localhost)').optional() },
   moderator: { flags: '--moderator <name>', env: 'PHYSPAY_MODERATOR', description: 'moderate: the name recorded with each decision (default: the OS user)', schema: z.string().trim().min(1).max(100).optional() },
 } satisfies Record<string, Setting>;
 
 export type SettingKey = keyof typeof SETTINGS;
+
+/** A billing portal link: https, or http on this machine (a local test double). */
+function portalUrlOk(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname));
+  } catch {
+    return false;
+  }
+}
 
 export class ConfigError extends Error {}
 
@@ -109,6 +120,7 @@ const ACCEPTS: Partial<Record<SettingKey, string>> = {
   trustProxy: 'a hop count (e.g. 1) or a comma-separated list of subnets (e.g. loopback,10.0.0.0/8)',
   stripeWebhookSecret: 'the signing secret Stripe shows for the webhook endpoint, whsec_ followed by letters and digits',
   mcpRegistryName: 'namespace/name such as io.github.owner/physpay or com.example.physpay/physpay (letters, digits, dots and dashes, and underscores after the slash; at most 200 characters)',
+  billingPortalUrl: 'an https:// URL (http:// only for localhost), e.g. a Stripe customer portal login link https://billing.stripe.com/p/login/...',
 };
 
 function unwrapSchema(schema: z.ZodType): z.ZodType {

@@ -210,6 +210,37 @@ export const UsageResponse = z
   })
   .strict();
 
+/** The most days GET /me/usage/history gives at once, and its default. */
+export const USAGE_HISTORY_MAX_DAYS = 366;
+export const USAGE_HISTORY_DEFAULT_DAYS = 90;
+
+export const UsageHistoryResponse = z
+  .object({
+    key_prefix: z.string(),
+    plan_tier: z.enum(PLAN_TIERS),
+    daily_limit: count,
+    from: isoDay.describe('first UTC day of the series'),
+    to: isoDay.describe('last UTC day of the series (today)'),
+    total: count.describe('requests counted over the series'),
+    days: z
+      .array(z.object({ date: isoDay, requests: count.describe('requests counted against the daily quota that UTC day') }).strict())
+      .describe('one entry per UTC day, oldest first, days without requests included as 0'),
+  })
+  .strict();
+
+export const KeyRotateResponse = z
+  .object({
+    key: z.string().describe('the new API key: shown in this answer only (only its hash is stored)'),
+    key_prefix: z.string(),
+    plan_tier: z.enum(PLAN_TIERS),
+    subscription_status: z.enum(SUBSCRIPTION_STATUSES),
+    created_at: z.string(),
+    replaced: z.object({ key_prefix: z.string(), revoked_at: z.string() }).strict().describe('the key sent with this request, revoked now'),
+  })
+  .strict();
+
+export type UsageHistoryResponse = z.infer<typeof UsageHistoryResponse>;
+export type KeyRotateResponse = z.infer<typeof KeyRotateResponse>;
 export type SpecialtyListResponse = z.infer<typeof SpecialtyListResponse>;
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 export type BenchmarkScope = z.infer<typeof BenchmarkScope>;

@@ -4,7 +4,7 @@
  * to docs/ (the drift test compares), the build writes B's into the public tree, and the server serves both.
  */
 import { z } from 'zod';
-import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, UsageResponse } from './keyed-api.ts';
+import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
 import { withCurlSamples } from './code-samples.ts';
@@ -125,6 +125,30 @@ export function keyedOpenApi(): Json {
           },
         },
       },
+      '/me/usage/history': {
+        get: {
+          operationId: 'usageHistory', summary: 'Requests counted per UTC day, oldest first, up to today (never counted)',
+          parameters: [q('days', `how many days, today included (1 to ${USAGE_HISTORY_MAX_DAYS}; default ${USAGE_HISTORY_DEFAULT_DAYS})`, { type: 'integer', minimum: 1, maximum: USAGE_HISTORY_MAX_DAYS, default: USAGE_HISTORY_DEFAULT_DAYS }, false, 90)],
+          responses: {
+            '200': { description: 'OK', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('UsageHistoryResponse') } } },
+            '400': errorResponse('days out of range, or an unknown parameter (not counted)', RATE_HEADERS),
+            '401': errorResponse('missing or invalid API key'),
+            '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+          },
+        },
+      },
+      '/me/key/rotate': {
+        post: {
+          operationId: 'rotateKey',
+          summary: 'Replace the key sent with a new one (same plan, status, quota counts and history); the old key is revoked at once and the new key is shown in this answer only (never counted)',
+          responses: {
+            '200': { description: 'OK: the new key', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('KeyRotateResponse') } } },
+            '400': errorResponse('a query parameter was sent (the endpoint takes none; a request body is ignored)', RATE_HEADERS),
+            '401': errorResponse('missing or invalid API key (also a key revoked by a rotation a moment earlier)'),
+            '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+          },
+        },
+      },
     },
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
@@ -135,6 +159,8 @@ export function keyedOpenApi(): Json {
         BenchmarkResponse: jsonSchema(BenchmarkResponse),
         PercentileRankResponse: jsonSchema(PercentileRankResponse),
         UsageResponse: jsonSchema(UsageResponse),
+        UsageHistoryResponse: jsonSchema(UsageHistoryResponse),
+        KeyRotateResponse: jsonSchema(KeyRotateResponse),
       },
     },
   });

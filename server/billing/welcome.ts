@@ -103,7 +103,8 @@ ${served}<h2>Using it</h2>
 <p>Send the key in the <code>X-API-Key</code> header of every request to the API:</p>
 <pre><code>${esc(curl)}</code></pre>
 <p>The API reference: <a href="/docs/api">${esc(baseUrl)}/docs/api</a>.</p>
-<p>Lost the key, or think someone else has it? Ask the operator of this service for a new one (it replaces this one).</p>`, publisher);
+<p>Your plan, your use and a new key whenever you want one: <a href="/account">your account page</a> (with this key).</p>
+<p>Lost the key? Ask the operator of this service for a new one (it replaces this one).</p>`, publisher);
 }
 
 function shownPage(publisher: string): string {

@@ -1,7 +1,8 @@
 /**
  * The keyed benchmark API (A) at /api/v1, on bare node:http like the open feeds. Per request:
  *   key (401) -> [subscription (403) -> build (503) -> quota check-and-count (429)] -> route
- * /me/usage skips the bracket (never counted). `fail` below is the one place that turns errors into
+ * /me/usage, /me/usage/history and POST /me/key/rotate skip the bracket (never counted; any key that is not
+ * revoked, whatever its subscription status, so a subscriber whose card failed can still look and rotate). `fail` below is the one place that turns errors into
  * `{"error": "..."}` answers with their status; every answer to an identified key carries its rate-limit
  * headers, every answer `Vary: X-API-Key` and the request id.
  *
@@ -25,17 +26,22 @@ import { availableDataRoute } from './routes/available-data.ts';
 import { benchmarksRoute } from './routes/benchmarks.ts';
 import { specialtiesRoute } from './routes/specialties.ts';
 import { usageRoute } from './routes/usage.ts';
+import { usageHistoryRoute } from './routes/usage-history.ts';
+import { keyRotateRoute } from './routes/key-rotate.ts';
 import { percentileRankRoute } from './routes/percentile-rank.ts';
 import { redactSecrets } from '../http/redact.ts';
 
-type Route = (query: Query, l: KeyedLocals) => Answer | Promise<Answer>;
+type Route = (query: Query, l: KeyedLocals, deps: KeyedDeps) => Answer | Promise<Answer>;
 
-const ROUTES: Record<string, { counted: boolean; route: Route }> = {
-  '/specialties': { counted: true, route: specialtiesRoute },
-  '/available-data': { counted: true, route: availableDataRoute },
-  '/benchmarks': { counted: true, route: benchmarksRoute },
-  '/percentile-rank': { counted: true, route: percentileRankRoute },
-  '/me/usage': { counted: false, route: usageRoute },
+/** GET routes answer HEAD too; the one POST route is the self-service key rotation. */
+const ROUTES: Record<string, { method: 'GET' | 'POST'; counted: boolean; route: Route }> = {
+  '/specialties': { method: 'GET', counted: true, route: specialtiesRoute },
+  '/available-data': { method: 'GET', counted: true, route: availableDataRoute },
+  '/benchmarks': { method: 'GET', counted: true, route: benchmarksRoute },
+  '/percentile-rank': { method: 'GET', counted: true, route: percentileRankRoute },
+  '/me/usage': { method: 'GET', counted: false, route: usageRoute },
+  '/me/usage/history': { method: 'GET', counted: false, route: usageHistoryRoute },
+  '/me/key/rotate': { method: 'POST', counted: false, route: keyRotateRoute },
 };
 
 /** Does this request target belong to the keyed API? (`/api/v1`, `/api/v1/...`, any letter case) */
@@ -84,16 +90,20 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
     const rest = (q >= 0 ? url.slice(0, q) : url).slice('/api/v1'.length) || '/';
     let path = rest.toLowerCase();
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    if (req.method !== 'GET' && !head) {
-      // Read-only API: 405 with Allow. An identified key still gets its X-RateLimit headers (nothing counted).
+    const r = Object.hasOwn(ROUTES, path) ? ROUTES[path]! : undefined;
+    const method = head ? 'GET' : req.method;
+    const allowed = r?.method ?? 'GET';
+    if (method !== allowed) {
+      // 405 with Allow. An identified key still gets its X-RateLimit headers (nothing counted).
       await identifyQuietly(req, l);
-      throw new KeyedError('method_not_allowed', `method ${req.method} not allowed: the keyed API is read-only (GET, HEAD)`, { Allow: 'GET, HEAD' });
+      const allow = allowed === 'GET' ? 'GET, HEAD' : 'POST';
+      const why = allowed === 'GET' ? 'this endpoint is read-only' : 'this endpoint changes your key';
+      throw new KeyedError('method_not_allowed', `method ${req.method} not allowed: ${why} (${allow})`, { Allow: allow });
     }
     if (path === '/openapi.json') {
       send(res, l, head, 200, openapi, { 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' });
       return;
     }
-    const r = Object.hasOwn(ROUTES, path) ? ROUTES[path]! : undefined;
     if (!r) {
       await identifyQuietly(req, l);
       throw new KeyedError('not_found', `no such endpoint: ${rest.slice(0, 100)}`);
@@ -104,7 +114,7 @@ export function createKeyedHandler(deps: KeyedDeps): (req: IncomingMessage, res:
       await readUsage(deps, l);
     }
     const query = parseQuery(q >= 0 ? url.slice(q + 1) : '') as Query;
-    const answer = await r.route(query, l);
+    const answer = await r.route(query, l, deps);
     send(res, l, head, 200, answer.body, { 'cache-control': answer.cacheControl });
   }
 

@@ -5,8 +5,8 @@
 import pg from 'pg';
 import { quotaRefusal, refusal, type StoreEvents } from './sqlite.ts';
 import {
-  KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
-  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
+  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -83,6 +83,28 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       sealed              TEXT NOT NULL,
       created_at          TEXT NOT NULL
     )`,
+  },
+  {
+    // the usage history (GET /api/v1/me/usage/history): a day's count is copied out of quota_usage when the
+    // counter moves on to a newer day, by a trigger, so the quota's hot statement stays one round trip; and
+    // the welcome page's lookup of a checkout session by its id
+    version: 6,
+    sql: `CREATE TABLE IF NOT EXISTS usage_daily (
+      key_id BIGINT NOT NULL,
+      day    TEXT NOT NULL,
+      count  INTEGER NOT NULL,
+      PRIMARY KEY (key_id, day)
+    );
+    CREATE OR REPLACE FUNCTION physpay_usage_day_closed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO usage_daily (key_id, day, count) VALUES (OLD.key_id, OLD.day, OLD.day_count)
+        ON CONFLICT (key_id, day) DO UPDATE SET count = excluded.count;
+      RETURN NULL;
+    END $$;
+    DROP TRIGGER IF EXISTS quota_usage_day_closed ON quota_usage;
+    CREATE TRIGGER quota_usage_day_closed AFTER UPDATE OF day ON quota_usage
+      FOR EACH ROW WHEN (NEW.day > OLD.day) EXECUTE FUNCTION physpay_usage_day_closed();
+    CREATE INDEX IF NOT EXISTS billing_subscriptions_checkout ON billing_subscriptions (checkout_session_id)`,
   },
 ];
 
@@ -421,11 +443,13 @@ export class PostgresServiceStore implements ServiceStore {
   }
 
   async listKeyUsage(w: QuotaWindows): Promise<KeyUsage[]> {
-    const r = await this.query<ApiKeyRecord & { last_used_at: string | null; used_today: number; used_this_month: number }>(
+    const r = await this.query<KeyUsage>(
       `SELECT ${KEY_COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, q.last_used_at,
          CASE WHEN q.day >= $1 THEN q.day_count ELSE 0 END AS used_today,
-         CASE WHEN q.month >= $2 THEN q.month_count ELSE 0 END AS used_this_month
-       FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id ORDER BY k.id`,
+         CASE WHEN q.month >= $2 THEN q.month_count ELSE 0 END AS used_this_month,
+         k.subscription_id, b.customer_id
+       FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id
+         LEFT JOIN billing_subscriptions b ON b.subscription_id = k.subscription_id ORDER BY k.id`,
       [w.day, w.month],
     );
     return r.rows;
@@ -461,6 +485,7 @@ export class PostgresServiceStore implements ServiceStore {
          SELECT $1, day, day_count, month, month_count FROM quota_usage WHERE key_id = $2 FOR UPDATE`,
         [key.id, found.id],
       );
+      await c.query('INSERT INTO usage_daily (key_id, day, count) SELECT $1, day, count FROM usage_daily WHERE key_id = $2', [key.id, found.id]);
       const old = (await c.query<ApiKeyRecord>(`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 RETURNING ${KEY_COLUMNS}`, [revokedAt, found.id])).rows[0]!;
       return { old, key };
     });
@@ -611,8 +636,19 @@ export class PostgresServiceStore implements ServiceStore {
       'DELETE FROM key_reveals WHERE checkout_session_id = $1 RETURNING key_id::int AS key_id, sealed', [checkoutSessionId])).rows[0] ?? null;
   }
 
+  async usageHistory(keyId: number, fromDay: string, toDay: string): Promise<DailyUse[]> {
+    return (await this.query<DailyUse>(
+      `SELECT day, count FROM usage_daily WHERE key_id = $1 AND day BETWEEN $2 AND $3
+         AND day <> coalesce((SELECT day FROM quota_usage WHERE key_id = $1), '')
+       UNION ALL SELECT day, day_count AS count FROM quota_usage WHERE key_id = $1 AND day BETWEEN $2 AND $3
+       ORDER BY day`,
+      [keyId, fromDay, toDay],
+    )).rows;
+  }
+
   async pruneIp(day: number): Promise<void> {
     await this.query('DELETE FROM ip_counters WHERE day < $1', [day]);
+    await this.query('DELETE FROM usage_daily WHERE day < $1', [historyHorizon(day)]);
   }
 
   /** End the pool; a connection that no longer answers does not hold up the exit beyond the connect timeout. */

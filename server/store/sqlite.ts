@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -76,6 +76,24 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       sealed              TEXT NOT NULL,
       created_at          TEXT NOT NULL
     ) STRICT;`,
+  },
+  {
+    // the usage history (GET /api/v1/me/usage/history): a day's count is copied out of quota_usage when the
+    // counter moves on to a newer day, by a trigger, so the quota's hot statement stays one write; and the
+    // welcome page's lookup of a checkout session by its id
+    version: 5,
+    sql: `CREATE TABLE usage_daily (
+      key_id INTEGER NOT NULL,
+      day    TEXT NOT NULL,
+      count  INTEGER NOT NULL,
+      PRIMARY KEY (key_id, day)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TRIGGER quota_usage_day_closed AFTER UPDATE OF day ON quota_usage WHEN NEW.day > OLD.day
+    BEGIN
+      INSERT INTO usage_daily (key_id, day, count) VALUES (OLD.key_id, OLD.day, OLD.day_count)
+        ON CONFLICT (key_id, day) DO UPDATE SET count = excluded.count;
+    END;
+    CREATE INDEX billing_subscriptions_checkout ON billing_subscriptions (checkout_session_id);`,
   },
 ];
 
@@ -286,9 +304,10 @@ export class SqliteServiceStore implements ServiceStore {
 
   listKeyUsage(w: QuotaWindows): KeyUsage[] {
     const rows = this.guard(false, () => this.db
-      .prepare(`SELECT ${KEY_COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, q.day, q.day_count, q.month, q.month_count, q.last_used_at
-        FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id ORDER BY k.id`)
-      .all()) as (ApiKeyRecord & { day: string | null; day_count: number | null; month: string | null; month_count: number | null; last_used_at: string | null })[];
+      .prepare(`SELECT ${KEY_COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, q.day, q.day_count, q.month, q.month_count, q.last_used_at,
+          k.subscription_id, b.customer_id
+        FROM api_keys k LEFT JOIN quota_usage q ON q.key_id = k.id LEFT JOIN billing_subscriptions b ON b.subscription_id = k.subscription_id ORDER BY k.id`)
+      .all()) as (ApiKeyRecord & { day: string | null; day_count: number | null; month: string | null; month_count: number | null; last_used_at: string | null; subscription_id: string | null; customer_id: string | null })[];
     return rows.map(({ day, day_count, month, month_count, ...k }) => ({
       ...k,
       // the readQuota rule: a newer stored period (a clock ahead) is the current one
@@ -334,6 +353,7 @@ export class SqliteServiceStore implements ServiceStore {
         // the quota is the account's: the current periods' counts carry over to the new key
         this.db.prepare(`INSERT INTO quota_usage (key_id, day, day_count, month, month_count)
           SELECT ?, day, day_count, month, month_count FROM quota_usage WHERE key_id = ?`).run(key.id, found.id);
+        this.db.prepare('INSERT INTO usage_daily (key_id, day, count) SELECT ?, day, count FROM usage_daily WHERE key_id = ?').run(key.id, found.id);
         const old = this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`).all(revokedAt, found.id)[0] as ApiKeyRecord;
         return { old, key };
       })
@@ -443,8 +463,18 @@ export class SqliteServiceStore implements ServiceStore {
     return this.guard(true, () => (this.db.prepare('DELETE FROM key_reveals WHERE checkout_session_id = ? RETURNING key_id, sealed').all(checkoutSessionId)[0] as { key_id: number; sealed: string } | undefined) ?? null);
   }
 
+  usageHistory(keyId: number, fromDay: string, toDay: string): DailyUse[] {
+    return this.guard(false, () => this.db
+      .prepare(`SELECT day, count FROM usage_daily WHERE key_id = @key AND day BETWEEN @from AND @to
+        AND day <> coalesce((SELECT day FROM quota_usage WHERE key_id = @key), '')
+        UNION ALL SELECT day, day_count AS count FROM quota_usage WHERE key_id = @key AND day BETWEEN @from AND @to
+        ORDER BY day`)
+      .all({ key: keyId, from: fromDay, to: toDay }) as DailyUse[]);
+  }
+
   pruneIp(day: number): void {
     this.prune.run(day);
+    this.db.prepare('DELETE FROM usage_daily WHERE day < ?').run(historyHorizon(day));
   }
 
   close(): void {

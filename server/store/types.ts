@@ -59,6 +59,15 @@ export interface KeyUsage extends ApiKeyRecord {
   last_used_at: string | null;
   used_today: number;
   used_this_month: number;
+  /** the Stripe subscription the key belongs to, and its customer (null: a key made by hand) */
+  subscription_id: string | null;
+  customer_id: string | null;
+}
+
+/** Requests counted on one UTC day (`YYYY-MM-DD`): the usage history's points. */
+export interface DailyUse {
+  day: string;
+  count: number;
 }
 
 /** The new key's hash and prefix (the key itself is never given to the store). */
@@ -89,6 +98,11 @@ export interface Identified {
 }
 
 export class KeyNotFoundError extends Error {}
+
+/** Usage history is kept for 400 days: the first day kept when counters of days before `day` are pruned. */
+export function historyHorizon(day: number): string {
+  return new Date((day - 400) * 86_400_000).toISOString().slice(0, 10);
+}
 
 /** A key reference shorter than a whole prefix that starts `count` keys' prefixes (`keys revoke pcb_live_`). */
 export function keyRefMessage(ref: string, count: number): string {
@@ -156,7 +170,7 @@ export interface ServiceStore {
   updateKey(ref: string, patch: { plan?: string; status?: string; revokedAt?: string }): MaybePromise<ApiKeyRecord>;
   /**
    * One atomic step: a new key for the same account as the key found by id or key_prefix (same plan,
-   * status and label; its quota counts of the current periods carry over), and that key revoked at
+   * status, label and subscription; its quota counts of the current periods and its usage history carry over), and that key revoked at
    * `revokedAt`. Throws KeyNotFoundError, or KeyRevokedError when the key is already revoked.
    */
   rotateKey(ref: string, next: NextApiKey, revokedAt: string): MaybePromise<{ old: ApiKeyRecord; key: ApiKeyRecord }>;
@@ -171,6 +185,13 @@ export interface ServiceStore {
   /** Give back one counted request (a 5xx answer). */
   refundQuota(keyId: number, w: QuotaWindows): MaybePromise<void>;
   readQuota(keyId: number, w: QuotaWindows): MaybePromise<{ dayCount: number; monthCount: number }>;
+  /**
+   * Requests counted per UTC day from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`), days without any left
+   * out, oldest first. A day's count is kept when the key's quota counter moves on to a newer day (a store
+   * trigger, so the hot path writes nothing more); the counter's own day is read from the counter. A rotated
+   * key's history carries over to its successor, like its quota counts.
+   */
+  usageHistory(keyId: number, fromDay: string, toDay: string): MaybePromise<DailyUse[]>;
   /** Count one request of `ip` if it is within both limits (one atomic step); refuse it otherwise, uncounted. */
   hitIp(ip: string, windows: IpWindows, limits: IpLimits): MaybePromise<IpDecision>;
   /**
@@ -192,7 +213,7 @@ export interface ServiceStore {
   takeKeyReveal(checkoutSessionId: string): MaybePromise<{ key_id: number; sealed: string } | null>;
   /** Was a checkout with this session id recorded (a subscription started by it)? The welcome page's second visit. */
   hasCheckoutSession(checkoutSessionId: string): MaybePromise<boolean>;
-  /** Forget counters of days before `day`. */
+  /** Forget per-IP counters of days before `day` (days since the epoch), and usage history older than 400 days before it. */
   pruneIp(day: number): MaybePromise<void>;
   /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */
   probe?(): MaybePromise<void>;

@@ -14,7 +14,7 @@ import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { request, waitFor } from '../helpers/http.ts';
 import { spawnServe } from '../server/serve-process.ts';
 import { WEBHOOK_PATH } from '../../server/billing/webhook.ts';
-import { SECRET, signed, subscriptionEvent } from './events.ts';
+import { checkoutEvent, SECRET, signed, subscriptionEvent } from './events.ts';
 
 const tmp = useTempDir('billing-settings');
 
@@ -44,6 +44,14 @@ describe('billing settings', () => {
     expect(r.err).not.toContain(secret);
   });
 
+  it('a billing portal URL must be https (http only on this machine); one sentence naming the setting', async () => {
+    for (const url of ['http://billing.example.com/portal', 'javascript:alert(1)', 'not a url']) {
+      const r = await runCliText(['serve', '--service-db', join(tmp.path, 'service.db'), '--billing-portal-url', url]);
+      expect(r.code, url).toBe(2);
+      expect(r.err).toMatch(/--billing-portal-url \(PHYSPAY_BILLING_PORTAL_URL\).*an https:\/\/ URL \(http:\/\/ only for localhost\)/);
+    }
+  });
+
   it('the config file takes the mapping as an object, one or more prices per plan', () => {
     const file = join(tmp.path, 'physpay.config.json');
     writeFileSync(file, JSON.stringify({ stripeWebhookSecret: SECRET, stripePrices: { starter: ['price_s1', 'price_s2'], enterprise: 'price_e1,price_e2' } }));
@@ -58,7 +66,7 @@ describe('physpay serve with billing from the config file', () => {
     const dir = join(tmp.path, 'serve');
     mkdirSync(dir);
     const config = join(dir, 'physpay.config.json');
-    writeFileSync(config, JSON.stringify({ stripeWebhookSecret: SECRET, stripePrices: { starter: ['price_starter_m'], professional: 'price_pro_m' } }));
+    writeFileSync(config, JSON.stringify({ stripeWebhookSecret: SECRET, stripePrices: { starter: ['price_starter_m'], professional: 'price_pro_m' }, billingPortalUrl: 'https://billing.stripe.com/p/login/test_cfg' }));
     const serve = await spawnServe(['--config', config, '--data', join(dir, 'dist'), '--service-db', join(dir, 'service.db'), '--port', '0'], 30_000, { until: 'listening' });
     try {
       const { body, signature } = signed(subscriptionEvent('customer.subscription.created', { id: 'evt_serve_1', created: Math.floor(Date.now() / 1000), sub: 'sub_serve', price: 'price_elsewhere', status: 'active' }));
@@ -68,11 +76,27 @@ describe('physpay serve with billing from the config file', () => {
       const line = serve.stderr().split('\n').find((l) => l.includes('unknown price price_elsewhere'))!;
       expect(JSON.parse(line)).toMatchObject({ level: 40, event_id: 'evt_serve_1', subscription_id: 'sub_serve' });
       expect(serve.stderr()).not.toContain(SECRET);
+      // a checkout of a known price: its key belongs to the customer and the subscription (keys list)
+      const t = Math.floor(Date.now() / 1000);
+      for (const e of [
+        subscriptionEvent('customer.subscription.created', { id: 'evt_serve_2', created: t, sub: 'sub_paid', customer: 'cus_paid', price: 'price_pro_m', status: 'active' }),
+        checkoutEvent({ id: 'evt_serve_3', created: t + 1, session: 'cs_test_serve', sub: 'sub_paid', customer: 'cus_paid' }),
+      ]) {
+        const d = signed(e);
+        expect((await request(serve.url, WEBHOOK_PATH, { method: 'POST', body: d.body, headers: { 'stripe-signature': d.signature, 'content-type': 'application/json' } })).status).toBe(200);
+      }
+      // the portal link from the config file is on /account
+      expect((await request(serve.url, '/account')).text).toContain('href="https://billing.stripe.com/p/login/test_cfg"');
     } finally {
       await serve.stop();
     }
     const listed = await runCliText(['billing', 'events', '--service-db', join(dir, 'service.db')]);
     expect(listed.out).toContain('evt_serve_1\tcustomer.subscription.created\tsub_serve\tunknown price price_elsewhere: no change');
+    const keys = JSON.parse((await runCliText(['keys', 'list', '--json', '--service-db', join(dir, 'service.db')])).out).keys;
+    expect(keys).toEqual([expect.objectContaining({ plan_tier: 'professional', state: 'active', customer_id: 'cus_paid', subscription_id: 'sub_paid' })]);
+    const table = (await runCliText(['keys', 'list', '--service-db', join(dir, 'service.db')])).out.split('\n');
+    expect(table[0]).toContain('\tcustomer\tsubscription\tlabel');
+    expect(table[1]).toContain('\tcus_paid\tsub_paid\t');
   }, 40_000);
 });
 

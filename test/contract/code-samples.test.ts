@@ -12,7 +12,7 @@ const DOCS: [string, Json, string][] = [
   ['keyed', keyedOpenApi(), '/api/v1'],
   ['open data', openDataOpenApi(), '/data/api/v1'],
 ];
-const CURL = /^curl(?: -H "[\w-]+: [^"]+")* "([^"\s]+)"$/;
+const CURL = /^curl(?: -X [A-Z]+)?(?: -H "[\w-]+: [^"]+")* "([^"\s]+)"$/;
 
 describe.each(DOCS)('%s document', (name, doc, prefix) => {
   const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => [`${method.toUpperCase()} ${path}`, path, op as Json] as const));

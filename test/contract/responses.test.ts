@@ -47,9 +47,10 @@ for (const p of ['/specialties.json', '/states.json', '/residency/institutions.j
  * is the documented one, the body matches its schema, and the documented headers are present (Link only
  * when asked for: it is documented as present when an alias was used).
  */
-function conforms(api: Api, template: string, r: HttpResponse, opts: { conditional?: string[] } = {}): void {
+function conforms(api: Api, template: string, r: HttpResponse, opts: { conditional?: string[]; method?: 'get' | 'post' } = {}): void {
   const what = `${api} ${template} ${r.status}`;
-  const op = DOCS[api].paths[template]?.get;
+  const method = opts.method ?? 'get';
+  const op = DOCS[api].paths[template]?.[method];
   expect(op, `${template} is not in the ${api} document`).toBeDefined();
   const doc = op.responses[String(r.status)];
   expect(doc, `${what} is not documented: ${r.text.slice(0, 200)}`).toBeDefined();
@@ -65,7 +66,7 @@ function conforms(api: Api, template: string, r: HttpResponse, opts: { condition
   } else {
     const type = String(r.headers['content-type'] ?? '').split(';')[0]!.trim();
     expect(Object.keys(content), `${what}: content type`).toContain(type);
-    const validate = ajv.getSchema(`urn:physpay:${api}#/${pointer('paths', template, 'get', 'responses', String(r.status), 'content', type, 'schema')}`)!;
+    const validate = ajv.getSchema(`urn:physpay:${api}#/${pointer('paths', template, method, 'responses', String(r.status), 'content', type, 'schema')}`)!;
     expect(validate).toBeDefined();
     const body = type === 'application/json' ? r.json() : r.text;
     const ok = validate(body);
@@ -294,6 +295,34 @@ describe('keyed API: every path, every status', () => {
     }
   });
 
+  it('self-service: usage history (200, 400, 401) and key rotation (200, 400, 401)', async () => {
+    for (const [path, headers, status] of [
+      ['/me/usage/history', k('starter'), 200],
+      ['/me/usage/history?days=7', k('suspended'), 200],
+      ['/me/usage/history?days=1', k('spent'), 200],
+      ['/me/usage/history?days=0', k('starter'), 400],
+      ['/me/usage/history?day=3', k('starter'), 400],
+      ['/me/usage/history', {}, 401],
+      ['/me/usage/history', { 'x-api-key': generateKey() }, 401],
+    ] as [string, Record<string, string>, number][]) {
+      const r = await getKeyed(main.url, path, headers);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(status);
+      conforms('keyed', template(path), r);
+    }
+    const own = await createKey(main.store, 'professional');
+    for (const [path, headers, status] of [
+      ['/me/key/rotate?x=1', { 'x-api-key': own.key }, 400],
+      ['/me/key/rotate', {}, 401],
+      ['/me/key/rotate', { 'x-api-key': generateKey() }, 401],
+      ['/me/key/rotate', { 'x-api-key': own.key }, 200],
+      ['/me/key/rotate', { 'x-api-key': own.key }, 401], // revoked by the rotation just before
+    ] as [string, Record<string, string>, number][]) {
+      const r = await request(main.url, `/api/v1${path}`, { method: 'POST', headers });
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(status);
+      conforms('keyed', template(path), r, { method: 'post' });
+    }
+  });
+
   it('503: no build loaded (counted endpoints), service store unreachable (all)', async () => {
     const key = await createKey(empty.store, 'starter');
     for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000']) {
@@ -301,11 +330,14 @@ describe('keyed API: every path, every status', () => {
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);
     }
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage', '/me/usage/history']) {
       const r = await getKeyed(storeDown.url, path, { 'x-api-key': generateKey() });
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);
     }
+    const rotated = await request(storeDown.url, '/api/v1/me/key/rotate', { method: 'POST', headers: { 'x-api-key': generateKey() } });
+    expect(rotated.status).toBe(503);
+    conforms('keyed', '/me/key/rotate', rotated, { method: 'post' });
   });
 });
 
@@ -314,8 +346,11 @@ describe('coverage', () => {
     const documented = new Set<string>();
     for (const api of Object.keys(DOCS) as Api[]) {
       for (const [path, item] of Object.entries(DOCS[api].paths as Json)) {
-        expect(Object.keys(item), `${api} ${path}: only GET is documented`).toEqual(['get']);
-        for (const status of Object.keys(item.get.responses)) documented.add(`${api} ${path} ${status}`);
+        // one method per path (GET, or POST for the key rotation): the pairs below need not name it
+        expect(Object.keys(item), `${api} ${path}: one method`).toHaveLength(1);
+        const op = item.get ?? item.post;
+        expect(op, `${api} ${path}: GET or POST`).toBeDefined();
+        for (const status of Object.keys(op.responses)) documented.add(`${api} ${path} ${status}`);
       }
     }
     const missing = [...documented].filter((c) => !covered.has(c) && !UNREACHABLE[c]);

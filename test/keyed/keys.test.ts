@@ -111,7 +111,7 @@ describe('physpay keys (real processes) against a running server', () => {
   it('list shows prefix, plan and status of every key, never the key or its hash', async () => {
     const table = await physpay('list');
     const rows = table.stdout.trim().split('\n');
-    expect(rows[0]).toBe('id\tkey_prefix\tstate\tplan_tier\tcreated_at\trevoked_at\tlast_used_at\tused_today\tused_this_month\tlabel');
+    expect(rows[0]).toBe('id\tkey_prefix\tstate\tplan_tier\tcreated_at\trevoked_at\tlast_used_at\tused_today\tused_this_month\tcustomer\tsubscription\tlabel');
     expect(rows).toHaveLength(1 + created.length);
     const json = listJson(await cli('list', '--json')).keys;
     expect(json).toHaveLength(created.length);
@@ -119,7 +119,8 @@ describe('physpay keys (real processes) against a running server', () => {
     expect(json.map((k) => k.plan_tier)).toEqual(['starter', 'enterprise']);
     expect(json.map((k) => k.subscription_status)).toEqual(['active', 'past_due']);
     for (const k of json) {
-      expect(Object.keys(k).sort()).toEqual(['created_at', 'id', 'key_prefix', 'label', 'last_used_at', 'plan_tier', 'revoked_at', 'state', 'subscription_status', 'used_this_month', 'used_today']);
+      expect(Object.keys(k).sort()).toEqual(['created_at', 'customer_id', 'id', 'key_prefix', 'label', 'last_used_at', 'plan_tier', 'revoked_at', 'state', 'subscription_id', 'subscription_status', 'used_this_month', 'used_today']);
+      expect([k.customer_id, k.subscription_id]).toEqual([null, null]); // made by hand, not by a checkout
     }
     for (const key of created) {
       for (const out of [table.stdout, JSON.stringify(json)]) {

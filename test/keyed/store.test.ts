@@ -38,6 +38,7 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
     if (!store) return;
     if (store instanceof PostgresServiceStore && mine.length) {
       await store.pool.query('DELETE FROM quota_usage WHERE key_id = ANY($1)', [mine]);
+      await store.pool.query('DELETE FROM usage_daily WHERE key_id = ANY($1)', [mine]);
       await store.pool.query('DELETE FROM api_keys WHERE id = ANY($1)', [mine]);
     }
     await store.close();
@@ -196,9 +197,9 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
     const c = await newKey();
     const list = (await store.listKeyUsage({ day: '2026-12-20', month: '2026-12' })).filter((k) => [a.rec.id, b.rec.id, c.rec.id].includes(k.id));
     expect(list).toEqual([
-      { ...a.rec, last_used_at: '2026-12-20T08:31:00Z', used_today: 2, used_this_month: 3 },
-      { ...b.rec, last_used_at: '2026-12-20T12:00:00Z', used_today: 2, used_this_month: 2 },
-      { ...c.rec, last_used_at: null, used_today: 0, used_this_month: 0 },
+      { ...a.rec, last_used_at: '2026-12-20T08:31:00Z', used_today: 2, used_this_month: 3, subscription_id: null, customer_id: null },
+      { ...b.rec, last_used_at: '2026-12-20T12:00:00Z', used_today: 2, used_this_month: 2, subscription_id: null, customer_id: null },
+      { ...c.rec, last_used_at: null, used_today: 0, used_this_month: 0, subscription_id: null, customer_id: null },
     ]);
     // the next day: today's count is 0, the month's carries on
     const next = (await store.listKeyUsage({ day: '2026-12-21', month: '2026-12' })).find((k) => k.id === a.rec.id)!;
@@ -245,6 +246,44 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
     await expect(Promise.resolve().then(() => store.rotateKey('999999999', { keyHash: hashKey(again), keyPrefix: keyPrefixOf(again), createdAt: '2026-12-22T09:00:00Z' }, '2026-12-22T09:00:00Z')))
       .rejects.toBeInstanceOf(KeyNotFoundError);
     expect(await store.findKeyByHash(hashKey(again))).toBeNull();
+  });
+
+  it('usageHistory: each day\'s count kept when the counter moves on; refunds and refusals as the quota counted them', async () => {
+    const { rec } = await newKey();
+    const lim = { daily: 3, monthly: 100 };
+    const hit = (day: string) => store.hitQuota(rec.id, { day, month: day.slice(0, 7), at: `${day}T10:00:00Z` }, lim);
+    expect(await store.usageHistory(rec.id, '2026-01-01', '2026-12-31')).toEqual([]);
+    await hit('2026-11-28');
+    await hit('2026-11-28');
+    for (let i = 0; i < 5; i++) await hit('2026-11-30'); // 3 counted, 2 refused
+    await store.refundQuota(rec.id, { day: '2026-11-30', month: '2026-11' }); // a 5xx given back
+    await hit('2026-12-02');
+    // a lagging clock counts into the newer day: no day is closed twice or moved back
+    await hit('2026-12-01');
+    expect(await store.usageHistory(rec.id, '2026-11-01', '2026-12-31')).toEqual([
+      { day: '2026-11-28', count: 2 },
+      { day: '2026-11-30', count: 2 },
+      { day: '2026-12-02', count: 2 },
+    ]);
+    // the range is inclusive at both ends; days outside it are left out
+    expect(await store.usageHistory(rec.id, '2026-11-29', '2026-11-30')).toEqual([{ day: '2026-11-30', count: 2 }]);
+    expect(await store.usageHistory(rec.id, '2026-12-02', '2026-12-02')).toEqual([{ day: '2026-12-02', count: 2 }]);
+    // a rotated key's history carries over to its successor; the old key keeps its own
+    const fresh = generateKey();
+    const r = await store.rotateKey(String(rec.id), { keyHash: hashKey(fresh), keyPrefix: keyPrefixOf(fresh), createdAt: '2026-12-02T12:00:00Z' }, '2026-12-02T12:00:00Z');
+    mine.push(r.key.id);
+    await store.hitQuota(r.key.id, { day: '2026-12-03', month: '2026-12', at: '2026-12-03T01:00:00Z' }, lim);
+    expect(await store.usageHistory(r.key.id, '2026-11-01', '2026-12-31')).toEqual([
+      { day: '2026-11-28', count: 2 },
+      { day: '2026-11-30', count: 2 },
+      { day: '2026-12-02', count: 2 },
+      { day: '2026-12-03', count: 1 },
+    ]);
+    expect((await store.usageHistory(rec.id, '2026-11-01', '2026-12-31')).map((d) => d.day)).toEqual(['2026-11-28', '2026-11-30', '2026-12-02']);
+    // pruning (days since the epoch) keeps 400 days of history before the day given
+    const dayNo = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+    await store.pruneIp(dayNo('2028-01-05')); // 400 days before it: 2026-12-01
+    expect((await store.usageHistory(r.key.id, '2026-01-01', '2026-12-31')).map((d) => d.day)).toEqual(['2026-12-02', '2026-12-03']);
   });
 });
 }

@@ -25,7 +25,7 @@ const OUT = outputDir();
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const DOCS = { keyed: { doc: keyedOpenApi() as Json, prefix: '/api/v1' }, 'open-data': { doc: openDataOpenApi() as Json, prefix: '/data/api/v1' } };
 const operations = (doc: Json) =>
-  Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).filter(([m]) => ['get', 'head'].includes(m)).map(([method, op]) => ({ path, method, op: op as Json })));
+  Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).filter(([m]) => ['get', 'head', 'post'].includes(m)).map(([method, op]) => ({ path, method, op: op as Json })));
 
 const work = useTempDir('api-reference');
 let s: RunningServer;
@@ -100,7 +100,7 @@ describe.skipIf(!haveBrowser)(`the API reference in Chromium (${CHROMIUM})`, () 
       const url = /"(http[^"]+)"$/.exec(shown)![1]!;
       const filled = path.replace(/\{(\w+)\}/g, (_m, name: string) => (op.parameters as Json[]).find((p) => p.name === name)!.example);
       expect(new URL(url).pathname).toBe(`${prefix}${filled}`);
-      if (slug === 'keyed') expect(shown).toMatch(/^curl -H "X-API-Key: pcb_live_\.\.\." "/);
+      if (slug === 'keyed') expect(shown).toMatch(/^curl (-X POST )?-H "X-API-Key: pcb_live_\.\.\." "/);
       else expect(shown).not.toContain('-H');
       await sample.locator('.copy-to-clipboard button').click();
       await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()'), { message: `copy ${method} ${path}` }).toBe(shown);

@@ -125,7 +125,7 @@ export function registerKeysCommands(program: Command, io: CliIo): void {
 
   keys
     .command('list')
-    .description('list API keys: state (revoked, or the subscription status), plan, last use, requests today and this month; never the key')
+    .description('list API keys: state (revoked, or the subscription status), plan, last use, requests today and this month, the billing customer and subscription (Stripe; - for keys made by hand); never the key')
     .addOption(option('serviceDb'))
     .option('--json', 'print one JSON object {store, as_of, day, month, keys: [...]}')
     .action(async (opts) => {
@@ -145,14 +145,16 @@ export function registerKeysCommands(program: Command, io: CliIo): void {
         last_used_at: isoSeconds(k.last_used_at),
         used_today: k.used_today,
         used_this_month: k.used_this_month,
+        customer_id: k.customer_id,
+        subscription_id: k.subscription_id,
       }));
       if (opts.json) {
         io.out(JSON.stringify({ store: describeStore(serviceDb), as_of: isoSeconds(at), day: w.day, month: w.month, keys: list }));
         return;
       }
-      io.out('id\tkey_prefix\tstate\tplan_tier\tcreated_at\trevoked_at\tlast_used_at\tused_today\tused_this_month\tlabel');
+      io.out('id\tkey_prefix\tstate\tplan_tier\tcreated_at\trevoked_at\tlast_used_at\tused_today\tused_this_month\tcustomer\tsubscription\tlabel');
       for (const k of list) {
-        io.out([k.id, k.key_prefix, k.state, k.plan_tier, k.created_at, k.revoked_at ?? '-', k.last_used_at ?? '-', k.used_today, k.used_this_month, k.label].join('\t'));
+        io.out([k.id, k.key_prefix, k.state, k.plan_tier, k.created_at, k.revoked_at ?? '-', k.last_used_at ?? '-', k.used_today, k.used_this_month, k.customer_id ?? '-', k.subscription_id ?? '-', k.label].join('\t'));
       }
     });
 

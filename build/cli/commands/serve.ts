@@ -13,7 +13,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -37,6 +37,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('shutdownGraceMs'))
     .addOption(option('stripeWebhookSecret'))
     .addOption(option('stripePrices'))
+    .addOption(option('billingPortalUrl'))
     .action(async (opts) => {
       // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
       // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
@@ -103,6 +104,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           mcpRegistryName: s.mcpRegistryName || undefined,
           mcpDirectCalls: s.mcpDirectCalls !== 'off',
           billing,
+          billingPortalUrl: s.billingPortalUrl,
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
