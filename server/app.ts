@@ -7,6 +7,7 @@
  *   /docs/api/*      API reference pages and their assets, bare (api-reference/handler.ts)
  *   /billing/stripe/webhook  Stripe's events, bare: the raw body is verified before anything parses it
  *   /account/welcome         Checkout's success page: the new API key, shown once (server/billing/welcome.ts)
+ *   /contribute              physicians submit their pay into the moderation queue (server/intake/handler.ts)
  *   /account                 the subscriber's page: plan, use, history chart, key rotation (server/billing/account.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
@@ -34,6 +35,7 @@ import type { Logger } from './observability/logger.ts';
 import { createWebhookHandler, isWebhookTarget, type BillingConfig } from './billing/webhook.ts';
 import { createWelcomeHandler, isWelcomeTarget } from './billing/welcome.ts';
 import { createAccountHandler, isAccountTarget } from './billing/account.ts';
+import { createIntakeHandler, isContributeTarget } from './intake/handler.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -53,6 +55,8 @@ export interface AppDeps {
   closing?: () => boolean;
   /** Stripe billing (the webhook's signing secret and the price mapping); without it the webhook answers 404 */
   billing?: BillingConfig;
+  /** /contribute: submissions a client may make per UTC day (default 5) */
+  intakePerDay?: number;
   /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
   billingPortalUrl?: string;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
@@ -138,6 +142,7 @@ export function createApp(deps: AppDeps): App {
   const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
   const welcome = createWelcomeHandler({ store: deps.store, billing: deps.billing, registry: deps.registry, logger });
   const account = createAccountHandler({ registry: deps.registry, billingPortalUrl: deps.billingPortalUrl });
+  const intake = createIntakeHandler({ registry: deps.registry, store: deps.store, clock, clientIp, perDay: deps.intakePerDay });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();
@@ -176,6 +181,13 @@ export function createApp(deps: AppDeps): App {
       welcome(req, res).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
         process.emitWarning(`account welcome: ${(err as Error).stack}`);
+      });
+      return;
+    }
+    if (isContributeTarget(target.route)) {
+      intake(req, res).catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });
+        process.emitWarning(`contribute: ${(err as Error).stack}`);
       });
       return;
     }

@@ -38,6 +38,8 @@ export interface ServerConfig {
   mcpRegistryName?: string;
   /** Stripe billing: the webhook's signing secret and the price mapping (default: none, the webhook answers 404) */
   billing?: BillingConfig;
+  /** /contribute: submissions a client may make per UTC day (default 5) */
+  intakePerDay?: number;
   /** the billing provider's customer portal, linked from /account (default: not linked) */
   billingPortalUrl?: string;
   /** JSON request logs (pino); default: none (the CLI passes one) */
@@ -129,7 +131,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
-    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl,
+    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   bound.serve(app.listener);
   await registry.start(config.pollMs);

@@ -68,3 +68,25 @@ export function fillMissingFingerprints(db: Database.Database): number {
   for (const r of rows) set.run(reportFingerprint(r), r.id);
   return rows.length;
 }
+
+/**
+ * The same values' fingerprint for a report not yet in a reports DB (a /contribute submission): the
+ * specialty by its name instead of its row id, no submission time (each submission has its own). Two
+ * submissions of the same answers have the same one; the service store finds repeats by it.
+ */
+export function submissionFingerprint(r: Omit<FingerprintedReport, 'specialty_id' | 'submitted_at'> & { specialty: string }): string {
+  const values = [
+    r.specialty.trim().toLowerCase(),
+    r.state.trim().toUpperCase(),
+    num(r.year),
+    num(r.total_compensation),
+    num(r.base_salary),
+    num(r.bonus),
+    num(r.hours_per_week),
+    num(r.years_in_practice),
+    folded(r.practice_setting),
+    folded(r.employment_type),
+    num(r.wrvus),
+  ];
+  return createHash('sha256').update(JSON.stringify(['submission v1', ...values])).digest('hex').slice(0, 32);
+}

@@ -20,6 +20,30 @@ export interface ValidReport extends FingerprintedReport {
   status: ReportStatus;
 }
 
+/**
+ * The rules of a report's values, one zod field per CSV column (strings in, as a spreadsheet or a web form
+ * gives them): the importer's and the /contribute form's one set of rules and messages.
+ */
+export function reportValueFields() {
+  return {
+    year: requiredNumber({ min: 1990, max: 2100, int: true }),
+    total_compensation: requiredNumber({ min: 1, max: 20_000_000, currency: true, thousands: true }),
+    base_salary: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
+    bonus: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
+    hours_per_week: optionalNumber({ min: 1, max: 168, thousands: true }),
+    years_in_practice: optionalNumber({ min: 0, max: 70, int: true }),
+    practice_setting: optionalChoice(PRACTICE_SETTINGS),
+    employment_type: optionalChoice(EMPLOYMENT_TYPES),
+    wrvus: optionalNumber({ min: 1, max: 100_000, thousands: true }),
+  };
+}
+
+/** Base salary and bonus must not add up to more than the total (a dollar of rounding allowed); null when they do not. */
+export function componentsIssue(r: { total_compensation: number; base_salary: number | null; bonus: number | null }): string | null {
+  const parts = (r.base_salary ?? 0) + (r.bonus ?? 0);
+  return parts > r.total_compensation + 1 ? `base_salary + bonus (${parts}) exceed total_compensation (${r.total_compensation})` : null;
+}
+
 function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefined) {
   return z
     .object({
@@ -33,15 +57,7 @@ function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefin
         if (!code) ctx.addIssue({ code: 'custom', message: stateCodeIssue(refs, raw, 'such as NY or DC') });
         return code ?? '';
       }),
-      year: requiredNumber({ min: 1990, max: 2100, int: true }),
-      total_compensation: requiredNumber({ min: 1, max: 20_000_000, currency: true, thousands: true }),
-      base_salary: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
-      bonus: optionalNumber({ min: 0, max: 20_000_000, currency: true, thousands: true }),
-      hours_per_week: optionalNumber({ min: 1, max: 168, thousands: true }),
-      years_in_practice: optionalNumber({ min: 0, max: 70, int: true }),
-      practice_setting: optionalChoice(PRACTICE_SETTINGS),
-      employment_type: optionalChoice(EMPLOYMENT_TYPES),
-      wrvus: optionalNumber({ min: 1, max: 100_000, thousands: true }),
+      ...reportValueFields(),
       submitted_at: isoTimestamp(dateFormat),
       status: z.string().transform((raw, ctx): ReportStatus => {
         if (raw === '') return 'pending';
@@ -51,10 +67,8 @@ function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefin
       }),
     })
     .superRefine((r, ctx) => {
-      const parts = (r.base_salary ?? 0) + (r.bonus ?? 0);
-      if (parts > r.total_compensation + 1) {
-        ctx.addIssue({ code: 'custom', message: `base_salary + bonus (${parts}) exceed total_compensation (${r.total_compensation})` });
-      }
+      const parts = componentsIssue(r);
+      if (parts) ctx.addIssue({ code: 'custom', message: parts });
       if (r.submitted_at) {
         const submittedYear = Number(r.submitted_at.slice(0, 4));
         if (r.year > submittedYear) {

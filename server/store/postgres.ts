@@ -3,10 +3,11 @@
  * check-and-count is one INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING, atomic under the row lock.
  */
 import pg from 'pg';
-import { quotaRefusal, refusal, type StoreEvents } from './sqlite.ts';
+import { randomBytes } from 'node:crypto';
+import { pendingOf, quotaRefusal, refusal, type StoreEvents, type SubmissionRow } from './sqlite.ts';
 import {
   historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
-  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -105,6 +106,38 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     CREATE TRIGGER quota_usage_day_closed AFTER UPDATE OF day ON quota_usage
       FOR EACH ROW WHEN (NEW.day > OLD.day) EXECUTE FUNCTION physpay_usage_day_closed();
     CREATE INDEX IF NOT EXISTS billing_subscriptions_checkout ON billing_subscriptions (checkout_session_id)`,
+  },
+  {
+    // physicians' submissions (/contribute) waiting for `physpay import submissions`, each client's
+    // submissions per UTC day (the per-client limit), and secrets shared by every instance of this store
+    version: 7,
+    sql: `CREATE TABLE IF NOT EXISTS intake_submissions (
+      id                       TEXT PRIMARY KEY,
+      report                   TEXT NOT NULL,
+      fingerprint              TEXT NOT NULL,
+      client_hash              TEXT,
+      day                      TEXT NOT NULL,
+      received_at              TEXT NOT NULL,
+      challenge                TEXT NOT NULL,
+      seconds_to_submit        INTEGER,
+      client_submissions_today INTEGER NOT NULL,
+      same_report_elsewhere    INTEGER NOT NULL,
+      challenge_signature      TEXT UNIQUE,
+      taken_at                 TEXT,
+      batch_id                 BIGINT
+    );
+    CREATE INDEX IF NOT EXISTS intake_pending ON intake_submissions (taken_at, received_at);
+    CREATE INDEX IF NOT EXISTS intake_fingerprint ON intake_submissions (fingerprint, client_hash);
+    CREATE TABLE IF NOT EXISTS intake_clients (
+      client_hash TEXT NOT NULL,
+      day         TEXT NOT NULL,
+      count       INTEGER NOT NULL,
+      PRIMARY KEY (client_hash, day)
+    );
+    CREATE TABLE IF NOT EXISTS service_secrets (
+      name  TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    )`,
   },
 ];
 
@@ -646,8 +679,43 @@ export class PostgresServiceStore implements ServiceStore {
     )).rows;
   }
 
+  async submitReport(n: NewSubmission, perDay: number): Promise<SubmitResult> {
+    return this.transaction(async (c) => {
+      // the client's row of the day, locked: two submissions of one client (any instances) are decided in turn
+      await c.query('INSERT INTO intake_clients (client_hash, day, count) VALUES ($1, $2, 0) ON CONFLICT (client_hash, day) DO NOTHING', [n.clientHash, n.day]);
+      const counted = (await c.query<{ count: number }>('SELECT count FROM intake_clients WHERE client_hash = $1 AND day = $2 FOR UPDATE', [n.clientHash, n.day])).rows[0]!.count;
+      if (n.challengeSignature !== null && (await c.query('SELECT 1 FROM intake_submissions WHERE challenge_signature = $1', [n.challengeSignature])).rows.length) return { outcome: 'spent', clientCount: counted };
+      if ((await c.query('SELECT 1 FROM intake_submissions WHERE fingerprint = $1 AND client_hash = $2', [n.fingerprint, n.clientHash])).rows.length) return { outcome: 'repeat', clientCount: counted };
+      if (counted >= perDay) return { outcome: 'limited', clientCount: counted };
+      const elsewhere = Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = $1', [n.fingerprint])).rows[0]!.n);
+      await c.query(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere]);
+      await c.query('UPDATE intake_clients SET count = count + 1 WHERE client_hash = $1 AND day = $2', [n.clientHash, n.day]);
+      return { outcome: 'stored', clientCount: counted + 1 };
+    });
+  }
+
+  async pendingSubmissions(limit: number): Promise<PendingSubmission[]> {
+    const r = await this.query<SubmissionRow>(
+      `SELECT id, report, fingerprint, received_at, challenge, seconds_to_submit, client_submissions_today, same_report_elsewhere
+       FROM intake_submissions WHERE taken_at IS NULL ORDER BY received_at, id LIMIT $1`, [limit]);
+    return r.rows.map(pendingOf);
+  }
+
+  async markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const r = await this.query('UPDATE intake_submissions SET taken_at = $1, batch_id = $2, client_hash = NULL WHERE id = ANY($3) AND taken_at IS NULL', [takenAt, batchId, ids]);
+    return r.rowCount ?? 0;
+  }
+
+  async intakeSecret(): Promise<string> {
+    await this.query("INSERT INTO service_secrets (name, value) VALUES ('intake', $1) ON CONFLICT (name) DO NOTHING", [randomBytes(32).toString('hex')]);
+    return (await this.query<{ value: string }>("SELECT value FROM service_secrets WHERE name = 'intake'", [])).rows[0]!.value;
+  }
+
   async pruneIp(day: number): Promise<void> {
     await this.query('DELETE FROM ip_counters WHERE day < $1', [day]);
+    await this.query('DELETE FROM intake_clients WHERE day < $1', [new Date(day * 86_400_000).toISOString().slice(0, 10)]);
     await this.query('DELETE FROM usage_daily WHERE day < $1', [historyHorizon(day)]);
   }
 

@@ -3,10 +3,11 @@
  * writer lock makes each check-and-count atomic across all of them.
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -94,6 +95,38 @@ const MIGRATIONS: { version: number; sql: string }[] = [
         ON CONFLICT (key_id, day) DO UPDATE SET count = excluded.count;
     END;
     CREATE INDEX billing_subscriptions_checkout ON billing_subscriptions (checkout_session_id);`,
+  },
+  {
+    // physicians' submissions (/contribute) waiting for `physpay import submissions`, each client's
+    // submissions per UTC day (the per-client limit), and secrets shared by every process of this store
+    version: 6,
+    sql: `CREATE TABLE intake_submissions (
+      id                       TEXT PRIMARY KEY,
+      report                   TEXT NOT NULL,
+      fingerprint              TEXT NOT NULL,
+      client_hash              TEXT,
+      day                      TEXT NOT NULL,
+      received_at              TEXT NOT NULL,
+      challenge                TEXT NOT NULL,
+      seconds_to_submit        INTEGER,
+      client_submissions_today INTEGER NOT NULL,
+      same_report_elsewhere    INTEGER NOT NULL,
+      challenge_signature      TEXT UNIQUE,
+      taken_at                 TEXT,
+      batch_id                 INTEGER
+    ) STRICT;
+    CREATE INDEX intake_pending ON intake_submissions (taken_at, received_at);
+    CREATE INDEX intake_fingerprint ON intake_submissions (fingerprint, client_hash);
+    CREATE TABLE intake_clients (
+      client_hash TEXT NOT NULL,
+      day         TEXT NOT NULL,
+      count       INTEGER NOT NULL,
+      PRIMARY KEY (client_hash, day)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE service_secrets (
+      name  TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) STRICT;`,
   },
 ];
 
@@ -472,8 +505,53 @@ export class SqliteServiceStore implements ServiceStore {
       .all({ key: keyId, from: fromDay, to: toDay }) as DailyUse[]);
   }
 
+  submitReport(n: NewSubmission, perDay: number): SubmitResult {
+    return this.guard(true, () => this.db
+      .transaction((): SubmitResult => {
+        const counted = (this.db.prepare('SELECT count FROM intake_clients WHERE client_hash = ? AND day = ?').get(n.clientHash, n.day) as { count: number } | undefined)?.count ?? 0;
+        if (n.challengeSignature !== null && this.db.prepare('SELECT 1 FROM intake_submissions WHERE challenge_signature = ?').get(n.challengeSignature)) return { outcome: 'spent', clientCount: counted };
+        if (this.db.prepare('SELECT 1 FROM intake_submissions WHERE fingerprint = ? AND client_hash = ?').get(n.fingerprint, n.clientHash)) return { outcome: 'repeat', clientCount: counted };
+        if (counted >= perDay) return { outcome: 'limited', clientCount: counted };
+        const elsewhere = (this.db.prepare('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = ?').get(n.fingerprint) as { n: number }).n;
+        this.db.prepare(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere);
+        this.db.prepare(`INSERT INTO intake_clients (client_hash, day, count) VALUES (?, ?, 1)
+          ON CONFLICT (client_hash, day) DO UPDATE SET count = count + 1`).run(n.clientHash, n.day);
+        return { outcome: 'stored', clientCount: counted + 1 };
+      })
+      .immediate());
+  }
+
+  pendingSubmissions(limit: number): PendingSubmission[] {
+    const rows = this.guard(false, () => this.db
+      .prepare(`SELECT id, report, fingerprint, received_at, challenge, seconds_to_submit, client_submissions_today, same_report_elsewhere
+        FROM intake_submissions WHERE taken_at IS NULL ORDER BY received_at, id LIMIT ?`)
+      .all(limit)) as SubmissionRow[];
+    return rows.map(pendingOf);
+  }
+
+  markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): number {
+    if (ids.length === 0) return 0;
+    return this.guard(true, () => this.db
+      .transaction(() => {
+        const mark = this.db.prepare('UPDATE intake_submissions SET taken_at = ?, batch_id = ?, client_hash = NULL WHERE id = ? AND taken_at IS NULL');
+        let n = 0;
+        for (const id of ids) n += mark.run(takenAt, batchId, id).changes;
+        return n;
+      })
+      .immediate());
+  }
+
+  intakeSecret(): string {
+    return this.guard(true, () => {
+      this.db.prepare("INSERT INTO service_secrets (name, value) VALUES ('intake', ?) ON CONFLICT (name) DO NOTHING").run(randomBytes(32).toString('hex'));
+      return (this.db.prepare("SELECT value FROM service_secrets WHERE name = 'intake'").get() as { value: string }).value;
+    });
+  }
+
   pruneIp(day: number): void {
     this.prune.run(day);
+    this.db.prepare('DELETE FROM intake_clients WHERE day < ?').run(new Date(day * 86_400_000).toISOString().slice(0, 10));
     this.db.prepare('DELETE FROM usage_daily WHERE day < ?').run(historyHorizon(day));
   }
 
@@ -489,6 +567,25 @@ export class SqliteServiceStore implements ServiceStore {
     }
     this.db.close();
   }
+}
+
+/** A submission's row as both stores read it. */
+export interface SubmissionRow {
+  id: string;
+  report: string;
+  fingerprint: string;
+  received_at: string;
+  challenge: string;
+  seconds_to_submit: number | null;
+  client_submissions_today: number;
+  same_report_elsewhere: number;
+}
+
+export function pendingOf(r: SubmissionRow): PendingSubmission {
+  return {
+    id: r.id, report: JSON.parse(r.report) as IntakeReport, fingerprint: r.fingerprint, received_at: r.received_at,
+    signals: { challenge: r.challenge as IntakeSignals['challenge'], seconds_to_submit: r.seconds_to_submit, client_submissions_today: Number(r.client_submissions_today), same_report_elsewhere: Number(r.same_report_elsewhere) },
+  };
 }
 
 export function quotaRefusal(used: { dayCount: number; monthCount: number }, limits: QuotaLimits): QuotaDecision {

@@ -156,6 +156,70 @@ export interface BillingEventRecord {
   outcome: string;
 }
 
+/**
+ * A physician's report sent through /contribute, checked with the importer's rules. The values are the
+ * reports CSV's columns (README: Input files), as the importer would read them: specialty by its name in the
+ * reference data, state as its two-letter code, dollars as numbers.
+ */
+export interface IntakeReport {
+  specialty: string;
+  state: string;
+  year: number;
+  total_compensation: number;
+  base_salary: number | null;
+  bonus: number | null;
+  hours_per_week: number | null;
+  years_in_practice: number | null;
+  practice_setting: string | null;
+  employment_type: string | null;
+  wrvus: number | null;
+}
+
+/** What the moderator is shown about how a submission arrived (abuse review). */
+export interface IntakeSignals {
+  /** `pow`: the proof-of-work challenge was solved (JavaScript); `form`: the no-JavaScript form (signed token, minimum fill time) */
+  challenge: 'pow' | 'form';
+  /** seconds from the form being served to the submission */
+  seconds_to_submit: number | null;
+  /** the submission's number among its client's submissions that UTC day (1 = first) */
+  client_submissions_today: number;
+  /** how many earlier submissions carried the same report (same fingerprint) from other clients */
+  same_report_elsewhere: number;
+}
+
+export interface NewSubmission {
+  /** a random id (UUID): the submission's reference in the reports DB */
+  id: string;
+  report: IntakeReport;
+  /** the importer's report fingerprint (build/db/fingerprint.ts) */
+  fingerprint: string;
+  /** HMAC of the client address under the day's salt: never the address itself */
+  clientHash: string;
+  /** UTC day of the submission, `YYYY-MM-DD` */
+  day: string;
+  received_at: string;
+  challenge: IntakeSignals['challenge'];
+  /** the solved proof-of-work challenge's signature: one stored report per challenge (null: the form path) */
+  challengeSignature: string | null;
+  seconds_to_submit: number | null;
+}
+
+/** A submission waiting in the service store for `physpay import submissions`. */
+export interface PendingSubmission {
+  id: string;
+  report: IntakeReport;
+  fingerprint: string;
+  received_at: string;
+  signals: IntakeSignals;
+}
+
+export interface SubmitResult {
+  /** stored; refused by the per-client daily limit; already sent by this same client; or its challenge already spent (nothing stored) */
+  outcome: 'stored' | 'limited' | 'repeat' | 'spent';
+  /** the client's submissions counted today, this one included when stored */
+  clientCount: number;
+}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
   createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
@@ -213,6 +277,22 @@ export interface ServiceStore {
   takeKeyReveal(checkoutSessionId: string): MaybePromise<{ key_id: number; sealed: string } | null>;
   /** Was a checkout with this session id recorded (a subscription started by it)? The welcome page's second visit. */
   hasCheckoutSession(checkoutSessionId: string): MaybePromise<boolean>;
+  /**
+   * One atomic step: refuse when its solved challenge was already used for a stored report (`spent`), when
+   * this client (its hash) already stored the same report (`repeat`), or has
+   * `perDay` submissions today (`limited`); otherwise store it (pending import), count it, and record how many
+   * other clients sent the same report before (a signal for the moderator, never told to the sender).
+   */
+  submitReport(s: NewSubmission, perDay: number): MaybePromise<SubmitResult>;
+  /** Submissions not taken into a reports DB yet, oldest first (at most `limit`). */
+  pendingSubmissions(limit: number): MaybePromise<PendingSubmission[]>;
+  /**
+   * Mark submissions taken into the reports DB (import batch `batchId`) and drop their client hashes.
+   * Submissions already taken are left as they are; answers how many were marked now.
+   */
+  markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): MaybePromise<number>;
+  /** A secret generated once per service store and shared by every process using it (form tokens, challenges, client hashes). */
+  intakeSecret(): MaybePromise<string>;
   /** Forget per-IP counters of days before `day` (days since the epoch), and usage history older than 400 days before it. */
   pruneIp(day: number): MaybePromise<void>;
   /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */

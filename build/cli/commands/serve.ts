@@ -13,7 +13,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl', 'intakePerDay'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -38,6 +38,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('stripeWebhookSecret'))
     .addOption(option('stripePrices'))
     .addOption(option('billingPortalUrl'))
+    .addOption(option('intakePerDay'))
     .action(async (opts) => {
       // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
       // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
@@ -105,6 +106,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           mcpDirectCalls: s.mcpDirectCalls !== 'off',
           billing,
           billingPortalUrl: s.billingPortalUrl,
+          intakePerDay: s.intakePerDay,
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.

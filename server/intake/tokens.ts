@@ -1,0 +1,49 @@
+/**
+ * The form's anti-forgery token and the client's hash (pure: the secret and the times are arguments).
+ *
+ * GET /contribute sets a random nonce in a cookie (HttpOnly, SameSite=Strict) and puts
+ * `issued.nonce.hmac` in the form. A POST is accepted only with both, the same nonce, a valid HMAC, and at
+ * least MIN_FILL_SECONDS and at most MAX_AGE_SECONDS since the page was served: a page of another site cannot
+ * read the token or set the cookie (double submit, signed), and a bot that posts at once is refused.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const MIN_FILL_SECONDS = 3;
+export const MAX_AGE_SECONDS = 2 * 3600;
+export const FORM_COOKIE = 'physpay_form';
+
+const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
+
+export function formToken(secret: string, nonce: string, issuedAtSeconds: number): string {
+  return `${issuedAtSeconds}.${nonce}.${mac(secret, `form:${issuedAtSeconds}.${nonce}`)}`;
+}
+
+export type TokenCheck = { ok: true; secondsToSubmit: number } | { ok: false; reason: 'missing' | 'invalid' | 'too_fast' | 'expired' };
+
+export function checkFormToken(secret: string, token: string | undefined, cookieNonce: string | undefined, nowSeconds: number): TokenCheck {
+  if (!token || !cookieNonce) return { ok: false, reason: 'missing' };
+  const m = /^(\d{1,12})\.([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m || m[2] !== cookieNonce) return { ok: false, reason: 'invalid' };
+  const expected = Buffer.from(mac(secret, `form:${m[1]}.${m[2]}`));
+  const given = Buffer.from(m[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+  const age = nowSeconds - Number(m[1]);
+  if (age < MIN_FILL_SECONDS) return { ok: false, reason: 'too_fast' };
+  if (age > MAX_AGE_SECONDS) return { ok: false, reason: 'expired' };
+  return { ok: true, secondsToSubmit: age };
+}
+
+/** The client's address as kept with a submission: an HMAC under the store's secret, never the address. */
+export function clientHash(secret: string, ip: string): string {
+  return mac(secret, `client:${ip}`);
+}
+
+/** The value of one cookie of a Cookie header (undefined when absent). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+/**
+ * The intake half of the service store, on SQLite and PostgreSQL: one step decides each submission (spent
+ * challenge, repeat by the same client, the per-client daily limit) exactly under concurrency; pending
+ * submissions oldest first with their signals; marking them taken drops the client hash and is idempotent;
+ * the shared secret is made once and read alike by every connection.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import { SqliteServiceStore } from '../../server/store/sqlite.ts';
+import { PostgresServiceStore } from '../../server/store/postgres.ts';
+import type { IntakeReport, NewSubmission, ServiceStore } from '../../server/store/types.ts';
+
+const work = useTempDir('intake-store');
+const pgReason = await pgSkipReason('the PostgreSQL intake store tests');
+const file = () => join(work.path, 'store.db');
+
+const report = (total: number): IntakeReport => ({ specialty: 'Cardiology', state: 'TX', year: 2025, total_compensation: total, base_salary: null, bonus: null, hours_per_week: null, years_in_practice: null, practice_setting: null, employment_type: null, wrvus: null });
+const sub = (client: string, total: number, over: Partial<NewSubmission> = {}): NewSubmission => ({
+  id: randomUUID(), report: report(total), fingerprint: `fp-${total}`, clientHash: client, day: '2026-11-20', received_at: `2026-11-20T10:00:00.${String(total % 1000).padStart(3, '0')}Z`,
+  challenge: 'pow', challengeSignature: null, seconds_to_submit: null, ...over,
+});
+
+const backends: [string, () => Promise<ServiceStore>][] = [
+  ['sqlite', async () => new SqliteServiceStore(file())],
+  ['postgres', async () => PostgresServiceStore.open(PG_URL)],
+];
+
+for (const [kind, open] of backends) {
+  (kind === 'postgres' && pgReason ? describe.skip : describe)(`${kind} intake store`, () => {
+    let a: ServiceStore;
+    let b: ServiceStore;
+    const run = `${kind}-${Date.now()}`;
+    beforeAll(async () => {
+      a = await open();
+      b = await open(); // a second connection (another process or instance)
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
+
+    it('per-client daily limit exact under concurrency across connections: 40 at once, 5 stored', async () => {
+      const client = `c1-${run}`;
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => Promise.resolve((i % 2 ? a : b).submitReport(sub(client, 100_000 + i), 5))));
+      expect(results.filter((r) => r.outcome === 'stored')).toHaveLength(5);
+      expect(results.filter((r) => r.outcome === 'limited')).toHaveLength(35);
+      expect(new Set(results.filter((r) => r.outcome === 'stored').map((r) => r.clientCount))).toEqual(new Set([1, 2, 3, 4, 5]));
+      // the next day the client may send again
+      expect((await a.submitReport(sub(client, 100_500, { day: '2026-11-21' }), 5)).outcome).toBe('stored');
+    });
+
+    it('a repeat by the same client, a spent challenge; the same report elsewhere counted for the moderator', async () => {
+      const c2 = `c2-${run}`;
+      const c3 = `c3-${run}`;
+      const total = 200_000 + (Date.now() % 1000);
+      expect(await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, challengeSignature: `sig-${run}` }), 5)).toEqual({ outcome: 'stored', clientCount: 1 });
+      expect(await b.submitReport(sub(c2, total, { fingerprint: `same-${run}` }), 5)).toEqual({ outcome: 'repeat', clientCount: 1 });
+      expect(await b.submitReport(sub(c3, total + 1, { challengeSignature: `sig-${run}` }), 5)).toEqual({ outcome: 'spent', clientCount: 0 });
+      expect((await b.submitReport(sub(c3, total, { fingerprint: `same-${run}`, received_at: '2026-11-20T11:00:00Z' }), 5)).outcome).toBe('stored');
+      const mine = (await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`);
+      expect(mine.map((p) => p.signals)).toEqual([
+        { challenge: 'pow', seconds_to_submit: null, client_submissions_today: 1, same_report_elsewhere: 0 },
+        { challenge: 'pow', seconds_to_submit: null, client_submissions_today: 1, same_report_elsewhere: 1 },
+      ]);
+      // taken: no longer pending, marked once only, the client hash dropped (a new repeat is not recognised)
+      expect(await a.markSubmissionsTaken(mine.map((p) => p.id), 7, '2026-11-21T02:00:00Z')).toBe(2);
+      expect(await b.markSubmissionsTaken(mine.map((p) => p.id), 8, '2026-11-21T02:00:01Z')).toBe(0);
+      expect((await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`)).toEqual([]);
+      expect((await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), 5)).outcome).toBe('stored');
+    });
+
+    it('one secret for every connection', async () => {
+      const [x, y] = await Promise.all([a.intakeSecret(), b.intakeSecret()]);
+      expect(x).toMatch(/^[0-9a-f]{64}$/);
+      expect(y).toBe(x);
+    });
+  });
+}
