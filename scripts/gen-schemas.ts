@@ -2,6 +2,7 @@
  * Write the published contracts generated from the zod schemas:
  *   docs/openapi/keyed-api.json       OpenAPI 3.1 of the keyed API (A)
  *   docs/openapi/open-data-api.json   OpenAPI 3.1 of the open data API (B)
+ *   docs/openapi/contribute.json      OpenAPI 3.1 of the report intake (POST /contribute)
  *   docs/schemas/<feed>.schema.json   JSON Schema of every feed
  *
  *   npx tsx scripts/gen-schemas.ts           regenerate after changing a schema

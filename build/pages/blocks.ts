@@ -61,3 +61,14 @@ export function roundedNote(s: Summary): string {
     ? `<p class="meta">Figures from ${ROUNDING_MAX_N} or fewer reports are rounded: dollar amounts to the nearest $1,000, $/wRVU to the nearest dollar.</p>`
     : '';
 }
+
+/**
+ * The way into the intake from a specialty's page: where its figures are withheld, why and what helps; where
+ * they are published, a quieter invitation. The form opens with the specialty filled in.
+ */
+export function contributeLine(site: { baseUrl: string }, name: string, slug: string, withheld: boolean): string {
+  const href = `${site.baseUrl.replace(/^https?:\/\/[^/]+/, '')}/contribute?specialty=${encodeURIComponent(slug)}`;
+  return withheld
+    ? `<p class="contribute"><strong>Not enough ${esc(name)} reports are published yet.</strong> If you practise ${esc(name)}, <a href="${esc(href)}">report your pay</a>: it is anonymous, moderated, and published only as aggregates once enough reports arrive.</p>`
+    : `<p class="contribute">Practise ${esc(name)}? <a href="${esc(href)}">Report your pay</a> (anonymous; published only as aggregates).</p>`;
+}

@@ -14,6 +14,7 @@ ${selfReportedCaveat(site)}
 <li>${link(site, st.citation_url, `Salaries by state (every state and DC)`)}</li>
 <li>${link(site, inst.citation_url, `Resident salaries by teaching hospital (${inst.count} hospitals)`)}</li>
 <li>${link(site, u('/methodology'), 'Methodology')} &middot; ${link(site, u('/license'), 'Licence and citation')}</li>
+<li>${link(site, u('/contribute'), 'Report your pay')}: anonymous, moderated, published only as aggregates</li>
 </ul>
 <h2>Open data</h2>
 <p>Every page has a JSON feed with the same figures under ${link(site, u('/data/api/v1/'), '/data/api/v1')}, free to use under ${esc(site.license)} with attribution; lists are also available as CSV.</p>

@@ -8,7 +8,7 @@ import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
-import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { contributeLine, distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { payCheckBlock } from './pay-check.ts';
 import { specialtyMapBlock } from './map-blocks.ts';
 import { trendBlock } from './trend-block.ts';
@@ -78,6 +78,7 @@ ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}
 ${payCheck.html}
+${contributeLine(site, name, f.specialty.slug, f.median === null)}
 ${trendBlock(f)}
 <h2>Top paying states</h2>
 ${top.length ? `${figure(topChart, `States ranked by median total compensation (states with at least ${FLOORS.specialtyInState} reports).`)}\n${topTable}` : `<p>No state has published figures for ${esc(name)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}

@@ -56,9 +56,10 @@ sub vcl_recv {
     if (req.url ~ "(?i)^/+(api|mcp)(/|\?|%2f|$)" || req.url ~ "(?i)^/+(healthz|readyz)(/|\?|$)") {
         return (pass);
     }
-    # Billing and account pages (the checkout success page shows a new API key once): never looked up,
-    # stored or coalesced; straight to physpay.
-    if (req.url ~ "(?i)^/+(account|billing)(/|\?|%2f|$)") {
+    # Billing and account pages (the checkout success page shows a new API key once) and the report form
+    # (each visitor gets their own form token, cookie and challenge): never looked up, stored or coalesced;
+    # straight to physpay.
+    if (req.url ~ "(?i)^/+(account|billing|contribute)(/|\?|%2f|$)") {
         return (pass);
     }
     # The open data API's index answers HTML to browsers and JSON to everything else (Vary: Accept):

@@ -178,7 +178,10 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
         return;
       }
       if (req.method === 'GET' || req.method === 'HEAD') {
-        await showForm(req, res, build, 200);
+        // a specialty's page links here with ?specialty=<slug>: the form opens with it filled in (by its name)
+        const asked = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '').get('specialty');
+        const known = asked ? build.resolver.resolve('specialty', asked.slice(0, 200)) : null;
+        await showForm(req, res, build, 200, known?.found ? { specialty: known.entity.name } : {});
         return;
       }
       if (req.method !== 'POST') {

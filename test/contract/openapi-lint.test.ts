@@ -1,19 +1,20 @@
 /**
- * Both OpenAPI documents, as the generator makes them now (not only the committed copies), pass Redocly's
+ * The three OpenAPI documents (keyed API, open data API, report intake), as the generator makes them now (not only the committed copies), pass Redocly's
  * `recommended` ruleset with no problem of any severity; a failure lists every problem. The committed
  * copies are the same text (test/contract/drift.test.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keyedOpenApi, openDataOpenApi } from '../../build/contract/openapi.ts';
+import { intakeOpenApi } from '../../build/contract/intake.ts';
 import { describeProblems, lintOpenApi, type LintResult } from '../helpers/redocly-lint.ts';
 
 describe('Redocly lint (recommended rules) of the generated OpenAPI documents', () => {
   let results: Record<string, LintResult>;
   beforeAll(async () => {
-    results = await lintOpenApi({ 'keyed-api': keyedOpenApi(), 'open-data-api': openDataOpenApi() });
+    results = await lintOpenApi({ 'keyed-api': keyedOpenApi(), 'open-data-api': openDataOpenApi(), contribute: intakeOpenApi() });
   }, 120_000);
 
-  it.each(['keyed-api', 'open-data-api'])('%s has no errors and no warnings', (name) => {
+  it.each(['keyed-api', 'open-data-api', 'contribute'])('%s has no errors and no warnings', (name) => {
     const r = results[name]!;
     expect(r.problems.length, `redocly lint ${name}:\n${describeProblems(r)}`).toBe(0);
     expect(r.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });

@@ -252,7 +252,7 @@ describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
     expect([metrics.status, metrics.headers['cache-control']]).toEqual([404, 'no-store']);
   });
 
-  it('/account/* and /billing/* pass to physpay uncached (the checkout success page shows a key once)', async (ctx) => {
+  it('/account/*, /billing/* and /contribute pass to physpay uncached (a key shown once; a form token per visitor)', async (ctx) => {
     if (skip) return ctx.skip(skip);
     // varnishd sums its workers' counters when they go idle: read them once they stop moving
     const settled = async () => {
@@ -267,7 +267,7 @@ describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
       return prev;
     };
     const before = await settled();
-    const paths = ['/account/welcome?session_id=cs_test_edge', '/account/welcome?session_id=cs_test_edge', '/ACCOUNT/welcome', '/billing/stripe/webhook', '/account', '/account', '/Account/'];
+    const paths = ['/account/welcome?session_id=cs_test_edge', '/account/welcome?session_id=cs_test_edge', '/ACCOUNT/welcome', '/billing/stripe/webhook', '/account', '/account', '/Account/', '/contribute', '/contribute', '/contribute/challenge'];
     for (const path of paths) {
       const r = await get(edge.url, path, A, { accept: 'text/html' });
       expect(r.headers['x-cache'], path).toBe('PASS');

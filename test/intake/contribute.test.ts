@@ -15,6 +15,7 @@ import { closeAfterAll, startTestServer } from '../helpers/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { openForm, postForm, postJson, REPORT, solve } from './harness.ts';
+import { IntakeChallenge, IntakeError, IntakeReceived } from '../../build/contract/intake.ts';
 
 const later = closeAfterAll();
 const tmp = useTempDir('contribute');
@@ -43,7 +44,7 @@ describe('GET /contribute', () => {
     expect(f.page.text).not.toMatch(/<script[^>]+src=|https?:\/\/(?!physpay\.example|creativecommons\.org)[a-z]/i);
     const ch = await request(s.url, '/contribute/challenge');
     expect([ch.status, ch.headers['cache-control']]).toEqual([200, 'no-store']);
-    expect(ch.json()).toMatchObject({ algorithm: 'SHA-256', salt: expect.stringContaining('expires=') });
+    expect(IntakeChallenge.parse(ch.json())).toMatchObject({ algorithm: 'SHA-256', salt: expect.stringContaining('expires=') });
   });
 });
 
@@ -69,7 +70,7 @@ describe('accepted', () => {
     const body = { ...REPORT, specialty: 'cardiology', state: 'California', total_compensation: 520000, base_salary: '', bonus: '', altcha: await solve(f.challenge) };
     const r = await postJson(s.url, ip, body);
     expect(r.status, r.text).toBe(201);
-    expect(r.json()).toMatchObject({ status: 'received', pay_check: { specialty: { name: 'Cardiology' }, compensation: 520000 } });
+    expect(IntakeReceived.parse(r.json())).toMatchObject({ status: 'received', pay_check: { specialty: { name: 'Cardiology' }, compensation: 520000 } });
     const other = nextIp();
     const g = await openForm(s.url, other);
     const again = await postJson(s.url, other, { ...body, altcha: await solve(g.challenge) });
@@ -148,6 +149,7 @@ describe('refused', () => {
     expect(r.text).toMatch(/aria-invalid="true"/);
     const j = await postJson(s.url, ip, { ...bad, altcha: await solve(f.challenge) });
     expect(j.status).toBe(422);
+    IntakeError.parse(j.json()); // the documented error shape
     expect(Object.keys(j.json<{ fields: object }>().fields).sort()).toEqual(['hours_per_week', 'practice_setting', 'specialty', 'state', 'total_compensation', 'year']);
     const parts = await postJson(s.url, ip, { ...REPORT, base_salary: '300000', altcha: await solve(f.challenge) });
     expect(parts.json().fields).toEqual({ base_salary: expect.stringContaining('add up to more than the total') });
@@ -158,7 +160,7 @@ describe('refused', () => {
     const send = async (total: number) => postJson(s.url, ip, { ...REPORT, total_compensation: total, altcha: await solve((await request(s.url, '/contribute/challenge')).json()) });
     for (let i = 0; i < 5; i++) expect((await send(300_000 + i)).status).toBe(201);
     const sixth = await send(400_000);
-    expect([sixth.status, sixth.json().error]).toEqual([429, expect.stringMatching(/5 reports today/)]);
+    expect([sixth.status, IntakeError.parse(sixth.json()).error]).toEqual([429, expect.stringMatching(/5 reports today/)]);
     const repeat = await send(300_000);
     expect([repeat.status, repeat.json().error]).toEqual([409, 'You have already sent this report; it is waiting for moderation.']);
     wait(86_400);

@@ -1,0 +1,118 @@
+/**
+ * /contribute in Debian Chromium against a real server (injected clock): with JavaScript the page solves the
+ * proof of work under its own CSP and the report is received with where its pay falls; without JavaScript
+ * the same form is accepted on its token; a wrong value comes back with its message by the field; a
+ * specialty page's link opens the form with the specialty filled in; nothing is requested from elsewhere;
+ * axe finds no violation at 390 and 1280 px. Screenshots: test-output/contribute/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { haveBrowser, launchChromium, outputDir } from '../helpers/browser.ts';
+import { closeAfterAll, startTestServer } from '../helpers/server.ts';
+import { useTempDir } from '../helpers/temp-dir.ts';
+import type { RunningServer } from '../../server/main.ts';
+
+const later = closeAfterAll();
+const tmp = useTempDir('contribute-browser');
+let now = new Date('2026-11-20T12:00:00Z');
+let s: RunningServer;
+
+beforeAll(async () => {
+  const { dist } = goldenBuildIn(tmp.path, join(tmp.path, 'dist'));
+  s = later(await startTestServer(dist, join(tmp.path, 'service.db'), { clock: () => now }));
+}, 60_000);
+
+describe.skipIf(!haveBrowser)('/contribute in Chromium', () => {
+  let browser: Browser;
+  const shots = outputDir('contribute');
+  const outside: string[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(width: number, opts: { js?: boolean; bypassCSP?: boolean } = {}): Promise<{ page: Page; errors: string[] }> {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: opts.js ?? true, bypassCSP: opts.bypassCSP ?? false });
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('request', (r) => void (r.url().startsWith(s.url) || outside.push(r.url())));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => void (m.type() === 'error' && !/status of (403|422)/.test(m.text()) && errors.push(m.text())));
+    return { page, errors };
+  }
+
+  async function fill(page: Page, total: string) {
+    await page.selectOption('#f-state', 'TX');
+    await page.fill('#f-year', '2025');
+    await page.fill('#f-total_compensation', total);
+    await page.fill('#f-hours_per_week', '50');
+    await page.selectOption('#f-practice_setting', 'Academic');
+    now = new Date(now.getTime() + 20_000); // the person takes 20 s
+  }
+
+  it('with JavaScript: the proof of work is solved in the page and the report is received; the specialty link fills the form', async () => {
+    const { page, errors } = await open(1280);
+    const res = await page.goto(`${s.url}/contribute?specialty=cardiology`);
+    expect(res?.status()).toBe(200);
+    expect(await page.inputValue('#f-specialty')).toBe('Cardiology');
+    await fill(page, '480,000');
+    await page.screenshot({ path: join(shots, 'form-1280.png'), fullPage: true });
+    await Promise.all([page.waitForURL(`${s.url}/contribute`), page.click('form.intake button[type=submit]')]);
+    await page.locator('h1', { hasText: 'your report was received' }).waitFor();
+    expect(await page.locator('#pay-check').textContent()).toMatch(/Cardiology (in Texas|\(United States\)): a total compensation of \$480,000 falls/);
+    await page.screenshot({ path: join(shots, 'thanks-1280.png'), fullPage: true });
+    const stored = (await s.store.pendingSubmissions(100)).find((p) => p.report.total_compensation === 480000)!;
+    expect(stored.signals).toMatchObject({ challenge: 'pow', seconds_to_submit: 20 });
+    expect(stored.report).toMatchObject({ specialty: 'Cardiology', state: 'TX', practice_setting: 'Academic' });
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  it('without JavaScript: the same form is accepted on its token; a wrong value comes back by its field', async () => {
+    const { page } = await open(390, { js: false });
+    await page.goto(`${s.url}/contribute`);
+    await page.fill('#f-specialty', 'family medicine');
+    await fill(page, 'lots');
+    await Promise.all([page.waitForLoadState('load'), page.click('form.intake button[type=submit]')]);
+    expect(await page.locator('#f-total_compensation-error').textContent()).toMatch(/must be an amount in US dollars/);
+    expect(await page.inputValue('#f-specialty')).toBe('family medicine'); // the answers are kept
+    await page.screenshot({ path: join(shots, 'form-error-390.png'), fullPage: true });
+    await page.fill('#f-total_compensation', '262000');
+    now = new Date(now.getTime() + 10_000);
+    await Promise.all([page.waitForLoadState('load'), page.click('form.intake button[type=submit]')]);
+    await page.locator('h1', { hasText: 'your report was received' }).waitFor();
+    await page.screenshot({ path: join(shots, 'thanks-nojs-390.png'), fullPage: true });
+    const stored = (await s.store.pendingSubmissions(100)).find((p) => p.report.total_compensation === 262000)!;
+    expect(stored.signals.challenge).toBe('form');
+    expect(outside).toEqual([]);
+  });
+
+  it('axe: no violation on the form (with messages) and the answer page, at 390 and 1280 px; nothing wider than a phone', async () => {
+    for (const width of [390, 1280]) {
+      const { page } = await open(width, { bypassCSP: true, js: true });
+      await page.goto(`${s.url}/contribute`);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      if (width === 390) await page.screenshot({ path: join(shots, 'form-390.png'), fullPage: true });
+      const violations: string[] = [];
+      const check = async (what: string) => {
+        await page.addScriptTag({ content: axe.source });
+        const r = await page.evaluate<AxeResults>('axe.run(document, { resultTypes: ["violations"] })');
+        violations.push(...r.violations.map((v) => `${what}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+      };
+      await check('form');
+      await page.fill('#f-specialty', 'Cardiolgy');
+      await page.fill('#f-total_compensation', '1');
+      await page.evaluate('document.querySelector("form.intake").submit()'); // straight to the server: the messages page
+      await page.locator('#problem').waitFor();
+      await check('messages');
+      expect(violations, `${width} px`).toEqual([]);
+      await page.context().close();
+    }
+  });
+});
