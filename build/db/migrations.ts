@@ -229,6 +229,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'reports sent through /contribute',
+    up(db) {
+      // source: 'web' for a report a physician sent through /contribute (physpay import submissions), NULL for
+      // a CSV import. submission_id: its id in the service store, unique, so that no submission is ever
+      // imported twice (an import killed between the two stores finds it here). intake_signals: how it
+      // arrived (JSON: the proof of work or the form, seconds to fill, the client's count that day, the same
+      // report from other clients), shown by physpay moderate list.
+      db.exec(`
+        ALTER TABLE reports ADD COLUMN source TEXT CHECK (source IS NULL OR source = 'web');
+        ALTER TABLE reports ADD COLUMN submission_id TEXT;
+        ALTER TABLE reports ADD COLUMN intake_signals TEXT;
+        CREATE UNIQUE INDEX reports_by_submission ON reports (submission_id) WHERE submission_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 /** A DB written by a newer physpay: its schema is not one this code knows, so it is neither read nor migrated. */

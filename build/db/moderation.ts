@@ -45,6 +45,11 @@ export interface ListedReport {
   moderated_at: string | null;
   moderated_by: string | null;
   moderation_reason: string | null;
+  /** 'web': sent through /contribute (physpay import submissions); null: a CSV import */
+  source: string | null;
+  batch_id: number | null;
+  /** how a web report arrived (JSON; build/import/submissions.ts) */
+  intake_signals: string | null;
 }
 
 export type Outlier = 'low' | 'high' | null;
@@ -112,7 +117,7 @@ export function countReports(db: Db, filter: ReportFilter): number {
 
 const LISTED_COLUMNS = `r.id, s.slug AS specialty, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week,
   r.wrvus, r.years_in_practice, r.practice_setting, r.employment_type, r.submitted_at, r.status,
-  r.moderated_at, r.moderated_by, r.moderation_reason`;
+  r.moderated_at, r.moderated_by, r.moderation_reason, r.source, r.batch_id, r.intake_signals`;
 
 /** Matching reports, oldest submission first, one at a time (an export of every pending report stays small). */
 export function iterateReports(db: Db, filter: ReportFilter, limit: number | null = 50): IterableIterator<ListedReport> {

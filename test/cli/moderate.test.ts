@@ -59,15 +59,15 @@ describe('moderate list', () => {
     const [header, ...rows] = r.out;
     expect(header!.split(/\s{2,}/)).toEqual([
       'id', 'submitted', 'specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'wRVUs', 'years', 'setting', 'employment',
-      'outlier', 'status', 'decided', 'by', 'reason',
+      'outlier', 'status', 'decided', 'by', 'source', 'reason', 'signals',
     ]);
     expect(rows[0]!.split(/\s{2,}/)).toEqual([
       '11', '2025-12-01', 'cardiology', 'NY', '2025', '520,000', '480,000', '40,000', '55', '7,000', '12', 'Private Practice', 'Partner/Owner',
-      '-', 'pending', '-', '-', '-',
+      '-', 'pending', '-', '-', 'csv batch 1', '-', '-',
     ]);
     expect(rows[1]!.split(/\s{2,}/)).toEqual([
       '12', '2025-12-02', 'cardiology', 'TX', '2024', '4,000,000', '-', '-', '40', '-', '3', 'Academic', 'Full-Time (W-2)',
-      'high', 'pending', '-', '-', '-',
+      'high', 'pending', '-', '-', 'csv batch 1', '-', '-',
     ]);
     expect(rows[2]).toMatch(/^13 +2025-12-03 +pediatrics +OH/);
     // Columns are aligned: every field of a row starts where its header does.
@@ -109,6 +109,8 @@ describe('moderate list', () => {
       moderated_at: null,
       moderated_by: null,
       moderation_reason: null,
+      source: 'csv batch 1',
+      signals: null,
     });
   });
 
@@ -116,10 +118,10 @@ describe('moderate list', () => {
     expect((await run(['moderate', 'reject', '--db', db, '11', '--reason', 'says "test", twice', '--moderator', 'alice'])).code).toBe(0);
     const r = await run(['moderate', 'list', '--db', db, '--csv', '--status', 'all', '--limit', 'all']);
     expect(r.code).toBe(0);
-    expect(r.out[0]).toBe('id,submitted_at,specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,wrvus,years_in_practice,practice_setting,employment_type,status,outlier,moderated_at,moderated_by,moderation_reason');
+    expect(r.out[0]).toBe('id,submitted_at,specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,wrvus,years_in_practice,practice_setting,employment_type,status,outlier,moderated_at,moderated_by,moderation_reason,source,signals');
     expect(r.out).toHaveLength(1 + 13);
-    expect(r.out).toContain('11,2025-12-01T00:00:00.000Z,cardiology,NY,2025,520000,480000,40000,55,7000,12,Private Practice,Partner/Owner,rejected,,2026-01-15T12:00:00.000Z,alice,"says ""test"", twice"');
-    expect(r.out).toContain('12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,high,,,');
+    expect(r.out).toContain('11,2025-12-01T00:00:00.000Z,cardiology,NY,2025,520000,480000,40000,55,7000,12,Private Practice,Partner/Owner,rejected,,2026-01-15T12:00:00.000Z,alice,"says ""test"", twice",csv batch 1,');
+    expect(r.out).toContain('12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,high,,,,csv batch 1,');
     expect(r.err).toEqual([]);
   });
 });
@@ -134,7 +136,7 @@ describe('decisions record moderator, reason and time', () => {
       expect.objectContaining({ id: 11, status: 'approved', moderated_at: NOW.toISOString(), moderated_by: 'Dr. Alice Ng', moderation_reason: 'matches the contract' }),
     ]);
     const text = await run(['moderate', 'list', '--db', db, '--status', 'approved', '--state', 'NY']);
-    expect(text.out[1]).toMatch(/approved {2}2026-01-15 {2}Dr\. Alice Ng {2}matches the contract$/);
+    expect(text.out[1]).toMatch(/approved {2}2026-01-15 {2}Dr\. Alice Ng {2}csv batch 1 {2}matches the contract {2}-$/);
   });
 
   it('the moderator comes from PHYSPAY_MODERATOR, else the OS user', async () => {

@@ -230,6 +230,9 @@ describe('listReports and countReports', () => {
       moderated_at: null,
       moderated_by: null,
       moderation_reason: null,
+      source: null,
+      batch_id: null, // written straight into the DB by the test, not by an import
+      intake_signals: null,
     });
     expect(listReports(db, { status: 'pending' }, 2).map((r) => r.specialty)).toEqual(['otolaryngology', 'cardiology']);
     expect(listReports(db, { status: 'rejected' }).map((r) => [r.specialty, r.state])).toEqual([['pediatrics', 'NY']]);

@@ -3,14 +3,18 @@
  * proof of work under its own CSP and the report is received with where its pay falls; without JavaScript
  * the same form is accepted on its token; a wrong value comes back with its message by the field; a
  * specialty page's link opens the form with the specialty filled in; nothing is requested from elsewhere;
- * axe finds no violation at 390 and 1280 px. Screenshots: test-output/contribute/.
+ * axe finds no violation at 390 and 1280 px. Then the operator's path: `physpay import submissions` takes both
+ * into the reports DB, a moderator approves them, and the next build counts them. Screenshots:
+ * test-output/contribute/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { readFileSync } from 'node:fs';
+import { goldenBuild, goldenBuildIn, makeGoldenDb } from '../helpers/golden-build.ts';
+import { runCliText } from '../helpers/cli.ts';
 import { haveBrowser, launchChromium, outputDir } from '../helpers/browser.ts';
 import { closeAfterAll, startTestServer } from '../helpers/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -92,6 +96,22 @@ describe.skipIf(!haveBrowser)('/contribute in Chromium', () => {
     expect(stored.signals.challenge).toBe('form');
     expect(outside).toEqual([]);
   });
+
+  it('the operator imports both, a moderator approves them, the next build counts them', async () => {
+    const db = makeGoldenDb(tmp.path);
+    const before = goldenBuild(db, join(tmp.path, 'before'));
+    const imported = await runCliText(['import', 'submissions', '--db', db, '--service-db', join(tmp.path, 'service.db')]);
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toMatch(/^imported 2 submissions as pending reports \(batch \d+\)/);
+    const listed = JSON.parse((await runCliText(['moderate', 'list', '--db', db, '--json'])).out);
+    const web = listed.rows.filter((r: { source: string }) => r.source === 'web');
+    expect(web.map((r: { specialty: string; signals: string }) => [r.specialty, r.signals.split(',')[0]]).sort()).toEqual([['cardiology', 'proof of work'], ['family-medicine', 'form without JavaScript']]);
+    const approved = await runCliText(['moderate', 'approve', '--db', db, ...web.map((r: { id: number }) => String(r.id)), '--moderator', 'test']);
+    expect(approved.code, approved.err).toBe(0);
+    const after = goldenBuild(db, join(tmp.path, 'after'));
+    const n = (dir: string, slug: string) => (JSON.parse(readFileSync(join(dir, 'private/keyed/index.json'), 'utf8')) as { specialties: { slug: string; sample_size: number }[] }).specialties.find((x) => x.slug === slug)!.sample_size;
+    for (const slug of ['cardiology', 'family-medicine']) expect(n(after.dir, slug), slug).toBe(n(before.dir, slug) + 1);
+  }, 120_000);
 
   it('axe: no violation on the form (with messages) and the answer page, at 390 and 1280 px; nothing wider than a phone', async () => {
     for (const width of [390, 1280]) {

@@ -126,6 +126,58 @@ export function registerImportCommands(program: Command, io: CliIo): void {
   }
 
   imp
+    .command('submissions')
+    .description('move the reports physicians sent through /contribute from the service store into the reports DB, as one batch of pending reports; safe to run again or to stop midway')
+    .addOption(option('db').makeOptionMandatory())
+    .addOption(option('serviceDb'))
+    .option('--json', 'print one JSON object {db, store, batch_id, imported, already_imported, duplicates, refused: [{id, reason}]}')
+    .action(async (opts) => {
+      const { db: path, serviceDb } = readSettings(opts, ['db', 'serviceDb']);
+      const { withStore, describeStore } = await import('./keys.ts');
+      const { importSubmissions } = await import('../../import/submissions.ts');
+      const stamp = io.now().toISOString();
+      const r = await withStore(serviceDb, false, async (store) => {
+        const pending = await store.pendingSubmissions(100_000);
+        if (pending.length === 0) return null;
+        const db = openReportsDb(path);
+        let done;
+        try {
+          done = importSubmissions(db, pending, stamp); // step 1: the reports DB, one transaction
+        } finally {
+          db.close();
+        }
+        // step 2: only now are they marked taken (a run stopped before this finds them in the reports DB next time)
+        const byBatch = new Map<number, string[]>();
+        const add = (batch: number, id: string) => byBatch.set(batch, [...(byBatch.get(batch) ?? []), id]);
+        for (const id of done.imported) add(done.batchId!, id);
+        for (const id of done.alreadyImported) add(done.batchOf.get(id)!, id);
+        for (const d of done.duplicates) add(done.batchId ?? 0, d.id);
+        for (const [batch, ids] of byBatch) await store.markSubmissionsTaken(ids, batch, stamp);
+        return done;
+      });
+      const where = describeStore(serviceDb);
+      if (opts.json) {
+        io.out(JSON.stringify({
+          db: path, store: where, batch_id: r?.batchId ?? null, imported: r?.imported.length ?? 0, already_imported: r?.alreadyImported.length ?? 0,
+          duplicates: r?.duplicates.length ?? 0, refused: r?.refused ?? [],
+        }));
+        return;
+      }
+      if (!r) {
+        io.out(`no submissions are waiting in ${where}`);
+        return;
+      }
+      const parts = [
+        r.batchId !== null ? `imported ${fmt(r.imported.length)} submission${r.imported.length === 1 ? '' : 's'} as pending reports (batch ${r.batchId})` : 'imported nothing new',
+        ...(r.alreadyImported.length ? [`${fmt(r.alreadyImported.length)} imported by an earlier run that stopped before marking them, now marked`] : []),
+        ...(r.duplicates.length ? [`${fmt(r.duplicates.length)} skipped: already in the DB`] : []),
+        ...(r.refused.length ? [`${fmt(r.refused.length)} left waiting: the reports DB cannot take them`] : []),
+      ];
+      io.out(`${parts.join('; ')}; next: physpay moderate list --db ${path}`);
+      for (const x of r.refused) io.err(`submission ${x.id}: ${x.reason}`);
+    });
+
+  imp
     .command('list')
     .description('list import batches, newest first: file, time, rows read, imported, duplicates skipped, refused, status')
     .addOption(option('db').makeOptionMandatory())

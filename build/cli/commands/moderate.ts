@@ -21,6 +21,7 @@ import { FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, type ReferenceLevel } from '..
 import { REPORT_STATUSES, type ReportStatus } from '../../contract/vocab.ts';
 import { csvField } from '../../compute/open-csv.ts';
 import { confirmCount, parseExpectCount, reportsText as reports } from '../confirm.ts';
+import { signalsText } from '../../import/submissions.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 
@@ -137,12 +138,18 @@ function dryRun(io: CliIo, what: string, sel: ReturnType<typeof describeSelectio
 const ROW_KEYS = [
   'id', 'submitted_at', 'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus',
   'years_in_practice', 'practice_setting', 'employment_type', 'status', 'outlier', 'moderated_at', 'moderated_by', 'moderation_reason',
+  'source', 'signals',
 ] as const;
-/** `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), or null. */
-type Row = ListedReport & { outlier: string | null };
+/**
+ * `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), or null. `source`: `web`
+ * (sent through /contribute), `csv batch N`, or null (written straight into the DB, e.g. the demo data); `signals`: how a web report arrived, in words (null for CSV).
+ */
+type Row = ListedReport & { outlier: string | null; signals: string | null };
 
 function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>, references: Map<string, ReferenceLevel>): Row {
-  const withFlag = { ...r, outlier: flagText(moderationFlag(r, fences, references)) } as Row;
+  // a report with neither (the demo data, written straight into the DB) has no source to show
+  const source = r.source === 'web' ? 'web' : r.batch_id !== null ? `csv batch ${r.batch_id}` : null;
+  const withFlag = { ...r, source, signals: r.source === 'web' ? signalsText(r.intake_signals) || null : null, outlier: flagText(moderationFlag(r, fences, references)) } as Row;
   return Object.fromEntries(ROW_KEYS.map((k) => [k, withFlag[k]])) as unknown as Row;
 }
 
@@ -187,7 +194,9 @@ const TABLE: [string, (r: Row) => string][] = [
   ['status', (r) => r.status],
   ['decided', (r) => dash(r.moderated_at?.slice(0, 10))],
   ['by', (r) => dash(r.moderated_by)],
+  ['source', (r) => dash(r.source)],
   ['reason', (r) => dash(r.moderation_reason?.replace(/\s+/g, ' '))],
+  ['signals', (r) => dash(r.signals)],
 ];
 
 function printTable(io: CliIo, rows: Row[]): void {

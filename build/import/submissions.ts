@@ -1,0 +1,107 @@
+/**
+ * `physpay import submissions`: reports physicians sent through /contribute, from the service store's pending
+ * intake into the reports DB as one import batch of `pending` reports (listed and undone like any batch).
+ *
+ * Two stores and no transaction across them, so the order makes it safe to run twice or to kill midway:
+ *   1. one reports-DB transaction: the batch and its reports, each with its submission id (unique);
+ *   2. then the service store marks the submissions taken and drops their client hashes.
+ * A run killed between 1 and 2 finds those submission ids already in the reports DB the next time: it
+ * imports them no more and only marks them taken. Killed inside 1, nothing of it was written.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/open.ts';
+import { reportFingerprint } from '../db/fingerprint.ts';
+import type { PendingSubmission } from '../../server/store/types.ts';
+import { loadRefs, resolveSpecialty } from './refs.ts';
+import { insertBatch } from './result.ts';
+
+export interface SubmissionsImport {
+  /** the batch made (null: nothing new to import) */
+  batchId: number | null;
+  /** submissions imported now, as pending reports */
+  imported: string[];
+  /** submissions an earlier run had imported (it stopped before marking them taken) */
+  alreadyImported: string[];
+  /** submissions whose report is already in the DB (same fingerprint): skipped, like a CSV's duplicate rows */
+  duplicates: { id: string; reportId: number }[];
+  /** submissions the reports DB cannot take (their specialty or state is not in its reference data): left pending */
+  refused: { id: string; reason: string }[];
+  /** the batch the already imported ones belong to (to mark them with it) */
+  batchOf: Map<string, number>;
+}
+
+/** The highest report id ever given out (an undone batch's ids are not given out again). */
+const highestId = (db: Db) => (db
+  .prepare('SELECT max(coalesce((SELECT max(id) FROM reports), 0), coalesce((SELECT max(last_report_id) FROM import_batches), 0)) AS high')
+  .get() as { high: number }).high;
+
+/** Step 1: write the pending submissions into the reports DB, in one transaction (see the file comment). */
+export function importSubmissions(db: Db, pending: readonly PendingSubmission[], stamp: string): SubmissionsImport {
+  return db.transaction((): SubmissionsImport => {
+    const out: SubmissionsImport = { batchId: null, imported: [], alreadyImported: [], duplicates: [], refused: [], batchOf: new Map() };
+    const refs = loadRefs(db);
+    const already = db.prepare('SELECT batch_id FROM reports WHERE submission_id = ?');
+    const byFingerprint = db.prepare('SELECT id FROM reports WHERE fingerprint = ? ORDER BY id LIMIT 1');
+    const fresh: { s: PendingSubmission; specialtyId: number; fingerprint: string }[] = [];
+    const seen = new Set<string>();
+    for (const s of pending) {
+      const prior = already.get(s.id) as { batch_id: number } | undefined;
+      if (prior) {
+        out.alreadyImported.push(s.id);
+        out.batchOf.set(s.id, prior.batch_id);
+        continue;
+      }
+      const sp = resolveSpecialty(refs, s.report.specialty);
+      const state = refs.stateCode.get(s.report.state.toUpperCase());
+      if (!sp || !state) {
+        out.refused.push({ id: s.id, reason: !sp ? `specialty "${s.report.specialty}" is not in this reports DB's reference data` : `state "${s.report.state}" is not in this reports DB's reference data` });
+        continue;
+      }
+      const fingerprint = reportFingerprint({ ...s.report, specialty_id: sp.id, state, submitted_at: s.received_at });
+      const dup = byFingerprint.get(fingerprint) as { id: number } | undefined;
+      if (dup || seen.has(fingerprint)) {
+        out.duplicates.push({ id: s.id, reportId: dup?.id ?? 0 });
+        continue;
+      }
+      seen.add(fingerprint);
+      fresh.push({ s, specialtyId: sp.id, fingerprint });
+    }
+    if (fresh.length === 0) return out;
+    const high = highestId(db);
+    const ids = fresh.map((f) => f.s.id);
+    const batchId = insertBatch(db, {
+      kind: 'reports', file: `web submissions (${fresh.length})`, sha256: createHash('sha256').update(ids.join('\n')).digest('hex'), stamp,
+      rowsRead: pending.length, rowsImported: fresh.length, duplicates: out.duplicates.length, refused: out.refused.length, lastReportId: high + fresh.length,
+    }, 'imported');
+    const insert = db.prepare(`INSERT INTO reports (id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week,
+      years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, batch_id, fingerprint, source, submission_id, intake_signals)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, 'web', ?, ?)`);
+    fresh.forEach(({ s, specialtyId, fingerprint }, i) => {
+      const r = s.report;
+      insert.run(high + 1 + i, specialtyId, r.state.toUpperCase(), r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week, r.years_in_practice,
+        r.practice_setting, r.employment_type, r.wrvus, s.received_at, batchId, fingerprint, s.id, JSON.stringify(s.signals));
+      out.imported.push(s.id);
+    });
+    out.batchId = batchId;
+    return out;
+  }).immediate();
+}
+
+/** The signals of a web report in words, for `physpay moderate list` (pure). */
+export function signalsText(json: string | null): string {
+  if (!json) return '';
+  let s: { challenge?: string; seconds_to_submit?: number | null; client_submissions_today?: number; same_report_elsewhere?: number };
+  try {
+    s = JSON.parse(json) as typeof s;
+  } catch {
+    return '';
+  }
+  const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+  const parts = [
+    s.challenge === 'pow' ? 'proof of work' : 'form without JavaScript',
+    ...(s.seconds_to_submit !== null && s.seconds_to_submit !== undefined ? [`${s.seconds_to_submit.toLocaleString('en-US')} s to submit`] : []),
+    ...(s.client_submissions_today ? [`${ordinal(s.client_submissions_today)} from its client that day`] : []),
+    ...(s.same_report_elsewhere ? [`same report from ${s.same_report_elsewhere} other client${s.same_report_elsewhere === 1 ? '' : 's'}`] : []),
+  ];
+  return parts.join(', ');
+}
