@@ -33,6 +33,7 @@ import { renderSite } from './pages/site.ts';
 import { siteFiles } from './pages/sitemap.ts';
 import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
 import { buildOpenCsv } from './compute/open-csv.ts';
+import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH, dataPackage, openDataArchive } from './compute/data-package.ts';
 import { DEFAULT_TOP_CODE } from './import/bls.ts';
 
 export interface BuildOptions {
@@ -282,8 +283,24 @@ export function runBuild(opts: BuildOptions): BuildResult {
 
     const feeds = buildOpenFeeds(ds, feedOptions, facts);
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
-    for (const f of feeds) emit(`public/${f.path}`, canonicalJson(f.doc));
-    for (const [path, text] of buildOpenCsv(feeds)) emit(`public/${path}`, text);
+    // every feed and CSV, then the data package describing the CSVs, then one archive of all of them
+    const openFiles = new Map<string, Buffer>();
+    for (const f of feeds) {
+      const bytes = Buffer.from(canonicalJson(f.doc));
+      openFiles.set(f.path, bytes);
+      emit(`public/${f.path}`, bytes);
+    }
+    const csvs = buildOpenCsv(feeds);
+    for (const [path, text] of csvs) {
+      openFiles.set(path, Buffer.from(text));
+      emit(`public/${path}`, text);
+    }
+    const pkg = Buffer.from(canonicalJson(dataPackage({ baseUrl, publisher: opts.publisher, dataAsOf, csv: csvs })));
+    openFiles.set(DATA_PACKAGE_PATH, pkg);
+    emit(`public/${DATA_PACKAGE_PATH}`, pkg);
+    const bundle = openDataArchive(openFiles, buildDate, dataAsOf);
+    emit(`public/${ARCHIVE_PATH}`, bundle.archive);
+    emit(`public/${ARCHIVE_SHA256_PATH}`, bundle.sha256Line);
 
     const keyedInProcess = () => {
       for (let si = 0; si < ds.specialties.length; si++) {

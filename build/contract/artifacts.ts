@@ -36,5 +36,7 @@ export function contentTypeFor(path: string): string {
   if (path.endsWith('.txt')) return 'text/plain; charset=utf-8';
   if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
   if (path.endsWith('.ico')) return 'image/x-icon';
+  if (path.endsWith('.tar.gz')) return 'application/gzip';
+  if (path.endsWith('.sha256')) return 'text/plain; charset=utf-8';
   return 'application/octet-stream';
 }

@@ -8,6 +8,7 @@
  */
 import type { LoadedBuild, ServedFile } from '../builds/loaded-build.ts';
 import { openDataOpenApi } from '../../build/contract/openapi.ts';
+import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
 import { FEED_SCHEMAS, LICENSE, LICENSE_URL, feedPaths, type FeedKind, type InstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { canonicalJson } from '../../build/emit/json.ts';
 import { attrs, esc, fmtCount } from '../../build/pages/html.ts';
@@ -43,6 +44,8 @@ export interface ApiIndexDocument {
   terms_url: string;
   rate_limits: { per_minute: number; per_day: number; per: 'ip address' };
   feeds: ApiIndexFeed[];
+  /** the whole open data at once: every feed and CSV in one archive, its SHA-256, and the Data Package (v2) describing the CSVs */
+  downloads: { archive_url: string; sha256_url: string; datapackage_url: string; bytes: number | null };
 }
 
 /** The feed kind of an OpenAPI schema reference (#/components/schemas/SpecialtyStateFeed -> specialtyState). */
@@ -93,6 +96,12 @@ export function apiIndexDocument(build: LoadedBuild, limits: IpLimits): ApiIndex
     terms_url: `${base}/license`,
     rate_limits: { per_minute: limits.perMinute, per_day: limits.perDay, per: 'ip address' },
     feeds,
+    downloads: {
+      archive_url: `${base}/${ARCHIVE_PATH}`,
+      sha256_url: `${base}/${ARCHIVE_SHA256_PATH}`,
+      datapackage_url: `${base}/${DATA_PACKAGE_PATH}`,
+      bytes: build.manifest.files[`public/${ARCHIVE_PATH}`]?.bytes ?? null,
+    },
   };
 }
 
@@ -110,6 +119,8 @@ export function apiIndexHtml(site: SiteContext, d: ApiIndexDocument): string {
 <li>OpenAPI 3.1 document: ${link(site, d.openapi_url, d.openapi_url.slice(site.baseUrl.length), { type: 'application/json' })}</li>
 <li>JSON Schemas: ${d.schemas.map((s) => link(site, s.url, s.feed, { type: 'application/schema+json' })).join(', ')}</li>
 </ul>
+<h2>Download everything</h2>
+<p>${link(site, d.downloads.archive_url, 'physpay-open-data.tar.gz')}${d.downloads.bytes !== null ? ` (${fmtCount(Math.ceil(d.downloads.bytes / 1024))} kB)` : ''}: every feed and CSV below in one archive, with its ${link(site, d.downloads.sha256_url, 'SHA-256')} (<code>sha256sum -c</code>) and a ${link(site, d.downloads.datapackage_url, 'Data Package', { type: 'application/json' })} (Frictionless v2) describing each CSV: fields, types, units, primary keys, licence and sources. Files in the archive carry the data date as their access date.</p>
 <h2>Feeds</h2>
 <p>Every path below is under ${code(`${site.baseUrl}${V1}`)}.</p>
 <ul${attrs({ class: 'links', 'aria-label': 'Every feed and download of the open data API' })}>

@@ -11,6 +11,7 @@
  * moved). A second night adds one report to a withheld cell of a withheld specialty: no file of that
  * specialty changes (a withheld cell's as_of never looks at its own reports).
  */
+import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -179,6 +180,15 @@ describe('nightly churn: new reports in one specialty in one state', () => {
         expect1(pub(feedPaths.state(st)), listsSp ? 'lists the specialty among its top specialties' : 'its figures\' noise moved with all reports');
         expect1(page(pagePaths.state(st)), 'shows the state\'s figures');
       }
+    }
+
+    // 6. The bulk download: the data package describes the CSVs (their bytes and hashes), the archive holds
+    //    every feed and CSV; both change exactly when one of their files did (checked, not assumed).
+    const archived = (p: string) => p.startsWith('public/data/api/v1/') && /\.(json|csv)$/.test(p);
+    if ([...expected.keys()].some((p) => p.startsWith('public/data/api/v1/') && p.endsWith('.csv'))) expect1(pub(DATA_PACKAGE_PATH), 'describes the CSVs that changed');
+    if ([...expected.keys()].some(archived)) {
+      expect1(pub(ARCHIVE_PATH), 'holds the feeds and CSVs that changed');
+      expect1(pub(ARCHIVE_SHA256_PATH), 'the archive\'s checksum');
     }
 
     const changed = changedPaths(m1, m2);

@@ -1,0 +1,132 @@
+/**
+ * The open data as a Frictionless Data Package (v2) and one archive (pure): `datapackage.json` describes every
+ * CSV download (fields, types, units, missing values, primary key, licence, sources, the publication floors
+ * and the disclosure control), and the archive holds every feed and CSV of the build with that descriptor.
+ * Both are written by the build beside the feeds (data/api/v1/) and served like them.
+ */
+import { createHash } from 'node:crypto';
+import { LICENSE_URL } from '../contract/open-feeds.ts';
+import { accessDateToken } from '../contract/manifest.ts';
+import { FLOORS, ROUNDING_MAX_N } from './stats.ts';
+import { tarGz } from './tar.ts';
+
+export const DATA_PACKAGE_PATH = 'data/api/v1/datapackage.json';
+export const ARCHIVE_NAME = 'physpay-open-data.tar.gz';
+export const ARCHIVE_PATH = `data/api/v1/${ARCHIVE_NAME}`;
+export const ARCHIVE_SHA256_PATH = `${ARCHIVE_PATH}.sha256`;
+
+type Json = Record<string, unknown>;
+interface FieldSpec { type: 'string' | 'integer' | 'number' | 'boolean' | 'date'; description: string; format?: string; unit?: string }
+
+const USD = (what: string): FieldSpec => ({ type: 'number', description: `${what}, in US dollars per year; empty when withheld`, unit: 'USD' });
+
+/** What every column of the CSV downloads means (columns named pgyN_salary are matched by pattern). */
+const FIELDS: Record<string, FieldSpec> = {
+  slug: { type: 'string', description: 'stable identifier used in URLs' },
+  name: { type: 'string', description: 'name' },
+  code: { type: 'string', description: 'two-letter USPS code (DC included)' },
+  region: { type: 'string', description: 'US Census region: Northeast, Midwest, South or West' },
+  city: { type: 'string', description: 'city of the teaching hospital' },
+  state_code: { type: 'string', description: 'two-letter USPS code of the state' },
+  state: { type: 'string', description: 'state name' },
+  academic_year: { type: 'string', description: 'academic year of the pay scale, e.g. 2025-2026' },
+  n: { type: 'integer', description: `approved reports behind the figures; empty below the publication floor (${FLOORS.national} nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state)` },
+  median: USD('median total compensation (P50)'),
+  mean: USD('mean total compensation (winsorized)'),
+  p10: USD(`10th percentile of total compensation (needs ${FLOORS.tails} reports)`),
+  p25: USD('25th percentile of total compensation'),
+  p75: USD('75th percentile of total compensation'),
+  p90: USD(`90th percentile of total compensation (needs ${FLOORS.tails} reports)`),
+  rounded: { type: 'boolean', description: `true when the figures come from ${ROUNDING_MAX_N} reports or fewer and are rounded to $1,000` },
+  withheld: { type: 'boolean', description: 'true when the row is below its publication floor: its figures are empty' },
+  cost_of_living_index: { type: 'number', description: 'cost-of-living index of the state (US average = 100)', unit: 'index' },
+  col_adjusted_median: USD('median total compensation divided by the cost-of-living index x 100'),
+  pgy1_col_adjusted: USD('PGY-1 salary divided by the cost-of-living index x 100'),
+  rank: { type: 'integer', description: 'rank of the PGY-1 salary among the state\'s teaching hospitals (1 = highest)' },
+  rank_of: { type: 'integer', description: 'how many teaching hospitals of the state are ranked' },
+  source_url: { type: 'string', format: 'uri', description: 'where the hospital publishes its pay scale' },
+  as_of: { type: 'date', description: 'data date of the row: the newest submission (reports) or the scale\'s check date (residency)' },
+  citation_url: { type: 'string', format: 'uri', description: 'the page to cite for this row' },
+  feed_url: { type: 'string', format: 'uri', description: 'the JSON feed with this row\'s figures' },
+  methodology_url: { type: 'string', format: 'uri', description: 'how the figures are made' },
+  license: { type: 'string', description: 'licence of the figures (CC BY 4.0)' },
+  license_url: { type: 'string', format: 'uri', description: 'the licence deed' },
+  publisher: { type: 'string', description: 'who publishes the figures (credit them)' },
+  synthetic: { type: 'boolean', description: 'true when the figures are synthetic demo data, not real reports' },
+};
+
+function field(name: string): Json {
+  const pgy = /^pgy(\d+)_salary$/.exec(name);
+  const spec = pgy ? USD(`PGY-${pgy[1]} salary`) : FIELDS[name];
+  if (!spec) throw new Error(`data package: no description of CSV column ${name}`);
+  return { name, type: spec.type, description: spec.description, ...(spec.format ? { format: spec.format } : {}), ...(spec.unit ? { unit: spec.unit } : {}) };
+}
+
+/** One CSV download to describe: its path under data/api/v1/, its text, title and primary key. */
+interface CsvResource { name: string; path: string; title: string; description: string; primaryKey: string }
+
+const RESOURCES: CsvResource[] = [
+  { name: 'specialties', path: 'specialties.csv', title: 'Specialties: national figures', description: 'One row per specialty: national total compensation of approved self-reported reports.', primaryKey: 'slug' },
+  { name: 'states', path: 'states.csv', title: 'States: all specialties', description: 'One row per state and DC: total compensation of all specialties, with the cost-of-living index.', primaryKey: 'code' },
+  { name: 'residency-institutions', path: 'residency/institutions.csv', title: 'Resident salaries by teaching hospital', description: 'One row per teaching hospital: its published PGY pay scale (wide), from the hospital\'s own publication.', primaryKey: 'slug' },
+];
+
+export interface PackageInput {
+  baseUrl: string;
+  publisher: string;
+  /** the data date (newest submission behind the build): the package's version, so a rebuild of the same data is the same package */
+  dataAsOf: string;
+  /** data/api/v1/<path> -> CSV text, for the CSVs the build wrote */
+  csv: ReadonlyMap<string, string>;
+}
+
+/** The datapackage.json document (pure). */
+export function dataPackage(p: PackageInput): Json {
+  const resources = RESOURCES.filter((r) => p.csv.has(`data/api/v1/${r.path}`)).map((r) => {
+    const text = p.csv.get(`data/api/v1/${r.path}`)!;
+    const headerLine = text.slice(0, text.indexOf('\r\n'));
+    const header = headerLine.split(',');
+    return {
+      name: r.name, path: r.path, title: r.title, description: r.description,
+      format: 'csv', mediatype: 'text/csv', encoding: 'utf-8', bytes: Buffer.byteLength(text), hash: `sha256:${createHash('sha256').update(text).digest('hex')}`,
+      dialect: { delimiter: ',', lineTerminator: '\r\n', quoteChar: '"', doubleQuote: true, header: true },
+      schema: { fields: header.map(field), primaryKey: [r.primaryKey], missingValues: [''] },
+    };
+  });
+  return {
+    $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
+    name: 'physpay-open-data',
+    title: `${p.publisher} physician compensation open data`,
+    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Disclosure control: figures are computed on winsorized values, perturbed by a small deterministic amount and rounded to $1,000 from ${ROUNDING_MAX_N} reports or fewer, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission); the files in the archive carry it as their access date.`,
+    homepage: `${p.baseUrl}/data/api/v1/`,
+    version: p.dataAsOf,
+    created: `${p.dataAsOf}T00:00:00Z`,
+    keywords: ['physician compensation', 'salary', 'healthcare workforce', 'residency', 'open data'],
+    licenses: [{ name: 'CC-BY-4.0', path: LICENSE_URL, title: 'Creative Commons Attribution 4.0 International' }],
+    contributors: [{ title: p.publisher, roles: ['publisher'], path: p.baseUrl }],
+    sources: [
+      { title: 'Approved self-reported salary reports (moderated)', path: `${p.baseUrl}/methodology` },
+      { title: 'Teaching hospitals\' published resident pay scales', path: `${p.baseUrl}/residency` },
+      { title: 'BLS Occupational Employment and Wage Statistics (comparison only)', path: 'https://www.bls.gov/oes/' },
+    ],
+    resources,
+  };
+}
+
+/**
+ * The archive of the open data (pure): every feed and CSV of `files` (paths under data/api/v1/, as the build
+ * wrote them for `buildDate`) and the data package, under one folder, and its SHA-256 line (`sha256sum -c`
+ * reads it). Its bytes depend on the data only, not on the day it was built: the files carry the data date
+ * (`dataAsOf`) as their access date and as their time, so a rebuild of the same reports on another day makes
+ * the same archive (and changes no file of the build).
+ */
+export function openDataArchive(files: ReadonlyMap<string, Buffer>, buildDate: string, dataAsOf: string): { archive: Buffer; sha256Line: string } {
+  const built = accessDateToken(buildDate);
+  const dated = accessDateToken(dataAsOf);
+  const entries = [...files.keys()].sort().map((path) => {
+    const bytes = files.get(path)!;
+    return { path: `physpay-open-data/${path.slice('data/api/v1/'.length)}`, bytes: bytes.includes(built) ? Buffer.from(bytes.toString('utf8').split(built).join(dated)) : bytes };
+  });
+  const archive = tarGz(entries, Date.parse(`${dataAsOf}T00:00:00Z`) / 1000);
+  return { archive, sha256Line: `${createHash('sha256').update(archive).digest('hex')}  ${ARCHIVE_NAME}\n` };
+}
