@@ -31,6 +31,8 @@ export interface FigureOptions {
   floor?: number | null;
   tag?: string;
   className?: string;
+  /** a narrow table: a withheld figure reads just "withheld" (the table's note names the floor once) */
+  compact?: boolean;
 }
 
 /** One figure element (`<span>` unless `tag` says otherwise). */
@@ -38,7 +40,7 @@ export function fig(field: string, value: number | null, unit: Unit, o: FigureOp
   const tag = o.tag ?? 'span';
   if (value === null) {
     const withheld = o.floor !== undefined && o.floor !== null;
-    return `<${tag}${attrs({ class: [o.className, withheld ? 'withheld' : 'na'].filter(Boolean).join(' '), 'data-field': field, 'data-value': withheld ? 'withheld' : 'null' })}>${esc(withheld ? withheldText(o.floor!) : 'not available')}</${tag}>`;
+    return `<${tag}${attrs({ class: [o.className, withheld ? 'withheld' : 'na', o.compact ? 'compact' : ''].filter(Boolean).join(' '), 'data-field': field, 'data-value': withheld ? 'withheld' : 'null' })}>${esc(withheld ? (o.compact ? 'withheld' : withheldText(o.floor!)) : 'not available')}</${tag}>`;
   }
   return `<${tag}${attrs({ class: o.className, 'data-field': field, 'data-value': value })}>${esc(formatValue(value, unit))}</${tag}>`;
 }

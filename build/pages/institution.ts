@@ -3,7 +3,17 @@ import type { InstitutionFeed } from '../contract/open-feeds.ts';
 import { pgySvg } from './chart.ts';
 import { attrs, esc, fmtMoney } from './html.ts';
 import { fig, textFig } from './figures.ts';
-import { citeBlock, figure, link, metaLine, page, residencyCaveat, table, type SiteContext } from './layout.ts';
+import { citeBlock, figure, link, page, residencyCaveat, table, type SiteContext } from './layout.ts';
+
+/**
+ * "3 of 41"; a rank among only a few scales says so ("2 of 2: only 2 scales of 2025-2026 are published"),
+ * since "2 of 2" alone reads like a verdict.
+ */
+function rankCell(field: string, r: { position: number; of: number } | null, year: string): string {
+  if (!r) return '<span class="na">not ranked</span>';
+  const few = r.of < 5 ? `<br><span class="meta">only ${esc(String(r.of))} scale${r.of === 1 ? '' : 's'} of ${esc(year)} published</span>` : '';
+  return `${fig(`${field}.position`, r.position, 'rank')} of ${fig(`${field}.of`, r.of, 'rank')}${few}`;
+}
 
 /** The feed's rank basis is a clause without a full stop: end it before the next sentence. */
 const sentence = (t: string) => (/[.!?]$/.test(t) ? t : `${t}.`);
@@ -25,14 +35,13 @@ export function renderInstitutionPage(site: SiteContext, f: InstitutionFeed): st
     `<tr><th scope="row">PGY-1 salary</th>${fig('pgy1_salary', f.pgy1_salary, 'usd', { tag: 'td', className: 'num' })}</tr>`,
     `<tr><th scope="row">Cost-of-living index of ${esc(inst.state.name)} (US = 100)</th>${fig('cost_of_living.index', col.index, 'index', { tag: 'td', className: 'num' })}</tr>`,
     `<tr><th scope="row">PGY-1 salary adjusted for cost of living</th>${fig('pgy1_col_adjusted', f.pgy1_col_adjusted, 'usd', { tag: 'td', className: 'num' })}</tr>`,
-    `<tr><th scope="row">National rank among ${esc(f.academic_year)} scales (adjusted PGY-1)</th><td class="num">${f.rank ? `${fig('rank.position', f.rank.position, 'rank')} of ${fig('rank.of', f.rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
-    `<tr><th scope="row">Rank in ${esc(inst.state.name)} among ${esc(f.academic_year)} scales</th><td class="num">${f.state_rank ? `${fig('state_rank.position', f.state_rank.position, 'rank')} of ${fig('state_rank.of', f.state_rank.of, 'rank')}` : '<span class="na">not ranked</span>'}</td></tr>`,
+    `<tr><th scope="row">National rank among ${esc(f.academic_year)} scales (adjusted PGY-1)</th><td class="num">${rankCell('rank', f.rank, f.academic_year)}</td></tr>`,
+    `<tr><th scope="row">Rank in ${esc(inst.state.name)} among ${esc(f.academic_year)} scales</th><td class="num">${rankCell('state_rank', f.state_rank, f.academic_year)}</td></tr>`,
   ];
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>${esc(inst.name)} resident salaries</h1>
 <p class="lead">PGY-1 salary for ${textFig('academic_year', f.academic_year)}: <strong>${fig('pgy1_salary', f.pgy1_salary, 'usd')}</strong></p>
 <p>${esc(inst.city)}, ${link(site, `${site.baseUrl}/states/${inst.state.slug}`, inst.state.name)}. Source: ${link(site, f.source_url, 'the hospital\'s published pay scale', { rel: 'nofollow' })}, checked ${textFig('as_of', f.as_of, 'time', { datetime: f.as_of })}.</p>
-${metaLine(f, null)}
 ${residencyCaveat(site)}
 <h2>Pay scale</h2>
 ${figure(svg, 'Annual salary at each postgraduate year (PGY) of residency.')}

@@ -84,7 +84,7 @@ table{border-collapse:collapse;min-width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 .num{text-align:right;white-space:nowrap}
-.num.withheld,.num.na{white-space:normal;min-width:7rem}
+.num.withheld,.num.na{white-space:normal;min-width:7rem}.num.compact{min-width:0}
 .cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
 .cite h2{margin-top:.25rem}
 .cite a{overflow-wrap:anywhere}
@@ -116,7 +116,7 @@ th[aria-sort="descending"] button.sort::after{content:" \\2193";color:var(--fg)}
 .note{border-left:4px solid var(--accent);background:#f3f7fc;padding:.5rem .75rem}
 ul.columns{columns:14rem;padding-left:1.2rem}
 footer{border-top:1px solid var(--line);margin-top:2rem;padding:1rem;color:var(--muted);font-size:.9rem}
-@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}table{font-size:14px}}
+@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}table{font-size:14px}#by-year th,#by-year td{padding:.3rem .2rem}}
 /* Phones: chart text scales with the chart's width (viewBox 400), so it is set larger to render at 12 px or more. */
 @media (max-width:30rem){.chart text,.chart .tick,.chart .small{font-size:15px}}`;
 

@@ -21,6 +21,33 @@ export interface SpecialtyPageInput {
   states: SpecialtyStateFeed[];
 }
 
+/**
+ * A specialty below the national floor: every figure of it is withheld, nationally, by state, by year and per
+ * wRVU, so the page says so once, with what would publish it, instead of a page of withheld cells. The count
+ * itself stays hidden (1 to 4 reports could point at the people who reported), so the page names the floor:
+ * at most that many more approved reports publish it.
+ */
+function withheldSpecialtyPage(site: SiteContext, f: SpecialtyFeed): string {
+  const name = f.specialty.name;
+  const floor = FLOORS.national;
+  const body = `<article${attrs({ 'data-feed': f.feed_url })}>
+<h1>${esc(name)} salary</h1>
+<p class="notice" id="not-yet"><strong>Not published yet.</strong> ${esc(name)} has fewer than ${floor} approved reports nationally. Its figures are published from ${floor} reports, so at most ${floor} more approved reports would publish them, nationally and then state by state (${FLOORS.specialtyInState} reports in a state). The exact count is not shown: a count of 1 to 4 could point at the people who reported.</p>
+${contributeLine(site, name, f.specialty.slug, false)}
+${selfReportedCaveat(site)}
+<p>The figures of ${esc(name)} will appear here, in the ${link(site, f.feed_url.replace(/^.*\/data\/api\/v1\//, `${site.baseUrl}/data/api/v1/`), 'JSON feed')} and in the CSV downloads once published. Meanwhile, ${link(site, `${site.baseUrl}/salaries`, 'the specialties with published figures')}.</p>
+${citeBlock(site, f, 'attr')}
+</article>`;
+  return page(site, {
+    title: `${name} salary`,
+    description: `${name} salary data: not published yet (fewer than ${floor} approved reports).`,
+    canonical: f.citation_url,
+    feeds: [f.feed_url],
+    body,
+    noindex: true,
+  });
+}
+
 /** Rows of a "by state" / "by specialty" table: one row per cell feed, each row naming its feed. */
 export function cellRows(site: SiteContext, cells: SpecialtyStateFeed[], label: (c: SpecialtyStateFeed) => string): string[] {
   return cells.map((c) => {
@@ -68,6 +95,7 @@ ${distributionBlock(w, { id: 'wrvu-dist', title: `${name}: compensation per wRVU
 ${citeBlock(site, w, 'attr-wrvu', { heading: 'Cite the wRVU figures' })}
 </section>`;
 
+  if (f.withheld) return withheldSpecialtyPage(site, f);
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>${esc(name)} salary</h1>
 ${lead(`US median total compensation in ${name}`, f, floor)}

@@ -15,17 +15,23 @@ export function trendBlock(f: SpecialtyFeed): string {
   const name = f.specialty.name;
   const floor = FLOORS.national;
   const partial = rows.find((r) => r.partial);
-  const chart = trendSvg({ id: 'trend', title: `${name}: median and P25-P75 by compensation year`, desc: trendDesc(rows, floor) }, rows);
+  const published = rows.filter((r) => r.median !== null);
   const note = partial ? ` ${partial.year}* is the current compensation year, still being reported: its figures are partial.` : '';
   const tbl = table(
     `${name}: national total compensation by compensation year`,
-    ['Year', 'Reports (n)', 'P25', 'Median', 'P75'],
-    rows.map((r, k) => `<tr><th scope="row">${esc(r.year)}${r.partial ? ' (partial year)' : ''}</th>`
-      + (['n', 'p25', 'median', 'p75'] as const).map((key) => fig(`by_year[${k}].${key}`, r[key], key === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor })).join('')
+    ['Year', 'n', 'P25', 'Median', 'P75'], // narrow enough for a phone: n is explained under the table
+    rows.map((r, k) => `<tr><th scope="row">${esc(r.year)}${r.partial ? '*' : ''}</th>`
+      + (['n', 'p25', 'median', 'p75'] as const).map((key) => fig(`by_year[${k}].${key}`, r[key], key === 'n' ? 'count' : 'usd', { tag: 'td', className: 'num', floor, compact: true })).join('')
       + '</tr>'),
+    { id: 'by-year' },
   );
+  // A trend needs two published years: one point (often the partial current year) is no line.
+  const chart = published.length >= 2 ? trendSvg({ id: 'trend', title: `${name}: median and P25-P75 by compensation year`, desc: trendDesc(rows, floor) }, rows) : '';
   const shown = chart
     ? figure(chart, `Median (line) and 25th-75th percentile (band) by compensation year; gaps are years with fewer than ${floor} reports.${note}`)
-    : `<p>No compensation year has ${floor} or more reports yet.</p>`;
-  return `<h2 id="years-h">By compensation year</h2>\n${shown}\n${tbl}`;
+    : published.length === 1
+      ? `<p>Only ${esc(published[0]!.year)}${published[0]!.partial ? ' (the current year, still being reported)' : ''} has ${floor} or more reports so far, so there is no trend to draw yet.</p>`
+      : `<p>No compensation year has ${floor} or more reports yet.</p>`;
+  const tableNote = `<p class="meta">n: approved reports of that compensation year. Withheld: fewer than ${floor} reports that year.${partial ? ` * ${esc(partial.year)} is still being reported: its figures are partial.` : ''}</p>`;
+  return `<h2 id="years-h">By compensation year</h2>\n${shown}\n${tbl}\n${tableNote}`;
 }
