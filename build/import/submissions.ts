@@ -10,9 +10,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/open.ts';
-import { reportFingerprint } from '../db/fingerprint.ts';
+import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
 import type { PendingSubmission } from '../../server/store/types.ts';
-import { loadRefs, resolveSpecialty } from './refs.ts';
+import type { CsvRow } from './csv.ts';
+import { loadRefs } from './refs.ts';
+import { validateReportRows, type ValidReport } from './reports.ts';
 import { insertBatch } from './result.ts';
 
 export interface SubmissionsImport {
@@ -24,7 +26,7 @@ export interface SubmissionsImport {
   alreadyImported: string[];
   /** submissions whose report is already in the DB (same fingerprint): skipped, like a CSV's duplicate rows */
   duplicates: { id: string; reportId: number }[];
-  /** submissions the reports DB cannot take (their specialty or state is not in its reference data): left pending */
+  /** submissions the CSV importer's rules refuse (e.g. a specialty not in this DB's reference data), with its message: left pending */
   refused: { id: string; reason: string }[];
   /** the batch the already imported ones belong to (to mark them with it) */
   batchOf: Map<string, number>;
@@ -35,36 +37,56 @@ const highestId = (db: Db) => (db
   .prepare('SELECT max(coalesce((SELECT max(id) FROM reports), 0), coalesce((SELECT max(last_report_id) FROM import_batches), 0)) AS high')
   .get() as { high: number }).high;
 
+/**
+ * A submission as the reports CSV would give it (strings, null as an empty cell, the time the server received
+ * it as `submitted_at`), so that the CSV importer's own rules check it: the same code, the same messages.
+ */
+function asCsvRow(s: PendingSubmission, line: number): CsvRow {
+  const r = s.report;
+  const cell = (v: string | number | null) => (v === null || v === undefined ? '' : String(v));
+  return {
+    line,
+    values: {
+      specialty: cell(r.specialty), state: cell(r.state), year: cell(r.year), total_compensation: cell(r.total_compensation),
+      base_salary: cell(r.base_salary), bonus: cell(r.bonus), hours_per_week: cell(r.hours_per_week), years_in_practice: cell(r.years_in_practice),
+      practice_setting: cell(r.practice_setting), employment_type: cell(r.employment_type), wrvus: cell(r.wrvus), submitted_at: cell(s.received_at), status: '',
+    },
+  };
+}
+
 /** Step 1: write the pending submissions into the reports DB, in one transaction (see the file comment). */
 export function importSubmissions(db: Db, pending: readonly PendingSubmission[], stamp: string): SubmissionsImport {
   return db.transaction((): SubmissionsImport => {
     const out: SubmissionsImport = { batchId: null, imported: [], alreadyImported: [], duplicates: [], refused: [], batchOf: new Map() };
+    fillMissingFingerprints(db); // reports written by other means (demo data, older code) get theirs, as a CSV import does
     const refs = loadRefs(db);
     const already = db.prepare('SELECT batch_id FROM reports WHERE submission_id = ?');
     const byFingerprint = db.prepare('SELECT id FROM reports WHERE fingerprint = ? ORDER BY id LIMIT 1');
-    const fresh: { s: PendingSubmission; specialtyId: number; fingerprint: string }[] = [];
-    const seen = new Set<string>();
+    const toCheck: PendingSubmission[] = [];
     for (const s of pending) {
       const prior = already.get(s.id) as { batch_id: number } | undefined;
       if (prior) {
         out.alreadyImported.push(s.id);
         out.batchOf.set(s.id, prior.batch_id);
-        continue;
-      }
-      const sp = resolveSpecialty(refs, s.report.specialty);
-      const state = refs.stateCode.get(s.report.state.toUpperCase());
-      if (!sp || !state) {
-        out.refused.push({ id: s.id, reason: !sp ? `specialty "${s.report.specialty}" is not in this reports DB's reference data` : `state "${s.report.state}" is not in this reports DB's reference data` });
-        continue;
-      }
-      const fingerprint = reportFingerprint({ ...s.report, specialty_id: sp.id, state, submitted_at: s.received_at });
+      } else toCheck.push(s);
+    }
+    // The importer's rules, on every value (reference data, ranges, base + bonus within the total, the year not
+    // after the submission). The time was the server's: a clock here behind the server's refuses nothing.
+    const latest = toCheck.reduce((m, s) => { const t = Date.parse(s.received_at); return Number.isNaN(t) ? m : Math.max(m, t); }, Date.parse(stamp));
+    const { valid, errors } = validateReportRows(toCheck.map((s, i) => asCsvRow(s, i + 1)), refs, new Date(latest));
+    for (const e of errors) out.refused.push({ id: toCheck[e.line - 1]!.id, reason: e.message });
+    const fresh: { s: PendingSubmission; report: ValidReport; fingerprint: string }[] = [];
+    const seen = new Set<string>();
+    for (const report of valid) {
+      const s = toCheck[report.line - 1]!;
+      const fingerprint = reportFingerprint(report);
       const dup = byFingerprint.get(fingerprint) as { id: number } | undefined;
       if (dup || seen.has(fingerprint)) {
         out.duplicates.push({ id: s.id, reportId: dup?.id ?? 0 });
         continue;
       }
       seen.add(fingerprint);
-      fresh.push({ s, specialtyId: sp.id, fingerprint });
+      fresh.push({ s, report, fingerprint });
     }
     if (fresh.length === 0) return out;
     const high = highestId(db);
@@ -76,10 +98,9 @@ export function importSubmissions(db: Db, pending: readonly PendingSubmission[],
     const insert = db.prepare(`INSERT INTO reports (id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week,
       years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, batch_id, fingerprint, source, submission_id, intake_signals)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, 'web', ?, ?)`);
-    fresh.forEach(({ s, specialtyId, fingerprint }, i) => {
-      const r = s.report;
-      insert.run(high + 1 + i, specialtyId, r.state.toUpperCase(), r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week, r.years_in_practice,
-        r.practice_setting, r.employment_type, r.wrvus, s.received_at, batchId, fingerprint, s.id, JSON.stringify(s.signals));
+    fresh.forEach(({ s, report: r, fingerprint }, i) => {
+      insert.run(high + 1 + i, r.specialty_id, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week, r.years_in_practice,
+        r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, batchId, fingerprint, s.id, JSON.stringify(s.signals));
       out.imported.push(s.id);
     });
     out.batchId = batchId;

@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { runCliText } from '../helpers/cli.ts';
 import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -146,3 +146,108 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     }, 60_000);
   });
 }
+
+describe('import submissions: the importer\'s rules, duplicates, --json, and the build', () => {
+  const one = async (store: ServiceStore, r: IntakeReport, receivedAt: string, client: string, challenge: 'pow' | 'form' = 'form'): Promise<string> => {
+    const id = randomUUID();
+    const res = await store.submitReport({
+      id, report: r, fingerprint: `fp-${id}`, clientHash: client, day: receivedAt.slice(0, 10), received_at: receivedAt, challenge,
+      challengeSignature: null, seconds_to_submit: 12,
+    }, 5);
+    expect(res.outcome).toBe('stored');
+    return id;
+  };
+
+  it('refuses what the CSV importer refuses (left waiting, reasons on stderr); skips duplicates of the DB (demo reports too) and of each other; --json', async () => {
+    const serviceDb = join(tmp.path, 'service-rules.db');
+    const db = freshDb();
+    // a report already in the DB (demo data, written without a fingerprint): the same values sent again
+    const d = new Database(db, { readonly: true });
+    const demo = d.prepare(`SELECT s.name AS specialty, r.* FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.fingerprint IS NULL ORDER BY r.id LIMIT 1`).get() as IntakeReport & { id: number; submitted_at: string };
+    d.close();
+    expect(demo).toBeDefined();
+    const store = await openServiceStore(serviceDb);
+    const at = '2026-11-20T10:00:00.000Z';
+    const good = await one(store, report(333_000), at, 'c1', 'pow');
+    const sameAsDemo = await one(store, {
+      specialty: demo.specialty, state: demo.state, year: demo.year, total_compensation: demo.total_compensation, base_salary: demo.base_salary, bonus: demo.bonus,
+      hours_per_week: demo.hours_per_week, years_in_practice: demo.years_in_practice, practice_setting: demo.practice_setting, employment_type: demo.employment_type, wrvus: demo.wrvus,
+    }, demo.submitted_at, 'c2');
+    const twinA = await one(store, report(344_000), at, 'c3');
+    const twinB = await one(store, report(344_000), at, 'c4'); // the same report at the same moment from another client: one of them is kept
+    const astrology = await one(store, report(355_000, { specialty: 'Astrology' }), at, 'c5');
+    const badState = await one(store, report(356_000, { state: 'ZZ' }), at, 'c6');
+    const tooManyHours = await one(store, report(357_000, { hours_per_week: 200 }), at, 'c7');
+    const parts = await one(store, report(358_000, { base_salary: 300_000, bonus: 100_000 }), at, 'c8');
+    const lateYear = await one(store, report(359_000, { year: 2027 }), at, 'c9');
+    await store.close();
+
+    const r = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^imported 2 submissions as pending reports \(batch (\d+)\); 2 skipped: already in the DB; 5 refused by the importer's rules, left waiting \(reasons on stderr\); next: physpay moderate list --db /);
+    const reasons = Object.fromEntries(r.err.trim().split('\n').map((l) => { const m = /^submission (\S+): (.*)$/.exec(l)!; return [m[1], m[2]]; }));
+    expect(reasons[astrology]).toBe('specialty: unknown specialty "Astrology" (physpay reference specialties lists the names and spellings)');
+    expect(reasons[badState]).toMatch(/^state: must be a two-letter US state code such as NY or DC \(got "ZZ"/);
+    expect(reasons[tooManyHours]).toMatch(/^hours_per_week: /);
+    expect(reasons[parts]).toBe('base_salary + bonus (400000) exceed total_compensation (358000)');
+    expect(reasons[lateYear]).toBe('year: compensation year 2027 is after the submission date 2026-11-20');
+    expect(Object.keys(reasons)).toHaveLength(5);
+    const rows = webRows(db);
+    const taken = rows.map((x) => x.submission_id);
+    expect(taken).toHaveLength(2);
+    expect(taken).toContain(good);
+    expect(taken.filter((id) => id === twinA || id === twinB)).toHaveLength(1); // the twins received at the same moment: either one
+    expect(taken).not.toContain(sameAsDemo);
+    // a web report takes the importer's fingerprint, so a CSV file with the same report would be skipped as a duplicate
+    const check = new Database(db, { readonly: true });
+    const fp = check.prepare('SELECT fingerprint FROM reports WHERE submission_id = ?').pluck().get(good) as string;
+    check.close();
+    expect(fp).toMatch(/^[0-9a-f]{32}$/);
+
+    // duplicates were taken (nothing left to do for them); the refused wait, and are named again, in JSON this time
+    const again = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb, '--json']);
+    expect(again.code, again.err).toBe(0);
+    const j = JSON.parse(again.out);
+    expect(j).toMatchObject({ db, batch_id: null, imported: 0, already_imported: 0, duplicates: 0 });
+    expect(j.refused.map((x: { id: string }) => x.id).sort()).toEqual([astrology, badState, tooManyHours, parts, lateYear].sort());
+    expect(j.refused.find((x: { id: string }) => x.id === astrology).reason).toMatch(/^specialty: unknown specialty "Astrology"/);
+    const left = await openServiceStore(serviceDb);
+    expect((await left.pendingSubmissions(100)).map((p) => p.id).sort()).toEqual([astrology, badState, tooManyHours, parts, lateYear].sort());
+    await left.close();
+    expect(webRows(db)).toHaveLength(2);
+  });
+
+  it('--json on a first run; approved, a web report is counted by the next build; moderate list names csv batches', async () => {
+    const serviceDb = join(tmp.path, 'service-build.db');
+    const db = makeGoldenDb(mkdirSync(join(tmp.path, 'build-golden'), { recursive: true })!);
+    const before = goldenBuild(db, join(tmp.path, 'build-before'));
+    // a CSV import, for moderate list's source column
+    const csv = join(tmp.path, 'one.csv');
+    writeFileSync(csv, 'specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,years_in_practice,practice_setting,employment_type,wrvus,submitted_at,status\nCardiology,NY,2025,512345,,,,,,,,2026-01-05,\n');
+    const csvImport = await runCliText(['import', 'reports', '--db', db, csv]);
+    expect(csvImport.code, csvImport.err).toBe(0);
+    const csvBatch = Number(/batch (\d+)/.exec(csvImport.out)![1]);
+    const store = await openServiceStore(serviceDb);
+    const kept = await one(store, report(421_000, { specialty: 'Family Medicine', state: 'OH' }), '2026-11-10T08:00:00.000Z', 'k1', 'pow');
+    const other = await one(store, report(422_000, { specialty: 'Family Medicine', state: 'OH' }), '2026-11-10T09:00:00.000Z', 'k2');
+    await store.close();
+    const r = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ db, store: expect.any(String), imported: 2, already_imported: 0, duplicates: 0, refused: [] });
+    expect(j.batch_id).toBeGreaterThan(csvBatch);
+    const listed = JSON.parse((await runCliText(['moderate', 'list', '--db', db, '--json', '--limit', 'all'])).out);
+    const byId = new Map<number, { id: number; source: string | null; signals: string | null }>(listed.rows.map((x: { id: number }) => [x.id, x]));
+    const rows = webRows(db);
+    const keptRow = byId.get(rows.find((x) => x.submission_id === kept)!.id)!;
+    expect(keptRow).toMatchObject({ source: 'web', signals: 'proof of work, 12 s to submit, 1st from its client that day' });
+    expect([...byId.values()].filter((x) => x.source === `csv batch ${csvBatch}`)).toHaveLength(1);
+    expect([...byId.values()].filter((x) => x.source === 'csv batch ' + csvBatch)[0]!.signals).toBeNull();
+    const approved = await runCliText(['moderate', 'approve', '--db', db, String(keptRow.id), '--moderator', 'test']);
+    expect(approved.code, approved.err).toBe(0);
+    const after = goldenBuild(db, join(tmp.path, 'build-after'));
+    const n = (dir: string, slug: string) => (JSON.parse(readFileSync(join(dir, 'private/keyed/index.json'), 'utf8')) as { specialties: { slug: string; sample_size: number }[] }).specialties.find((x) => x.slug === slug)!.sample_size;
+    expect(n(after.dir, 'family-medicine')).toBe(n(before.dir, 'family-medicine') + 1); // the approved one; the other is still pending
+    expect(other).not.toBe(kept);
+  }, 120_000);
+});

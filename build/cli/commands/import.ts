@@ -171,7 +171,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
         r.batchId !== null ? `imported ${fmt(r.imported.length)} submission${r.imported.length === 1 ? '' : 's'} as pending reports (batch ${r.batchId})` : 'imported nothing new',
         ...(r.alreadyImported.length ? [`${fmt(r.alreadyImported.length)} imported by an earlier run that stopped before marking them, now marked`] : []),
         ...(r.duplicates.length ? [`${fmt(r.duplicates.length)} skipped: already in the DB`] : []),
-        ...(r.refused.length ? [`${fmt(r.refused.length)} left waiting: the reports DB cannot take them`] : []),
+        ...(r.refused.length ? [`${fmt(r.refused.length)} refused by the importer's rules, left waiting (reasons on stderr)`] : []),
       ];
       io.out(`${parts.join('; ')}; next: physpay moderate list --db ${path}`);
       for (const x of r.refused) io.err(`submission ${x.id}: ${x.reason}`);
