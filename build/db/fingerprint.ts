@@ -40,10 +40,9 @@ function timestamp(v: string): string {
   return Number.isNaN(t) ? v.trim() : new Date(t).toISOString();
 }
 
-/** 32 hex digits (128 bits of SHA-256) over the normalised values. */
-export function reportFingerprint(r: FingerprintedReport): string {
-  const values = [
-    num(r.specialty_id),
+/** The report's own values, normalised (both fingerprints hash them in this order). */
+function reportValues(r: Omit<FingerprintedReport, 'specialty_id' | 'submitted_at'>): (string | number | null)[] {
+  return [
     r.state.trim().toUpperCase(),
     num(r.year),
     num(r.total_compensation),
@@ -54,6 +53,14 @@ export function reportFingerprint(r: FingerprintedReport): string {
     folded(r.practice_setting),
     folded(r.employment_type),
     num(r.wrvus),
+  ];
+}
+
+/** 32 hex digits (128 bits of SHA-256) over the normalised values. */
+export function reportFingerprint(r: FingerprintedReport): string {
+  const values = [
+    num(r.specialty_id),
+    ...reportValues(r),
     timestamp(r.submitted_at),
   ];
   return createHash('sha256').update(JSON.stringify(['report v1', ...values])).digest('hex').slice(0, 32);
@@ -77,16 +84,7 @@ export function fillMissingFingerprints(db: Database.Database): number {
 export function submissionFingerprint(r: Omit<FingerprintedReport, 'specialty_id' | 'submitted_at'> & { specialty: string }): string {
   const values = [
     r.specialty.trim().toLowerCase(),
-    r.state.trim().toUpperCase(),
-    num(r.year),
-    num(r.total_compensation),
-    num(r.base_salary),
-    num(r.bonus),
-    num(r.hours_per_week),
-    num(r.years_in_practice),
-    folded(r.practice_setting),
-    folded(r.employment_type),
-    num(r.wrvus),
+    ...reportValues(r),
   ];
   return createHash('sha256').update(JSON.stringify(['submission v1', ...values])).digest('hex').slice(0, 32);
 }

@@ -13,11 +13,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { esc } from '../../build/pages/html.ts';
-import { CSS } from '../../build/pages/layout.ts';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { siteContextOf } from '../pages/site-context.ts';
 import { requestIdHeader } from '../http/send.ts';
 import { pageCsp } from '../http/page-security.ts';
+import { privatePageHead } from './welcome.ts';
 
 export const ACCOUNT_PATH = '/account';
 
@@ -52,16 +52,7 @@ export function accountPage(publisher: string, baseUrl: string, billingPortalUrl
   const portal = billingPortalUrl
     ? `<p><a href="${esc(billingPortalUrl)}" rel="noopener noreferrer">Manage your card and plan</a> (opens the billing provider's customer portal).</p>`
     : '<p>To change your card or plan, contact the operator of this service.</p>';
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<title>Your account | ${esc(publisher)}</title>
-<style>${CSS}${PAGE_CSS}</style>
-</head>
+  return `${privatePageHead('Your account', publisher, PAGE_CSS)}
 <body>
 <header><nav aria-label="Site"><a href="/">${esc(publisher)}</a><a href="/docs/api">API reference</a><a href="/account">Account</a></nav></header>
 <main>

@@ -51,7 +51,8 @@ export function sessionIdOf(url: string): string | null {
   return all.length === 1 && SESSION_ID.test(all[0]!) ? all[0]! : null;
 }
 
-function document(title: string, body: string, publisher: string): string {
+/** The head of a page that holds or handles an API key (welcome, account): not indexed, no referrer, the site's CSS plus `css`. */
+export function privatePageHead(title: string, publisher: string, css: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -60,11 +61,15 @@ function document(title: string, body: string, publisher: string): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${esc(title)} | ${esc(publisher)}</title>
-<style>${CSS}
+<style>${CSS}${css}</style>
+</head>`;
+}
+
+function document(title: string, body: string, publisher: string): string {
+  return `${privatePageHead(title, publisher, `
 /* the key and the curl line wrap on a phone instead of scrolling sideways */
 #api-key { overflow-wrap: anywhere; word-break: break-all; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; }</style>
-</head>
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }`)}
 <body>
 <main>
 ${body}
