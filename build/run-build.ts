@@ -26,7 +26,7 @@ import { accuracyTable, specialtyAccuracy, type AccuracyRow, type SpecialtyAccur
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
 import { canonicalJson, compactJson } from './emit/json.ts';
-import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
+import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, listBuilds, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
 import { createWriter, WriteError, type FileWriter } from './emit/writer.ts';
 import { renderSite } from './pages/site.ts';
@@ -35,6 +35,13 @@ import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
 import { buildOpenCsv } from './compute/open-csv.ts';
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH, dataPackage, openDataArchive } from './compute/data-package.ts';
 import { DEFAULT_TOP_CODE } from './import/bls.ts';
+import { ReleasesFeed, RELEASES_PATH, type Release, type ReleaseChanges } from './contract/releases.ts';
+import { cellFigures, nextReleaseId, releaseChanges, releaseEntry, releasesDocument, type CellFigures } from './compute/releases.ts';
+import { CHANGELOG_PATH, CITATION_CFF_PATH, citationCff, renderChangelogPage } from './pages/changelog.ts';
+import { pageFile, siteContextFor } from './pages/site.ts';
+import { LICENSE, LICENSE_URL, pagePaths, type SpecialtiesFeed } from './contract/open-feeds.ts';
+import { schemaForPath } from './contract/artifacts.ts';
+import { accessDateToken } from './contract/manifest.ts';
 
 export interface BuildOptions {
   db: string;
@@ -121,6 +128,57 @@ export function changedFiles(before: Manifest['files'] | null, after: Manifest['
   return n;
 }
 
+/** The files every release rewrites (releases.json, the changelog, CITATION.cff). */
+const RELEASE_FILES = new Set([`public/${RELEASES_PATH}`, `public/${pageFile(CHANGELOG_PATH)}`, `public/${CITATION_CFF_PATH}`]);
+
+function withoutRelease(files: Manifest['files']): Manifest['files'] {
+  return Object.fromEntries(Object.entries(files).filter(([p]) => !RELEASE_FILES.has(p)));
+}
+
+/** The releases listed by a build's releases.json (none when it has none or it cannot be read). */
+function readReleases(path: string): Release[] {
+  if (!existsSync(path)) return [];
+  try {
+    return ReleasesFeed.parse(JSON.parse(readFileSync(path, 'utf8'))).releases;
+  } catch {
+    return [];
+  }
+}
+
+const CELL_KINDS = new Set(['specialty', 'specialtyState', 'state']);
+
+/**
+ * What changed since release `previous` (the build in `previousDir`): the cells (specialties nationally and
+ * in states, states) of the feeds whose figures changed, compared with the same feeds of that build.
+ */
+function changesSince(
+  previous: Release,
+  previousDir: string,
+  previousFiles: Manifest['files'] | null,
+  files: Manifest['files'],
+  feeds: ReturnType<typeof buildOpenFeeds>,
+  specialties: SpecialtiesFeed,
+): ReleaseChanges {
+  const same = (a: ManifestFile | undefined, b: ManifestFile | undefined) => !!a && !!b && (a.figures_hash ?? a.content_hash) === (b.figures_hash ?? b.content_hash);
+  const earlier = (path: string) => JSON.parse(readFileSync(join(previousDir, 'public', path), 'utf8'));
+  const before: CellFigures[] = [];
+  const after: CellFigures[] = [];
+  const now = new Set<string>();
+  for (const f of feeds) {
+    if (!CELL_KINDS.has(f.kind)) continue;
+    const p = `public/${f.path}`;
+    now.add(p);
+    if (same(previousFiles?.[p], files[p])) continue;
+    after.push(cellFigures(f.path, f.doc as Parameters<typeof cellFigures>[1]));
+    if (previousFiles?.[p]) before.push(cellFigures(f.path, earlier(f.path)));
+  }
+  for (const p of Object.keys(previousFiles ?? {})) {
+    const kind = schemaForPath(p)?.feed;
+    if (kind && CELL_KINDS.has(kind) && !now.has(p)) before.push(cellFigures(p.slice('public/'.length), earlier(p.slice('public/'.length))));
+  }
+  return releaseChanges(previous.release, before, after, { before: previous.reports_used, after: specialties.n ?? 0 });
+}
+
 function stampOf(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1Z');
 }
@@ -197,6 +255,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
         previousFiles = null; // unreadable: treated as different, nothing reused
       }
     }
+    // The releases so far (the current build's releases.json) and this build's release id.
+    const history = previousId ? readReleases(join(buildsDir(opts.out), previousId, 'public', RELEASES_PATH)) : [];
+    // a release of a build rolled back from is still on disk: its id is never given again
+    const kept = listBuilds(opts.out).flatMap((b) => readReleases(join(buildsDir(opts.out), b.id, 'public', RELEASES_PATH)).slice(0, 1));
+    const release = nextReleaseId([...history, ...kept.filter((r) => !history.some((h) => h.release === r.release))], buildDate);
 
     const files: Record<string, ManifestFile> = {};
     const problems: string[] = [];
@@ -217,22 +280,38 @@ export function runBuild(opts: BuildOptions): BuildResult {
         problems.push(...found);
         return;
       }
-      const entry = manifestEntry(path, bytes, buildDate);
+      const entry = manifestEntry(path, bytes, buildDate, release);
       const before = previousFiles?.[path];
       bytesTotal += bytes.length;
-      if (before && before.content_hash === entry.content_hash && before.content_type === entry.content_type) {
+      // equal figures (access date and release label masked): the earlier file, with its release, stays
+      if (before && (before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) && before.content_type === entry.content_type) {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
-        const date = before.sha256 === entry.sha256 ? undefined : (before.access_date ?? previousDate);
-        files[path] = date && date !== buildDate ? { ...before, access_date: date } : entry;
+        if (before.sha256 === entry.sha256) files[path] = entry;
+        else {
+          const { access_date: _, ...plain } = before;
+          const date = before.access_date ?? previousDate;
+          files[path] = date === buildDate ? plain : { ...plain, access_date: date };
+        }
         reused++;
         return;
       }
       out.write(join(staging, path), bytes);
       files[path] = entry;
     };
+    /**
+     * The bytes a public file has in this build, with this build's access date: the new bytes, or those of
+     * the earlier file it reuses (its own release label), for the archive, which must equal what is served.
+     */
+    const builtBytes = (path: string, fresh: Buffer): Buffer => {
+      const f = files[`public/${path}`];
+      if (!f || f.sha256 === sha256(fresh)) return fresh;
+      const earlier = readFileSync(join(buildsDir(opts.out), previousId!, 'public', path));
+      const token = accessDateToken(f.access_date ?? buildDate);
+      return earlier.includes(token) ? Buffer.from(earlier.toString('utf8').split(token).join(accessDateToken(buildDate))) : earlier;
+    };
 
     progress.stage('computing open feeds', `${ds.reports.count.toLocaleString('en-US')} approved reports`);
-    const feedOptions: FeedOptions = { baseUrl, publisher: opts.publisher, accessDate: buildDate };
+    const feedOptions: FeedOptions = { baseUrl, publisher: opts.publisher, accessDate: buildDate, release };
     const facts = nationalFacts(ds);
     const partialFrom = Number(dataAsOf.slice(0, 4)); // the newest submissions' year is still being reported
     const keyedNational = new Map<string, NationalFigures>();
@@ -282,13 +361,14 @@ export function runBuild(opts: BuildOptions): BuildResult {
     }
 
     const feeds = buildOpenFeeds(ds, feedOptions, facts);
+    const siteOptions = { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE };
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     // every feed and CSV, then the data package describing the CSVs, then one archive of all of them
     const openFiles = new Map<string, Buffer>();
     for (const f of feeds) {
       const bytes = Buffer.from(canonicalJson(f.doc));
-      openFiles.set(f.path, bytes);
       emit(`public/${f.path}`, bytes);
+      openFiles.set(f.path, builtBytes(f.path, bytes));
     }
     const csvs = buildOpenCsv(feeds);
     for (const [path, text] of csvs) {
@@ -301,6 +381,18 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const bundle = openDataArchive(openFiles, buildDate, dataAsOf);
     emit(`public/${ARCHIVE_PATH}`, bundle.archive);
     emit(`public/${ARCHIVE_SHA256_PATH}`, bundle.sha256Line);
+
+    // The release: what changed since the previous one (from the feeds just emitted and the previous
+    // build's), for releases.json, the changelog page and CITATION.cff.
+    const specialtiesDoc = feeds.find((f) => f.kind === 'specialties')!.doc as SpecialtiesFeed;
+    const releasesDoc = releasesDocument({
+      baseUrl, publisher: opts.publisher, synthetic: ds.synthetic, keep: opts.keep, history, feedPath: RELEASES_PATH, changelogPath: CHANGELOG_PATH,
+      methodologyPath: pagePaths.methodology(), license: LICENSE, licenseUrl: LICENSE_URL,
+      entry: releaseEntry({
+        release, date: buildDate, dataAsOf, specialties: specialtiesDoc, archiveSha256: sha256(bundle.archive),
+        changes: history[0] && previousId ? changesSince(history[0], join(buildsDir(opts.out), previousId), previousFiles, files, feeds, specialtiesDoc) : null,
+      }),
+    });
 
     const keyedInProcess = () => {
       for (let si = 0; si < ds.specialties.length; si++) {
@@ -322,14 +414,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
     }
 
     if (opts.pages !== false) {
-      const pages = renderSite(feeds, {
-        baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE,
-        keyedVsOpen: keyedVsOpen(feeds, keyedNational),
-        disclosureAccuracy: accuracyTable(accuracy),
-      });
+      const pages = renderSite(feeds, { ...siteOptions, keyedVsOpen: keyedVsOpen(feeds, keyedNational), disclosureAccuracy: accuracyTable(accuracy) });
+      pages.set(pageFile(CHANGELOG_PATH), renderChangelogPage(siteContextFor(siteOptions, ds.synthetic), releasesDoc));
       progress.stage('writing public pages', `${pages.size.toLocaleString('en-US')} pages`);
       for (const [path, text] of pages) emit(`public/${path}`, text);
-      // robots.txt, sitemap.xml (indexable pages only) and the site icon
+      // robots.txt, sitemap.xml (indexable pages only; the changelog without a lastmod, so its entry never changes) and the site icon
       for (const [path, bytes] of siteFiles(pages, baseUrl, { svg: FAVICON_SVG, ico: faviconIco() })) emit(`public/${path}`, bytes);
     }
     if (opts.extraPublic) for (const [path, text] of opts.extraPublic(feeds)) emit(`public/${path}`, text);
@@ -338,6 +427,12 @@ export function runBuild(opts: BuildOptions): BuildResult {
       keyedFromThreads();
     }
     emit(keyedPaths.index(), compactJson(keyedIndex(ds, summaries, opts.keyed, dataAsOf)));
+
+    // The release files: new with every release, so left out of "did anything change" (RELEASE_FILES).
+    emit(`public/${RELEASES_PATH}`, canonicalJson(releasesDoc));
+    if (opts.pages !== false) {
+      emit(`public/${CITATION_CFF_PATH}`, citationCff({ publisher: opts.publisher, baseUrl, latest: releasesDoc.releases[0]!, licenseSpdx: 'CC-BY-4.0', changelogUrl: `${baseUrl}${CHANGELOG_PATH}` }));
+    }
 
     progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
     out.finish(); // every file on disk (or the first write error)
@@ -377,15 +472,16 @@ export function runBuild(opts: BuildOptions): BuildResult {
     // Content hashes mask the access date (the build date), and no file holds the build id or clock, so
     // equal hashes mean equal data.
     const filesChanged = changedFiles(previousFiles, files);
+    const dataChanged = changedFiles(previousFiles && withoutRelease(previousFiles), withoutRelease(files));
     const notPublished = (status: 'unchanged' | 'pinned', diffWarnings: string[]): BuildResult => {
       rmSync(staging, { recursive: true, force: true });
       progress.done();
       return {
-        id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged, filesReused: reused,
+        id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged: dataChanged, filesReused: reused,
         seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings, disclosureAccuracy: accuracyTable(accuracy),
       };
     };
-    if (opts.skipUnchanged && previousFiles && filesChanged === 0) return notPublished('unchanged', []);
+    if (opts.skipUnchanged && previousFiles && dataChanged === 0) return notPublished('unchanged', []);
     let diffWarnings: string[] = [];
     if (previousId) {
       try {

@@ -27,6 +27,17 @@ export function comparisonFigures(a: SpecialtyPayDocument, b: SpecialtyPayDocume
   };
 }
 
+/** The later of two releases ("2026-11-24.2" after "2026-11-24", ".10" after ".9"). */
+export function laterRelease(a: string, b: string): string {
+  const key = (r: string) => {
+    const [date, seq] = r.split('.');
+    return [date!, Number(seq ?? 1)] as const;
+  };
+  const [da, sa] = key(a);
+  const [db, sb] = key(b);
+  return da > db || (da === db && sa >= sb) ? a : b;
+}
+
 export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocument, ctx: ComparisonContext): ComparisonFeed {
   const state = a.scope === 'state' && 'state' in a ? a.state : null;
   if ((b.scope === 'state') !== (state !== null) || (state && 'state' in b && b.state.slug !== state.slug)) {
@@ -54,6 +65,7 @@ export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocum
     publisher: ctx.publisher,
     feed_url: url(feedPaths.comparison(a.specialty.slug, b.specialty.slug, state?.slug)),
     synthetic: a.synthetic,
+    release: laterRelease(a.release, b.release),
     scope: state ? 'state' : 'national',
     state,
     specialty_a: a,

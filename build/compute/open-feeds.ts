@@ -22,6 +22,8 @@ export interface FeedOptions {
   publisher: string;
   /** The date written into each file's attribution line ("accessed ..."); the server replaces it with the day it serves. */
   accessDate: string;
+  /** the release this build publishes (release-id.ts); a feed the build does not change keeps its earlier file and release */
+  release: string;
 }
 
 export interface FeedFile {
@@ -85,6 +87,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     publisher: opts.publisher,
     feed_url: url(feedPath),
     synthetic: ds.synthetic,
+    release: opts.release,
   });
 
   const files: FeedFile[] = [];

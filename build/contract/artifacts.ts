@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { KeyedIndex, KeyedReportsArtifact, KeyedSpecialtyArtifact } from './keyed-artifacts.ts';
+import { ReleasesFeed } from './releases.ts';
 
 const SLUG = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
@@ -17,6 +18,7 @@ const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
   { pattern: /^public\/data\/api\/v1\/residency\/institutions\.json$/, schema: FEED_SCHEMAS.institutions, feed: 'institutions' },
   { pattern: new RegExp(`^public/data/api/v1/residency/institutions/${SLUG}\\.json$`), schema: FEED_SCHEMAS.institution, feed: 'institution' },
   { pattern: new RegExp(`^public/data/api/v1/residency/states/${SLUG}\\.json$`), schema: FEED_SCHEMAS.stateInstitutions, feed: 'stateInstitutions' },
+  { pattern: /^public\/data\/api\/v1\/releases\.json$/, schema: ReleasesFeed },
   { pattern: /^private\/keyed\/index\.json$/, schema: KeyedIndex },
   { pattern: new RegExp(`^private/keyed/benchmarks/${SLUG}\\.json$`), schema: KeyedSpecialtyArtifact },
   { pattern: new RegExp(`^private/keyed/reports/${SLUG}\\.json$`), schema: KeyedReportsArtifact },
@@ -38,5 +40,6 @@ export function contentTypeFor(path: string): string {
   if (path.endsWith('.ico')) return 'image/x-icon';
   if (path.endsWith('.tar.gz')) return 'application/gzip';
   if (path.endsWith('.sha256')) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.cff')) return 'text/plain; charset=utf-8'; // CITATION.cff (YAML), readable in a browser
   return 'application/octet-stream';
 }

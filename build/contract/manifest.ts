@@ -14,6 +14,12 @@ export const ManifestFile = z
     content_hash: sha,
     content_type: z.string(),
     /**
+     * hash of the bytes with the access date and the release label (`"release": "<id>"`) masked, for files
+     * that carry a release: equal across builds when the figures are equal, so an unchanged feed keeps its
+     * file (and the release it last changed in). Absent when the file has no release label.
+     */
+    figures_hash: sha.optional(),
+    /**
      * the access date written in this file's attribution lines, when it is not the build's build_date: the
      * file is an unchanged file of an earlier build, hard-linked rather than written again
      */
@@ -55,6 +61,11 @@ export const BuildSummary = z
   })
   .strict();
 export type BuildSummary = z.infer<typeof BuildSummary>;
+
+/** The release label of a public JSON document as canonical JSON writes it (masked by figures_hash). */
+export function releaseToken(release: string): string {
+  return `"release": "${release}"`;
+}
 
 /** Masks the access date of attribution lines, so content hashes do not change with the date alone. */
 export function accessDateToken(date: string): string {

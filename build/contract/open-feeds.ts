@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
+import { ReleaseId } from './release-id.ts';
 
 export const LICENSE = 'CC BY 4.0' as const;
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/' as const;
@@ -28,6 +29,7 @@ export const CommonFields = {
   publisher: z.string(),
   feed_url: url.describe('this document'),
   synthetic: z.boolean().describe('true when the data is the synthetic demo dataset, not real reports'),
+  release: ReleaseId.describe('the release in which this document last changed (data/api/v1/releases.json lists the releases and what each changed); a document that did not change keeps its release, so its ETag stays'),
 };
 
 /** Percentile summary of one cell after outlier exclusion. Withheld: every figure null and n null. */

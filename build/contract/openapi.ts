@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
+import { ReleasesFeed } from './releases.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
 import { withCurlSamples } from './code-samples.ts';
 
@@ -198,6 +199,30 @@ const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
   { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
 ];
 
+/** Files of each release beside the feeds: the list of releases and the whole open data at once. */
+const RELEASE_ROUTES: { path: string; summary: string; content: Json }[] = [
+  {
+    path: '/releases.json',
+    summary: 'The published releases, newest first: date, reports used, specialties published, the archive\'s SHA-256 and what changed against the previous release',
+    content: { 'application/json': { schema: ref('ReleasesFeed') } },
+  },
+  {
+    path: '/datapackage.json',
+    summary: 'Frictionless Data Package (v2) describing every CSV: fields, types, units, missing values, primary keys, licence, sources',
+    content: { 'application/json': { schema: { type: 'object', description: 'a Data Package v2 descriptor (https://datapackage.org/profiles/2.0/datapackage.json)' } } },
+  },
+  {
+    path: '/physpay-open-data.tar.gz',
+    summary: 'Every feed and CSV of the latest release and datapackage.json in one archive (ustar, gzip)',
+    content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
+  },
+  {
+    path: '/physpay-open-data.tar.gz.sha256',
+    summary: 'The archive\'s SHA-256, one line that `sha256sum -c` reads',
+    content: { 'text/plain': { schema: { type: 'string', pattern: '^[0-9a-f]{64}  physpay-open-data\\.tar\\.gz\\n$' } } },
+  },
+];
+
 const FEED_SCHEMA_NAMES: Record<FeedKind, string> = {
   specialties: 'SpecialtiesFeed', specialty: 'SpecialtyFeed', specialtyState: 'SpecialtyStateFeed', states: 'StatesFeed',
   state: 'StateFeed', wrvu: 'WrvuFeed', institutions: 'InstitutionsFeed', institution: 'InstitutionFeed',
@@ -223,6 +248,7 @@ export function openDataOpenApi(): Json {
       path: r.path, params: [] as string[], summary: r.summary, operationId: `get_${r.path.slice(1).replace(/[/.]/g, '_')}`,
       content: { 'text/csv': { schema: { type: 'string', description: `RFC 4180, UTF-8, one header row; the figures of ${r.feed}` } } },
     })),
+    ...RELEASE_ROUTES.map((r) => ({ ...r, params: [] as string[], operationId: `get_${r.path.slice(1).replace(/[/.-]/g, '_')}` })),
   ];
   for (const r of routes) {
     paths[r.path] = {
@@ -261,6 +287,7 @@ export function openDataOpenApi(): Json {
   }
   const schemas: Json = { Error: jsonSchema(OpenErrorBody), NotFound: jsonSchema(NotFoundBody), RateLimited: jsonSchema(RateLimitedBody) };
   for (const [kind, name] of Object.entries(FEED_SCHEMA_NAMES)) schemas[name] = jsonSchema(FEED_SCHEMAS[kind as FeedKind]);
+  schemas.ReleasesFeed = jsonSchema(ReleasesFeed);
   return withCurlSamples({
     openapi: '3.1.0',
     info: {

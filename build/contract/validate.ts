@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { schemaForPath } from './artifacts.ts';
 import { auditDocument } from '../compute/audit.ts';
-import { accessDateToken, type Manifest, type ManifestFile } from './manifest.ts';
+import { accessDateToken, releaseToken, type Manifest, type ManifestFile } from './manifest.ts';
 import { contentTypeFor } from './artifacts.ts';
 import { auditCsv, auditPage } from '../compute/audit-files.ts';
 
@@ -14,11 +14,17 @@ export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Manifest entry of a file; `buildDate` is the access date written into its attribution lines. */
-export function manifestEntry(path: string, bytes: Buffer, buildDate: string): ManifestFile {
+/**
+ * Manifest entry of a file; `buildDate` is the access date written into its attribution lines, `release`
+ * the release label its JSON may carry (then figures_hash masks it too).
+ */
+export function manifestEntry(path: string, bytes: Buffer, buildDate: string, release?: string): ManifestFile {
   const token = accessDateToken(buildDate);
   const masked = bytes.includes(token) ? bytes.toString('utf8').split(token).join('accessed YYYY-MM-DD)') : bytes;
-  return { sha256: sha256(bytes), bytes: bytes.length, content_hash: sha256(masked), content_type: contentTypeFor(path) };
+  const entry: ManifestFile = { sha256: sha256(bytes), bytes: bytes.length, content_hash: sha256(masked), content_type: contentTypeFor(path) };
+  const label = release === undefined ? null : releaseToken(release);
+  if (label && masked.includes(label)) entry.figures_hash = sha256(masked.toString().split(label).join(releaseToken('RELEASE')));
+  return entry;
 }
 
 /** Problems with one file (empty when it is valid). */

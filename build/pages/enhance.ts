@@ -38,17 +38,22 @@ export function searchIndexJson(entries: SearchEntry[]): string {
 }
 
 /**
- * The search box (in the page header). Hidden until the script runs: without JavaScript the navigation
- * links to the specialty, state and residency lists are the way in.
+ * The search box (in the page header; on the home page in the page, prominently). Hidden until a script
+ * shows it: without JavaScript the navigation links to the specialty, state and residency lists are the way
+ * in. A one-line script right after the box shows it while the page is parsed, before the first paint, so
+ * the content under it does not move when the page's main script runs at the end (no layout shift).
  */
-export function searchBox(indexUrl: string): string {
-  return `<div class="site-search" data-search-index="${indexUrl}" hidden="">
+export function searchBox(indexUrl: string, o: { prominent?: boolean } = {}): string {
+  return `<div class="site-search${o.prominent ? ' prominent' : ''}" data-search-index="${indexUrl}" hidden="">
 <label for="site-search-q">Find a specialty, state or teaching hospital</label>
 <input id="site-search-q" type="search" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="site-search-list" placeholder="e.g. cardiology, Texas, Mayo">
 <ul id="site-search-list" role="listbox" aria-label="Matches" hidden=""></ul>
 <p id="site-search-status" class="visually-hidden" role="status" aria-live="polite"></p>
-</div>`;
+</div><script>${SEARCH_SHOW_SCRIPT}</script>`;
 }
+
+/** Shows the search box as soon as it is parsed (the main search script then wires it up). */
+export const SEARCH_SHOW_SCRIPT = `if(window.fetch)document.querySelector('.site-search').hidden=false;`;
 
 /**
  * The search box's script: loads the index on first use (same origin, one small file, cached), matches

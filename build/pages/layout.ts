@@ -10,6 +10,7 @@ import { fig, textFig } from './figures.ts';
 import { PAY_CHECK_SCRIPT } from './pay-check.ts';
 import { SEARCH_INDEX_FILE, SEARCH_SCRIPT, SORT_SCRIPT, searchBox } from './enhance.ts';
 import { NOINDEX_META } from './sitemap.ts';
+import { jsonLdScript } from './jsonld.ts';
 
 export interface SiteContext {
   /** base URL the build was made for, no trailing slash */
@@ -73,7 +74,7 @@ svg.chart{width:100%;height:auto;max-width:30rem;display:block}
 .trend .trend-line{fill:none;stroke:var(--bar);stroke-width:2.5}.trend .trend-line.partial{stroke-dasharray:5 4}
 .trend .dot{fill:var(--bar)}.trend .dot.partial{fill:#fff;stroke:var(--bar);stroke-width:2}.trend .tick.gap{fill:#afb8c1}
 .usmap svg.map{width:100%;height:auto;display:block;max-width:48rem}
-.usmap .st path{stroke:#fff;stroke-width:.75}.usmap .st.withheld path,.usmap .st.none path{stroke:#afb8c1}
+.usmap .st path{stroke:#fff;stroke-width:.75}.usmap .st.withheld path,.usmap .st.none path,.usmap .st.thin path{stroke:#afb8c1}
 .usmap a.st:hover path,.usmap a.st:focus path{stroke:#111;stroke-width:2.5}
 .map-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:0;margin:.5rem 0;font-size:.9rem}
 .map-legend svg{vertical-align:-1px;margin-right:.35rem}
@@ -85,9 +86,11 @@ caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 .num{text-align:right;white-space:nowrap}
 .num.withheld,.num.na{white-space:normal;min-width:7rem}.num.compact{min-width:0}
+.num .meta{white-space:normal}
 .cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
 .cite h2{margin-top:.25rem}
 .cite a{overflow-wrap:anywhere}
+code.hash{overflow-wrap:anywhere;word-break:break-all}
 .attribution{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;overflow-wrap:anywhere}
 button.copy{font:inherit;padding:.4rem .9rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:4px;cursor:pointer}
 .copy-status{margin-left:.5rem;color:var(--muted)}
@@ -108,6 +111,9 @@ ul.links{padding-left:1.2rem}
 .site-search li a{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem .6rem;text-decoration:none}
 .site-search li[aria-selected="true"] a,.site-search li a:hover{background:#eaf1fb}
 .site-search .kind{color:var(--muted);font-size:.85rem;white-space:nowrap}
+.site-search.prominent{max-width:36rem;padding:.5rem 0 1rem}
+.site-search.prominent label{font-size:1.05rem;font-weight:600;color:var(--fg)}
+.site-search.prominent input{font-size:1.1rem;padding:.6rem .75rem;border:2px solid var(--accent)}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 th button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;cursor:pointer;text-align:inherit}
 th button.sort::after{content:" \\2195";color:var(--muted);font-weight:400}
@@ -115,8 +121,17 @@ th[aria-sort="ascending"] button.sort::after{content:" \\2191";color:var(--fg)}
 th[aria-sort="descending"] button.sort::after{content:" \\2193";color:var(--fg)}
 .note{border-left:4px solid var(--accent);background:#f3f7fc;padding:.5rem .75rem}
 ul.columns{columns:14rem;padding-left:1.2rem}
+/* Home page: headline figures, two columns on wide screens */
+dl.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;margin:1rem 0}
+dl.stats>div{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem}
+dl.stats dt{color:var(--muted);font-size:.9rem}
+dl.stats dd{margin:0;font-size:1.5rem;font-weight:700;line-height:1.3;white-space:nowrap}
+dl.stats .of{font-size:1rem;font-weight:400;color:var(--muted)}
+.home-grid{display:grid;grid-template-columns:minmax(0,1fr);gap:0 2rem}
+@media (min-width:56rem){.home-grid{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
+.home ul.links li{margin:.45rem 0}.home .table-wrap+.table-wrap{margin-top:1.25rem}.home th button.sort{white-space:nowrap}details.figures{margin:.5rem 0 1rem}details.figures summary{cursor:pointer;color:var(--accent)}
 footer{border-top:1px solid var(--line);margin-top:2rem;padding:1rem;color:var(--muted);font-size:.9rem}
-@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}th,td{padding:.3rem .4rem}table{font-size:14px}#by-year th,#by-year td{padding:.3rem .2rem}}
+@media (max-width:40rem){body{font-size:15px}h1{font-size:1.35rem}dl.stats dd{font-size:1.3rem}th,td{padding:.3rem .4rem}table{font-size:14px}#by-year th,#by-year td{padding:.3rem .2rem}}
 /* Phones: chart text scales with the chart's width (viewBox 400), so it is set larger to render at 12 px or more. */
 @media (max-width:30rem){.chart text,.chart .tick,.chart .small{font-size:15px}}`;
 
@@ -139,6 +154,15 @@ export interface PageSpec {
   payCheck?: boolean;
   /** keep the page out of search indexes and the sitemap (its headline figure is withheld) */
   noindex?: boolean;
+  /** the body carries the site search box itself (the home page, prominently): leave it out of the header */
+  searchInBody?: boolean;
+  /** schema.org metadata of the page's dataset (jsonld.ts), written into <head> */
+  jsonLd?: Record<string, unknown> | null;
+}
+
+/** The search index's link target (the header's search box, or the home page's). */
+export function searchIndexHref(site: Pick<SiteContext, 'baseUrl'>): string {
+  return href(`${site.baseUrl}/${SEARCH_INDEX_FILE}`, site.baseUrl);
 }
 
 export function page(site: SiteContext, p: PageSpec): string {
@@ -162,15 +186,15 @@ export function page(site: SiteContext, p: PageSpec): string {
 <meta${attrs({ name: 'description', content: p.description })}>
 <link${attrs({ rel: 'canonical', href: p.canonical })}>
 <link${attrs({ rel: 'icon', type: 'image/svg+xml', href: href(`${site.baseUrl}/favicon.svg`, site.baseUrl) })}>
-${p.noindex ? `${NOINDEX_META}\n` : ''}${alternates ? `${alternates}\n` : ''}<style>${CSS}</style>
+${p.noindex ? `${NOINDEX_META}\n` : ''}${alternates ? `${alternates}\n` : ''}${p.jsonLd ? `${jsonLdScript(p.jsonLd)}\n` : ''}<style>${CSS}</style>
 </head>
 <body>
 <header><nav aria-label="Site">${nav}</nav>
-${searchBox(href(`${site.baseUrl}/${SEARCH_INDEX_FILE}`, site.baseUrl))}</header>
+${p.searchInBody ? '' : searchBox(searchIndexHref(site))}</header>
 <main>
 ${site.synthetic ? '<p class="synthetic"><strong>Synthetic demo data.</strong> The figures on this site are generated for demonstration; they are not real salary reports.</p>\n' : ''}${p.body}
 </main>
-<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/`, '/data/api/v1')}.</p></footer>
+<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/`, '/data/api/v1')}; releases and how to cite them: ${link(site, `${site.baseUrl}/changelog`, 'changelog')}.</p></footer>
 <script>${SCRIPT}
 ${SEARCH_SCRIPT}
 ${SORT_SCRIPT}${p.payCheck ? `\n${PAY_CHECK_SCRIPT}` : ''}</script>

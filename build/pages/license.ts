@@ -19,6 +19,7 @@ export function renderLicensePage(site: SiteContext, example: SpecialtiesFeed): 
 <p>Link its <code>citation_url</code>, give <code>n</code> (the number of reports) and <code>as_of</code> (the data date), and say the data is self-reported (for resident pay: that the figures are the teaching hospitals&rsquo; published pay scales). Every page and JSON feed carries a ready-made line in this shape:</p>
 <p class="attribution">${esc(site.publisher)}, &quot;&lt;Specialty&gt; Salary Data,&quot; &lt;citation_url&gt; (data as of &lt;as_of&gt;; accessed &lt;access date&gt;). Licensed under ${esc(site.license)}.</p>
 <p>The access date is the day you retrieved the data (the server fills in the day it serves the page or feed).</p>
+<p>To cite the data as a whole, or many figures at once, name the release you used (each feed&rsquo;s <code>release</code> field): the ${link(site, u('/changelog#cite'), 'changelog')} gives the reference of the latest release, what each release changed, and each release&rsquo;s archive checksum; ${link(site, u('/CITATION.cff'), 'CITATION.cff')} gives it to reference managers.</p>
 ${citeBlock(site, example, 'attr', { heading: 'Example: cite the specialty overview', csv: example.feed_url.replace(/\.json$/, '.csv') })}
 <h2>Downloads</h2>
 <ul class="links">

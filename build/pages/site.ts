@@ -24,6 +24,7 @@ import type { AccuracyRow } from '../compute/disclosure-accuracy.ts';
 import { renderSpecialtyStatePage } from './specialty-state.ts';
 import { renderSpecialtyPage } from './specialty.ts';
 import { renderStatePage } from './state.ts';
+import { dataYears } from './jsonld.ts';
 import { SEARCH_INDEX_FILE, searchIndex, searchIndexJson } from './enhance.ts';
 
 export interface SiteOptions {
@@ -50,20 +51,25 @@ function one<T>(feeds: FeedFile[], kind: FeedFile['kind']): T {
   return f.doc as T;
 }
 
-export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, string> {
-  const specialties = one<SpecialtiesFeed>(feeds, 'specialties');
-  const states = one<StatesFeed>(feeds, 'states');
-  const institutions = one<InstitutionsFeed>(feeds, 'institutions');
-  const site: SiteContext = {
+/** The context every page is rendered with. */
+export function siteContextFor(o: SiteOptions, synthetic: boolean): SiteContext {
+  return {
     baseUrl: o.baseUrl,
     publisher: o.publisher,
-    synthetic: specialties.synthetic,
+    synthetic,
     license: LICENSE,
     licenseUrl: LICENSE_URL,
     winsorLower: o.winsorLower,
     winsorUpper: o.winsorUpper,
     blsTopCode: o.blsTopCode,
   };
+}
+
+export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, string> {
+  const specialties = one<SpecialtiesFeed>(feeds, 'specialties');
+  const states = one<StatesFeed>(feeds, 'states');
+  const institutions = one<InstitutionsFeed>(feeds, 'institutions');
+  const site = siteContextFor(o, specialties.synthetic);
 
   const bySpecialty = new Map<string, SpecialtyFeed>();
   const wrvu = new Map<string, WrvuFeed>();
@@ -85,9 +91,10 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+  const years = dataYears(bySpecialty.values());
   const out = new Map<string, string>();
   out.set(SEARCH_INDEX_FILE, searchIndexJson(searchIndex(o.baseUrl, specialties, states, institutions)));
-  out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions));
+  out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions, bySpecialty));
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
   out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states, specialties));
   out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
@@ -102,7 +109,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   }
   for (const f of stateFeeds) {
     const cells = [...(cellsByState.get(f.state.slug) ?? [])].sort((a, b) => byName(a.specialty.name, b.specialty.name));
-    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug)));
+    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug), years));
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
   return out;

@@ -4,6 +4,7 @@
  * with the "Where does my pay fall?" box over the national percentiles (pay-check.ts).
  */
 import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../contract/open-feeds.ts';
+import { specialtyDatasetJsonLd } from './jsonld.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc, fmtCount } from './html.ts';
@@ -127,5 +128,6 @@ ${citeBlock(site, f, 'attr')}
     body,
     payCheck: payCheck.script,
     noindex: f.median === null,
+    jsonLd: specialtyDatasetJsonLd(site, f),
   });
 }

@@ -3,6 +3,7 @@
  * their national medians, and every specialty's cell in the state (specialties/{slug}/states/{state}.json).
  */
 import type { SpecialtyStateFeed, StateFeed, StateInstitutionsFeed } from '../contract/open-feeds.ts';
+import { stateDatasetJsonLd } from './jsonld.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc, fmtCount } from './html.ts';
@@ -27,7 +28,8 @@ ${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list fo
 </section>`;
 }
 
-export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed): string {
+/** `years`: the compensation years of the open data (the dataset's temporal coverage). */
+export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed, years: number[] = []): string {
   const st = f.state.name;
   const floor = FLOORS.state;
   const top = f.top_specialties;
@@ -84,5 +86,6 @@ ${citeBlock(site, f, 'attr')}
     feeds: [f.feed_url],
     body,
     noindex: f.median === null,
+    jsonLd: stateDatasetJsonLd(site, f, years),
   });
 }

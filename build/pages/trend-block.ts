@@ -9,7 +9,16 @@ import { esc } from './html.ts';
 import { figure, table } from './layout.ts';
 import { trendDesc, trendSvg } from './trend-chart.ts';
 
-export function trendBlock(f: SpecialtyFeed): string {
+export interface TrendBlockOptions {
+  /** the section's heading (default "By compensation year", id years-h) */
+  heading?: string;
+  /** HTML after the heading (the home page: which specialty this is and why) */
+  intro?: string;
+  /** put the table in a closed <details> (the home page: the chart's figures on demand) */
+  tableInDetails?: boolean;
+}
+
+export function trendBlock(f: SpecialtyFeed, o: TrendBlockOptions = {}): string {
   const rows = f.by_year ?? [];
   if (!rows.length) return '';
   const name = f.specialty.name;
@@ -33,5 +42,8 @@ export function trendBlock(f: SpecialtyFeed): string {
       ? `<p>Only ${esc(published[0]!.year)}${published[0]!.partial ? ' (the current year, still being reported)' : ''} has ${floor} or more reports so far, so there is no trend to draw yet.</p>`
       : `<p>No compensation year has ${floor} or more reports yet.</p>`;
   const tableNote = `<p class="meta">n: approved reports of that compensation year. Withheld: fewer than ${floor} reports that year.${partial ? ` * ${esc(partial.year)} is still being reported: its figures are partial.` : ''}</p>`;
-  return `<h2 id="years-h">By compensation year</h2>\n${shown}\n${tbl}\n${tableNote}`;
+  const tablePart = o.tableInDetails
+    ? `<details class="figures"><summary>The figures by year (table)</summary>\n${tbl}\n${tableNote}\n</details>`
+    : `${tbl}\n${tableNote}`;
+  return `<h2 id="years-h">${esc(o.heading ?? 'By compensation year')}</h2>\n${o.intro ? `${o.intro}\n` : ''}${shown}\n${tablePart}`;
 }

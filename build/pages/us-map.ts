@@ -33,6 +33,11 @@ export interface MapSpec {
   desc: string;
   /** floor named for withheld states */
   floor: number;
+  /**
+   * Colour only states with at least this many reports (the home page: 15); the others, withheld or not,
+   * are hatched as "not enough reports (fewer than minN)" and show no figure. Default: every published state.
+   */
+  minN?: number;
   states: MapState[];
 }
 
@@ -55,7 +60,14 @@ export function classOf(median: number, bounds: number[]): number {
 
 const span = (field: string, value: number, text: string) => `<span${attrs({ 'data-field': field, 'data-value': value })}>${esc(text)}</span>`;
 
+/** A state coloured on the map: published, and with at least spec.minN reports when the map sets one. */
+const coloured = (spec: MapSpec, s: MapState) => s.median !== null && s.n !== null && s.n >= (spec.minN ?? 0);
+
 function stateShape(spec: MapSpec, o: StateOutline, s: MapState | undefined, bounds: number[], hatch: string): string {
+  if (s && spec.minN !== undefined && !coloured(spec, s)) {
+    const label = `${s.name}: not enough reports (fewer than ${spec.minN})`;
+    return `<a${attrs({ href: s.href, class: 'st thin', 'aria-label': label, 'data-state': s.code })}><path${attrs({ d: o.d, fill: hatch })}/><title>${esc(label)}</title></a>`;
+  }
   if (!s) {
     const label = `${o.name}: no data`;
     return `<g class="st none"><path${attrs({ d: o.d, fill: hatch })}/><title>${esc(label)}</title></g>`;
@@ -73,7 +85,7 @@ function stateShape(spec: MapSpec, o: StateOutline, s: MapState | undefined, bou
 /** The map and its legend. `outlines` defaults to the us-atlas states. */
 export function usMap(spec: MapSpec, outlines: StateOutline[] = stateOutlines()): string {
   const byCode = new Map(spec.states.map((s) => [s.code, s]));
-  const medians = spec.states.filter((s) => s.median !== null && s.n !== null).map((s) => s.median!);
+  const medians = spec.states.filter((s) => coloured(spec, s)).map((s) => s.median!);
   const bounds = classBounds(medians);
   const hatchId = `${spec.id}-hatch`;
   const hatch = `url(#${hatchId})`;
@@ -87,7 +99,7 @@ ${shapes}
   const items = bounds.length
     ? MAP_COLOURS.map((c, k) => `<li>${swatch(c)}${esc(fmtMoney(bounds[k]!))} to ${k === CLASS_COUNT - 1 ? '' : 'under '}${esc(fmtMoney(bounds[k + 1]!))}</li>`)
     : [];
-  items.push(`<li>${swatch(hatch)}${esc(withheldText(spec.floor))} or no data</li>`);
+  items.push(`<li>${swatch(hatch)}${esc(spec.minN !== undefined ? `not enough reports (fewer than ${spec.minN})` : `${withheldText(spec.floor)} or no data`)}</li>`);
   return `<div class="usmap">${svg}
 <ul class="map-legend" aria-label="${esc(`Legend: median total compensation, ${CLASS_COUNT} equal-width classes`)}">${items.join('')}</ul></div>`;
 }

@@ -9,7 +9,10 @@
 import type { LoadedBuild, ServedFile } from '../builds/loaded-build.ts';
 import { openDataOpenApi } from '../../build/contract/openapi.ts';
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
-import { FEED_SCHEMAS, LICENSE, LICENSE_URL, feedPaths, type FeedKind, type InstitutionsFeed } from '../../build/contract/open-feeds.ts';
+import { FEED_SCHEMAS, LICENSE, LICENSE_URL, feedPaths, type FeedKind, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type StatesFeed } from '../../build/contract/open-feeds.ts';
+import { RELEASES_PATH } from '../../build/contract/releases.ts';
+import { CHANGELOG_PATH, CITATION_CFF_PATH } from '../../build/pages/changelog.ts';
+import { dataYears, homeDatasetJsonLd } from '../../build/pages/jsonld.ts';
 import { canonicalJson } from '../../build/emit/json.ts';
 import { attrs, esc, fmtCount } from '../../build/pages/html.ts';
 import { link, page, type SiteContext } from '../../build/pages/layout.ts';
@@ -46,6 +49,10 @@ export interface ApiIndexDocument {
   feeds: ApiIndexFeed[];
   /** the whole open data at once: every feed and CSV in one archive, its SHA-256, and the Data Package (v2) describing the CSVs */
   downloads: { archive_url: string; sha256_url: string; datapackage_url: string; bytes: number | null };
+  /** the published releases (what each changed) and the page showing them with how to cite a release */
+  releases: { releases_url: string; changelog_url: string; citation_cff_url: string };
+  /** schema.org Dataset metadata of the whole open data (the home page's), for search engines; null without feeds */
+  dataset: Record<string, unknown> | null;
 }
 
 /** The feed kind of an OpenAPI schema reference (#/components/schemas/SpecialtyStateFeed -> specialtyState). */
@@ -102,7 +109,18 @@ export function apiIndexDocument(build: LoadedBuild, limits: IpLimits): ApiIndex
       datapackage_url: `${base}/${DATA_PACKAGE_PATH}`,
       bytes: build.manifest.files[`public/${ARCHIVE_PATH}`]?.bytes ?? null,
     },
+    releases: { releases_url: `${base}/${RELEASES_PATH}`, changelog_url: `${base}${CHANGELOG_PATH}`, citation_cff_url: `${base}/${CITATION_CFF_PATH}` },
+    dataset: datasetOf(build),
   };
+}
+
+/** The home page's Dataset metadata, from the build's specialties.json, states.json and specialty feeds. */
+function datasetOf(build: LoadedBuild): Record<string, unknown> | null {
+  const sp = readJson<SpecialtiesFeed>(build, `/${feedPaths.specialties()}`);
+  const st = readJson<StatesFeed>(build, `/${feedPaths.states()}`);
+  if (!sp || !st) return null;
+  const feeds = sp.specialties.map((e) => readJson<SpecialtyFeed>(build, `/${feedPaths.specialty(e.slug)}`)).filter((f): f is SpecialtyFeed => f !== null);
+  return homeDatasetJsonLd(siteContextOf(build), sp, st, dataYears(feeds));
 }
 
 export function apiIndexHtml(site: SiteContext, d: ApiIndexDocument): string {
@@ -121,6 +139,8 @@ export function apiIndexHtml(site: SiteContext, d: ApiIndexDocument): string {
 </ul>
 <h2>Download everything</h2>
 <p>${link(site, d.downloads.archive_url, 'physpay-open-data.tar.gz')}${d.downloads.bytes !== null ? ` (${fmtCount(Math.ceil(d.downloads.bytes / 1024))} kB)` : ''}: every feed and CSV below in one archive, with its ${link(site, d.downloads.sha256_url, 'SHA-256')} (<code>sha256sum -c</code>) and a ${link(site, d.downloads.datapackage_url, 'Data Package', { type: 'application/json' })} (Frictionless v2) describing each CSV: fields, types, units, primary keys, licence and sources. Files in the archive carry the data date as their access date.</p>
+<h2>Releases</h2>
+<p>Every published build is a release; each feed names the release it last changed in. ${link(site, d.releases.releases_url, 'releases.json', { type: 'application/json' })} lists them with what each changed, and the ${link(site, d.releases.changelog_url, 'changelog')} shows them with how to cite a release (also as ${link(site, d.releases.citation_cff_url, 'CITATION.cff')}).</p>
 <h2>Feeds</h2>
 <p>Every path below is under ${code(`${site.baseUrl}${V1}`)}.</p>
 <ul${attrs({ class: 'links', 'aria-label': 'Every feed and download of the open data API' })}>
@@ -129,7 +149,7 @@ ${items.join('\n')}
 <p${attrs({ class: 'meta' })}>Slugs accept common spellings, two-letter state codes and any letter case (${code(`${V1}/states/tx.json`)}); the answer names the canonical URL in a <code>Link</code> header. Comparisons (${code(`${V1}/compare/...`)}) are derived from the two published documents on request.</p>
 <p>${link(site, u('/methodology'), 'How the figures are made')}</p>
 </article>`;
-  return page(site, { title: 'Open data API', description: 'Index of the open data API: every JSON feed and CSV download, the OpenAPI document, JSON Schemas and licence.', canonical: u(`${V1}/`), body });
+  return page(site, { title: 'Open data API', description: 'Index of the open data API: every JSON feed and CSV download, the OpenAPI document, JSON Schemas and licence.', canonical: u(`${V1}/`), body, jsonLd: d.dataset });
 }
 
 /** The index as a file of the build, in the representation the client asked for. */

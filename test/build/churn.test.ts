@@ -12,6 +12,10 @@
  * specialty changes (a withheld cell's as_of never looks at its own reports).
  */
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
+import { RELEASES_PATH, type ReleasesFeed } from '../../build/contract/releases.ts';
+import { accessDateToken } from '../../build/contract/manifest.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +78,8 @@ function factsOfDb() {
 }
 
 const pub = (p: string) => `public/${p}`;
+/** rewritten by every release */
+const RELEASE_FILES = [`public/${RELEASES_PATH}`, 'public/changelog.html', 'public/CITATION.cff'];
 const page = (urlPath: string) => pub(pageFile(urlPath));
 const read = <T>(b: BuildResult, feedPath: string): T => JSON.parse(readFileSync(join(b.dir, pub(feedPath)), 'utf8')) as T;
 /** A feed's content without its dates: the figures and everything else it shows. */
@@ -131,7 +137,9 @@ describe('nightly churn: new reports in one specialty in one state', () => {
     expect1(pub(csvPaths.states()), 'lists the state\'s figures');
     expect1(page(pagePaths.statesIndex()), 'lists the state\'s figures');
     expect1(page(pagePaths.license()), 'cites specialties.json (its n and as_of) as the example');
+    expect1(page('/'), 'the front page: specialties.json\'s headline figures and ranking');
     const spIndex = read<{ n: number; as_of: string; attribution: string }>(second, feedPaths.specialties());
+    expect(readFileSync(join(second.dir, page('/')), 'utf8')).toContain(spIndex.n.toLocaleString('en-US'));
     expect(readFileSync(join(second.dir, page(pagePaths.license())), 'utf8')).toContain(`data as of ${spIndex.as_of}`);
     // sitemap.xml: lastmod is the as_of of each indexable page; the specialty's page moved
     expect(read<SpecialtyFeed>(second, feedPaths.specialty(SP)).as_of).not.toBe(read<SpecialtyFeed>(first, feedPaths.specialty(SP)).as_of);
@@ -190,6 +198,9 @@ describe('nightly churn: new reports in one specialty in one state', () => {
       expect1(pub(ARCHIVE_PATH), 'holds the feeds and CSVs that changed');
       expect1(pub(ARCHIVE_SHA256_PATH), 'the archive\'s checksum');
     }
+
+    // 7. The release: every release rewrites its list, the changelog page and CITATION.cff.
+    for (const p of RELEASE_FILES) expect1(p, 'names the new release');
 
     const changed = changedPaths(m1, m2);
     const unexpected = changed.filter((p) => !expected.has(p));
@@ -253,5 +264,75 @@ describe('nightly churn: a report in a withheld cell', () => {
     // what does change: the state's cell of all specialties counts the report (by design), the indexes of
     // states, and the keyed API's files of the specialty
     expect(changed).toEqual(expect.arrayContaining([pub(feedPaths.state(WITHHELD_ST.slug)), pub(feedPaths.states()), keyedPaths.reports(WITHHELD_SP)]));
+  });
+});
+
+describe('releases: what changed, from the feeds of two builds', () => {
+  const cellFeeds = (m: Manifest) => Object.keys(m.files).filter((p) => /^public\/data\/api\/v1\/(specialties\/[^/]+(\/states\/[^/]+)?|states\/[^/]+)\.json$/.test(p));
+  const doc = (b: BuildResult, p: string) => JSON.parse(readFileSync(join(b.dir, p), 'utf8')) as { withheld: boolean; median: number | null; rounded: boolean; feed_url: string };
+
+  it('lists each release with the cells newly published or withheld, the moves and the reports added, derived here from the two builds\' feeds', () => {
+    const list = read<ReleasesFeed>(second, RELEASES_PATH);
+    expect(list.releases.map((r) => r.release)).toEqual(['2026-11-17', '2026-11-16']);
+    expect(list.latest).toBe('2026-11-17');
+    const r = list.releases[0]!;
+    const [sp1, sp2] = [read<{ n: number }>(first, feedPaths.specialties()), read<{ n: number }>(second, feedPaths.specialties())];
+    expect(r.reports_used).toBe(sp2.n);
+    expect(r.changes!.reports_added).toBe(sp2.n - sp1.n);
+    expect(r.changes!.reports_added).toBe(3); // the three cardiology reports, all within the fences
+    expect(r.archive_sha256).toBe(readFileSync(join(second.dir, pub(ARCHIVE_SHA256_PATH)), 'utf8').split(' ')[0]);
+    // the expected changes, from every cell feed of both builds
+    const published: string[] = [];
+    const withheld: string[] = [];
+    let moved = 0;
+    for (const p of cellFeeds(m2)) {
+      const [a, b] = [doc(first, p), doc(second, p)];
+      if (a.withheld && !b.withheld) published.push(b.feed_url);
+      else if (!a.withheld && b.withheld) withheld.push(b.feed_url);
+      else if (!b.withheld) {
+        const unit = a.rounded || b.rounded ? 1000 : 1;
+        const fields = ['median', 'mean', 'p10', 'p25', 'p75', 'p90'] as const;
+        if (fields.some((f) => { const [x, y] = [(a as never)[f] as number | null, (b as never)[f] as number | null]; return x !== null && y !== null && Math.abs(y - x) > unit; })) moved++;
+      }
+    }
+    expect(r.changes!.newly_published.count).toBe(published.length);
+    expect(r.changes!.newly_withheld.count).toBe(withheld.length);
+    expect(r.changes!.newly_published.cells.map((c) => c.feed_url).every((u) => published.includes(u))).toBe(true);
+    expect(r.changes!.figures_moved).toBe(moved);
+    expect(moved).toBeGreaterThan(0);
+    // the specialty's national median moved: it is among the moves listed, with both releases' figures
+    const nat = r.changes!.largest_moves.find((mv) => mv.cell.feed_url.endsWith(`/specialties/${SP}.json`));
+    const [n1, n2] = [read<SpecialtyFeed>(first, feedPaths.specialty(SP)), read<SpecialtyFeed>(second, feedPaths.specialty(SP))];
+    if (nat) expect([nat.from, nat.to]).toEqual([n1.median, n2.median]);
+    else expect(r.changes!.largest_moves.length).toBe(10); // only when ten moved more, in percent
+    // every feed names the release it last changed in: the changed ones this release, the others the first
+    for (const p of cellFeeds(m2)) {
+      const label = (JSON.parse(readFileSync(join(second.dir, p), 'utf8')) as { release: string }).release;
+      expect(label, p).toBe(m2.files[p]!.content_hash === m1.files[p]!.content_hash ? '2026-11-16' : '2026-11-17');
+    }
+  });
+
+  it('a report in a withheld cell: the release says no cell was newly published and no reports were added nationally', () => {
+    const r = read<ReleasesFeed>(third, RELEASES_PATH).releases[0]!;
+    expect(r.release).toBe('2026-11-18');
+    expect(r.changes!.previous).toBe('2026-11-17');
+    expect(r.changes!.newly_published.count).toBe(0);
+    expect(r.changes!.reports_added).toBe(0);
+    expect(JSON.stringify(r)).not.toContain(WITHHELD_SP);
+  });
+
+  it('the archive of a build that reuses files holds the served bytes (each feed with the release it last changed in)', () => {
+    const out2 = join(tmp.path, 'extract-2');
+    mkdirSync(out2);
+    execFileSync('tar', ['-xzf', join(second.dir, pub(ARCHIVE_PATH)), '-C', out2]);
+    const dataAsOf = second.summary.data_as_of;
+    let checked = 0;
+    for (const [path, entry] of Object.entries(m2.files)) {
+      if (!/^public\/data\/api\/v1\/.*\.(json|csv)$/.test(path) || path === pub(RELEASES_PATH)) continue;
+      const served = readFileSync(join(second.dir, path), 'utf8').split(accessDateToken(entry.access_date ?? m2.build_date)).join(accessDateToken(dataAsOf));
+      expect(readFileSync(join(out2, 'physpay-open-data', path.slice('public/data/api/v1/'.length)), 'utf8'), path).toBe(served);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2000);
   });
 });

@@ -117,10 +117,13 @@ describe('the archive', () => {
     expect(root).toBe('physpay-open-data');
     const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
     const inArchive = walk(join(out, root!)).map((p) => relative(join(out, root!), p)).sort();
-    // exactly the build's feeds and CSVs (and the data package), not the archive itself
+    // exactly the build's feeds and CSVs (and the data package), not the archive itself, nor releases.json
+    // (it lists the archive's SHA-256, so it cannot be inside it)
     const published = walk(join(g.buildDir, 'public/data/api/v1')).map((p) => relative(join(g.buildDir, 'public/data/api/v1'), p))
-      .filter((p) => !p.startsWith('physpay-open-data.tar.gz') && /\.(json|csv)$/.test(p)).sort();
+      .filter((p) => !p.startsWith('physpay-open-data.tar.gz') && p !== 'releases.json' && /\.(json|csv)$/.test(p)).sort();
     expect(inArchive).toEqual(published);
+    const releases = JSON.parse(pub('data/api/v1/releases.json').toString('utf8')) as { releases: { archive_sha256: string }[] };
+    expect(releases.releases[0]!.archive_sha256).toBe(createHash('sha256').update(archive).digest('hex'));
     // and what the server sends for each on the data date
     expect(pkg.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const s = later(await startTestServer(g.dist, join(tmp.path, 'service.db'), { clock: () => new Date(`${pkg.version}T12:00:00Z`) }));

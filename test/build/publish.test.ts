@@ -48,14 +48,23 @@ describe('determinism', () => {
     for (const p of files) expect(sha256(readFileSync(join(b.dir, p))), p).toBe(sha256(readFileSync(join(a.dir, p))));
   });
 
-  it('a different build date changes only the access date: content hashes (future ETags) stay equal', () => {
+  it('a different build date changes only the access date and the release label: figures hashes stay equal', () => {
     const a = goldenBuild(db, fresh('date-a'));
     const b = goldenBuild(db, fresh('date-b'), { buildDate: '2026-11-17' });
     const ma = readManifest(a.dir).files;
     const mb = readManifest(b.dir).files;
     const feed = 'public/data/api/v1/specialties/family-medicine.json';
     expect(mb[feed]!.sha256).not.toBe(ma[feed]!.sha256);
-    for (const p of Object.keys(ma)) expect(mb[p]!.content_hash, p).toBe(ma[p]!.content_hash);
+    // a feed names its release (here each build's first, named by its date); pages and CSVs name none
+    expect(readJson<{ release: string }>(join(b.dir, feed)).release).toBe('2026-11-17');
+    expect(mb[feed]!.content_hash).not.toBe(ma[feed]!.content_hash);
+    const releaseFiles = ['public/data/api/v1/releases.json', 'public/changelog.html', 'public/CITATION.cff'];
+    for (const p of Object.keys(ma)) {
+      // the release files name the release; the archive (and its checksum) holds the feeds, labels included
+      if (releaseFiles.includes(p) || p.endsWith('.tar.gz') || p.endsWith('.tar.gz.sha256')) continue;
+      expect(mb[p]!.figures_hash ?? mb[p]!.content_hash, p).toBe(ma[p]!.figures_hash ?? ma[p]!.content_hash);
+      if (!p.endsWith('.json')) expect(mb[p]!.content_hash, p).toBe(ma[p]!.content_hash);
+    }
     expect(readJson<{ attribution: string }>(join(b.dir, feed)).attribution).toContain('accessed 2026-11-17)');
   });
 });

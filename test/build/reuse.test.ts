@@ -16,6 +16,8 @@ import { LoadedBuild } from '../../server/builds/loaded-build.ts';
 import type { BuildResult } from '../../build/run-build.ts';
 
 const tmp = useTempDir('reuse');
+/** rewritten by every release: the list of releases, the changelog page, CITATION.cff */
+const RELEASE_FILES = ['public/data/api/v1/releases.json', 'public/changelog.html', 'public/CITATION.cff'];
 let dir: string;
 let out: string;
 let db: string;
@@ -33,14 +35,19 @@ beforeAll(() => {
 }, 120_000);
 
 describe('reusing unchanged files', () => {
-  it('a rebuild of the same reports on the next day changes no file and writes none: every file is a link to the previous build', () => {
+  it('a rebuild of the same reports on the next day changes no data file and writes none: every file but the release\'s is a link to the previous build', () => {
     expect(second.published).toBe(true);
-    expect(second.filesChanged).toBe(0);
-    expect(second.filesReused).toBe(second.summary.files);
+    // the release files are new (a release that changed nothing); every other file is the first build's
+    expect(second.filesChanged).toBe(RELEASE_FILES.length);
+    expect(second.filesReused).toBe(second.summary.files - RELEASE_FILES.length);
     const a = readManifest(first.dir);
     const b = readManifest(second.dir);
     expect(b.build_date).toBe('2026-11-17');
+    const releases = JSON.parse(readFileSync(join(second.dir, 'public/data/api/v1/releases.json'), 'utf8'));
+    expect(releases.releases.map((r: { release: string }) => r.release)).toEqual(['2026-11-17', '2026-11-16']);
+    expect(releases.releases[0].changes).toMatchObject({ previous: '2026-11-16', reports_added: 0, figures_moved: 0, newly_published: { count: 0 }, newly_withheld: { count: 0 } });
     for (const [path, entry] of Object.entries(b.files)) {
+      if (RELEASE_FILES.includes(path)) continue;
       const before = a.files[path]!;
       expect(entry.content_hash).toBe(before.content_hash);
       expect(statSync(join(second.dir, path)).ino).toBe(statSync(join(first.dir, path)).ino);
@@ -55,6 +62,7 @@ describe('reusing unchanged files', () => {
     const [a, b] = await Promise.all([LoadedBuild.load(first.dir, first.id), LoadedBuild.load(second.dir, second.id)]);
     let dated = 0;
     for (const [url, fa] of a.files) {
+      if (RELEASE_FILES.includes(`public${url === '/changelog' ? '/changelog.html' : url}`)) continue;
       const fb = b.files.get(url)!;
       const ra = a.render(fa, '2026-11-20');
       const rb = b.render(fb, '2026-11-20');

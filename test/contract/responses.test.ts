@@ -33,11 +33,13 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 for (const api of Object.keys(DOCS) as Api[]) ajv.addSchema({ ...DOCS[api], $id: `urn:physpay:${api}` }, `urn:physpay:${api}`);
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+/** the files of each release beside the feeds */
+const RELEASE_FILES = ['/releases.json', '/datapackage.json', '/physpay-open-data.tar.gz', '/physpay-open-data.tar.gz.sha256'];
 /** (api, path template, status) pairs that were requested and validated */
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
 const UNREACHABLE: Record<string, string> = {};
-for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/states.csv', '/residency/institutions.csv']) {
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/states.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
   UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
   UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
 }
@@ -155,6 +157,7 @@ const openPaths = () => ({
   '/residency/states/{state}.json': { ok: '/residency/states/texas.json', alias: '/residency/states/TX.json', bad: '/residency/states/%zz.json', unknown: '/residency/states/texsa.json' },
   '/compare/{slug}/{other}.json': { ok: '/compare/cardiology/family-medicine.json', alias: '/compare/CARDIOLOGY/fm.json', bad: '/compare/%zz/family-medicine.json', unknown: '/compare/cardiology/famliy-medicine.json' },
   '/compare/{slug}/{other}/states/{state}.json': { ok: '/compare/cardiology/family-medicine/states/texas.json', alias: '/compare/cardiology/family-medicine/states/tx.json', bad: '/compare/cardiology/family-medicine/states/%zz.json', unknown: '/compare/cardiology/family-medicine/states/texsa.json' },
+  ...Object.fromEntries(RELEASE_FILES.map((p) => [p, { ok: p, alias: null, bad: null, unknown: null }])),
 }) as Record<string, { ok: string; alias: string | null; bad: string | null; unknown: string | null }>;
 
 describe('open data API: every path, every status', () => {

@@ -11,7 +11,7 @@ import { haveBrowser, launchChromium } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
 import { serveGolden, type Served } from './helpers.ts';
 
-const PAGES = ['/', '/salaries', '/salaries/family-medicine', '/salaries/family-medicine/california', '/states', '/states/texas', '/residency', '/methodology', '/license', '/compare/cardiology/family-medicine'];
+const PAGES = ['/', '/salaries', '/salaries/family-medicine', '/salaries/family-medicine/california', '/states', '/states/texas', '/residency', '/methodology', '/license', '/changelog', '/compare/cardiology/family-medicine'];
 
 let s: Served;
 let browser: Browser | undefined;

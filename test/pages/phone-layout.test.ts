@@ -28,6 +28,7 @@ const PAGES: [string, string][] = [
   ['institution', ''], // the first hospital linked from /residency
   ['methodology', '/methodology'],
   ['license', '/license'],
+  ['changelog', '/changelog'],
 ];
 
 /** Browser-side check of one page (a string: no DOM types in this project). Returns a list of problems. */

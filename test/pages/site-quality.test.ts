@@ -44,6 +44,8 @@ const KINDS: Kind[] = [
   { kind: 'institution', path: '/residency/baptist-general-hospital-fargo' },
   { kind: 'methodology', path: '/methodology' },
   { kind: 'license', path: '/license' },
+  { kind: 'changelog', path: '/changelog' },
+  { kind: 'specialty-withheld', path: '/salaries/colon-rectal-surgery' },
   { kind: 'api-reference', path: '/docs/api/keyed', ready: '.opblock' },
   { kind: 'compare', path: '/compare/cardiology/family-medicine' },
   { kind: 'not-found', path: '/salaries/no-such-specialty-xyz', status: 404 },

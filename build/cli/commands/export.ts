@@ -7,6 +7,8 @@
  *
  * Everything is written into a new folder beside --out and renamed into place at the end, so --out never
  * holds half an export; a non-empty --out is replaced only with --force.
+ *
+ * `physpay export --release-archive <dir>` copies the build's release files instead (release-archive.ts).
  */
 import type { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +18,7 @@ import { z } from 'zod';
 import { buildsDir, currentBuildId, listBuilds } from '../../emit/store.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { archiveRelease } from './release-archive.ts';
 
 const BuildId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
 const count = (n: number) => n.toLocaleString('en-US');
@@ -58,6 +61,19 @@ function swapInto(tmp: string, out: string, exists: boolean): string | null {
   return old;
 }
 
+/** The build named by --build (checked), or the current one. */
+function chooseBuild(dataDir: string, data: string, build: unknown): string {
+  if (build !== undefined) {
+    if (!BuildId.safeParse(build).success) throw new CliError(`--build must be a build id such as 20261116T030000000Z-1e48144948 (got ${JSON.stringify(build)}); see physpay builds list --out ${data}`, 2);
+    const id = build as string;
+    if (!listBuilds(dataDir).some((b) => b.id === id)) throw new CliError(`no build ${id} in ${data} (--data); see physpay builds list --out ${data}`, 2);
+    return id;
+  }
+  const current = currentBuildId(dataDir);
+  if (!current) throw new CliError(`no current build in ${data} (--data, PHYSPAY_DATA); publish one with physpay build, or name one with --build`);
+  return current;
+}
+
 export function registerExportCommand(program: Command, io: CliIo): void {
   program
     .command('export')
@@ -66,8 +82,19 @@ export function registerExportCommand(program: Command, io: CliIo): void {
     .addOption(option('data'))
     .option('--build <id>', 'export this published build instead of the current one')
     .option('--force', 'replace the contents of a non-empty --out')
+    .option('--release-archive <dir>', 'instead of a site: copy the build\'s release (archive, SHA-256, releases.json, datapackage.json, CITATION.cff) into <dir>/<release>/, never overwriting one; sync <dir> to object storage for permanent citation')
     .option('--json', 'print one JSON object {status, build_id, out, access_date, files, feeds, redirects, bytes, manifests}')
     .action(async (opts, cmd: Command) => {
+      if (opts.releaseArchive !== undefined) {
+        if (cmd.getOptionValueSource('out') === 'cli') throw new CliError('give either --out (a static site) or --release-archive (a release\'s files), not both', 2);
+        const { data } = readSettings(opts, ['data']);
+        const dataDir = resolve(data);
+        const id = chooseBuild(dataDir, data, opts.build);
+        const r = archiveRelease(join(buildsDir(dataDir), id), resolve(String(opts.releaseArchive)));
+        if (opts.json) io.out(JSON.stringify({ ...r, build_id: id }));
+        else io.out(`${r.status === 'archived' ? 'archived' : 'already archived (unchanged)'}: release ${r.release} of build ${id} in ${r.folder}: ${r.files.join(', ')}; archive SHA-256 ${r.archive_sha256}`);
+        return;
+      }
       // Only a flag names the export folder: the config file's "out" (like PHYSPAY_OUT) is physpay build's dist-data folder.
       if (opts.out === undefined || cmd.getOptionValueSource('out') !== 'cli') {
         throw new CliError('give the export folder as --out <dir> on the command line (PHYSPAY_OUT and the config file\'s "out" name the dist-data folder of physpay build, not an export)', 2);
@@ -78,16 +105,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       const out = resolve(given);
       const force = Boolean(opts.force);
 
-      let id: string;
-      if (opts.build !== undefined) {
-        if (!BuildId.safeParse(opts.build).success) throw new CliError(`--build must be a build id such as 20261116T030000000Z-1e48144948 (got ${JSON.stringify(opts.build)}); see physpay builds list --out ${data}`, 2);
-        id = opts.build as string;
-        if (!listBuilds(dataDir).some((b) => b.id === id)) throw new CliError(`no build ${id} in ${data} (--data); see physpay builds list --out ${data}`, 2);
-      } else {
-        const current = currentBuildId(dataDir);
-        if (!current) throw new CliError(`no current build in ${data} (--data, PHYSPAY_DATA); publish one with physpay build, or name one with --build`);
-        id = current;
-      }
+      const id = chooseBuild(dataDir, data, opts.build);
       const outExists = checkOut(out, dataDir, force, given);
 
       const { LoadedBuild, BuildLoadError } = await import('../../../server/builds/loaded-build.ts');

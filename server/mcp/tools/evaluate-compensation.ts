@@ -12,11 +12,11 @@ export type PayEvaluation = z.infer<typeof PayEvaluationOutput>;
 
 /** Where `compensation` falls among the document's published percentiles (pure: the figures of `d` only). */
 export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): PayEvaluation {
-  const { n, as_of, citation_url, methodology_url, license, license_url, attribution, notice, title, publisher, feed_url, synthetic } = d;
+  const { n, as_of, citation_url, methodology_url, license, license_url, attribution, notice, title, publisher, feed_url, synthetic, release } = d;
   const grid = standardGrid({ p10: d.p10, p25: d.p25, p50: d.median, p75: d.p75, p90: d.p90 });
   const position = grid.length >= 2 ? payPosition(grid, compensation) : null;
   return {
-    n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic,
+    n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic, release,
     specialty: d.specialty,
     scope: d.scope,
     state: d.scope === 'state' && 'state' in d ? d.state : null,

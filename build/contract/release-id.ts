@@ -1,0 +1,9 @@
+/**
+ * A release of the open data: every published build is one, named by its build date (`2026-11-24`, and
+ * `2026-11-24.2`, `.3`, ... for further releases the same day). Every feed carries the release in which its
+ * content last changed (`release`); releases.json (releases.ts) lists them.
+ */
+import { z } from 'zod';
+
+export const RELEASE_ID = /^\d{4}-\d{2}-\d{2}(?:\.[1-9]\d*)?$/;
+export const ReleaseId = z.string().regex(RELEASE_ID).describe('a release: its build date, with .2, .3, ... for further releases that day');
