@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/faults/**', 'node_modules/**'], // the fault pass runs them serially: vitest.faults.config.ts
+    // the fault pass runs them serially (vitest.faults.config.ts); Lighthouse runs alone after it (vitest.quiet.config.ts)
+    exclude: ['test/faults/**', 'test/pages/lighthouse.test.ts', 'node_modules/**'],
     pool: 'forks', // better-sqlite3 is a native addon: keep each test file in its own process
     maxWorkers: 2,
     testTimeout: 30_000,
