@@ -129,7 +129,7 @@ export function changedFiles(before: Manifest['files'] | null, after: Manifest['
 }
 
 /** The files every release rewrites (releases.json, the changelog, CITATION.cff). */
-const RELEASE_FILES = new Set([`public/${RELEASES_PATH}`, `public/${pageFile(CHANGELOG_PATH)}`, `public/${CITATION_CFF_PATH}`]);
+export const RELEASE_FILES = new Set([`public/${RELEASES_PATH}`, `public/${pageFile(CHANGELOG_PATH)}`, `public/${CITATION_CFF_PATH}`]);
 
 function withoutRelease(files: Manifest['files']): Manifest['files'] {
   return Object.fromEntries(Object.entries(files).filter(([p]) => !RELEASE_FILES.has(p)));
@@ -271,6 +271,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
      * current build's is instead a hard link to that file, with the access date it carries recorded in the
      * manifest (the server fills in the day's date either way, so it serves the same bytes and ETag).
      */
+    /** files that are an earlier build's, whose bytes differ from this build's (access date, release label) */
+    const relabelled = new Set<string>();
     const emit = (path: string, text: string | Buffer, validated = false) => {
       if (++emitted % 64 === 0) pool?.pump(); // keyed threads: take finished results, hand out more work
       let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
@@ -288,6 +290,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
         if (before.sha256 === entry.sha256) files[path] = entry;
         else {
+          relabelled.add(path);
           const { access_date: _, ...plain } = before;
           const date = before.access_date ?? previousDate;
           files[path] = date === buildDate ? plain : { ...plain, access_date: date };
@@ -303,8 +306,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
      * the earlier file it reuses (its own release label), for the archive, which must equal what is served.
      */
     const builtBytes = (path: string, fresh: Buffer): Buffer => {
-      const f = files[`public/${path}`];
-      if (!f || f.sha256 === sha256(fresh)) return fresh;
+      if (!relabelled.has(`public/${path}`)) return fresh;
+      const f = files[`public/${path}`]!;
       const earlier = readFileSync(join(buildsDir(opts.out), previousId!, 'public', path));
       const token = accessDateToken(f.access_date ?? buildDate);
       return earlier.includes(token) ? Buffer.from(earlier.toString('utf8').split(token).join(accessDateToken(buildDate))) : earlier;

@@ -9,6 +9,7 @@ import {
   type ComparisonFeed, type SpecialtyPayDocument,
 } from '../contract/open-feeds.ts';
 import { attributionLine } from './open-feeds.ts';
+import { parseRelease } from '../contract/release-id.ts';
 import { roundPct } from './stats.ts';
 
 export interface ComparisonContext {
@@ -29,13 +30,8 @@ export function comparisonFigures(a: SpecialtyPayDocument, b: SpecialtyPayDocume
 
 /** The later of two releases ("2026-11-24.2" after "2026-11-24", ".10" after ".9"). */
 export function laterRelease(a: string, b: string): string {
-  const key = (r: string) => {
-    const [date, seq] = r.split('.');
-    return [date!, Number(seq ?? 1)] as const;
-  };
-  const [da, sa] = key(a);
-  const [db, sb] = key(b);
-  return da > db || (da === db && sa >= sb) ? a : b;
+  const [x, y] = [parseRelease(a), parseRelease(b)];
+  return x.date > y.date || (x.date === y.date && x.seq >= y.seq) ? a : b;
 }
 
 export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocument, ctx: ComparisonContext): ComparisonFeed {

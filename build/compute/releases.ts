@@ -6,14 +6,15 @@
  * so it tells nothing a reader could not find by comparing the two releases' feeds.
  */
 import type { SpecialtyFeed, SpecialtyStateFeed, StateFeed, SpecialtiesFeed } from '../contract/open-feeds.ts';
+import { parseRelease } from '../contract/release-id.ts';
 import { RELEASE_LIST_LIMIT, type Release, type ReleaseChanges, type ReleasesFeed } from '../contract/releases.ts';
 
 /** The id of a release built on `buildDate`: the date, or `date.N` after the highest N of that date already used. */
 export function nextReleaseId(used: readonly { release: string }[], buildDate: string): string {
   let max = 0;
   for (const { release } of used) {
-    if (release === buildDate) max = Math.max(max, 1);
-    else if (release.startsWith(`${buildDate}.`)) max = Math.max(max, Number(release.slice(buildDate.length + 1)));
+    const r = parseRelease(release);
+    if (r.date === buildDate) max = Math.max(max, r.seq);
   }
   return max === 0 ? buildDate : `${buildDate}.${max + 1}`;
 }

@@ -7,3 +7,9 @@ import { z } from 'zod';
 
 export const RELEASE_ID = /^\d{4}-\d{2}-\d{2}(?:\.[1-9]\d*)?$/;
 export const ReleaseId = z.string().regex(RELEASE_ID).describe('a release: its build date, with .2, .3, ... for further releases that day');
+
+/** A release's date and its number that day (1 for the date alone), for ordering and numbering. */
+export function parseRelease(id: string): { date: string; seq: number } {
+  const [date, seq] = id.split('.');
+  return { date: date!, seq: seq === undefined ? 1 : Number(seq) };
+}

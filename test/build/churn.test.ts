@@ -32,7 +32,7 @@ import { NO_FIGURES_AS_OF } from '../../build/compute/open-feeds.ts';
 import { pageFile } from '../../build/pages/site.ts';
 import { fmtMoney } from '../../build/pages/html.ts';
 import type { Manifest } from '../../build/contract/manifest.ts';
-import type { BuildResult } from '../../build/run-build.ts';
+import { RELEASE_FILES as RELEASE_FILE_SET, type BuildResult } from '../../build/run-build.ts';
 
 const SP = 'cardiology';
 const ST = { code: 'CA', slug: 'california' };
@@ -79,7 +79,7 @@ function factsOfDb() {
 
 const pub = (p: string) => `public/${p}`;
 /** rewritten by every release */
-const RELEASE_FILES = [`public/${RELEASES_PATH}`, 'public/changelog.html', 'public/CITATION.cff'];
+const RELEASE_FILES = [...RELEASE_FILE_SET];
 const page = (urlPath: string) => pub(pageFile(urlPath));
 const read = <T>(b: BuildResult, feedPath: string): T => JSON.parse(readFileSync(join(b.dir, pub(feedPath)), 'utf8')) as T;
 /** A feed's content without its dates: the figures and everything else it shows. */

@@ -13,11 +13,11 @@ import { createDemoDb } from '../../build/demo/create.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { verifyBuildDir } from '../../build/emit/verify.ts';
 import { LoadedBuild } from '../../server/builds/loaded-build.ts';
-import type { BuildResult } from '../../build/run-build.ts';
+import { RELEASE_FILES as RELEASE_FILE_SET, type BuildResult } from '../../build/run-build.ts';
 
 const tmp = useTempDir('reuse');
 /** rewritten by every release: the list of releases, the changelog page, CITATION.cff */
-const RELEASE_FILES = ['public/data/api/v1/releases.json', 'public/changelog.html', 'public/CITATION.cff'];
+const RELEASE_FILES = [...RELEASE_FILE_SET];
 let dir: string;
 let out: string;
 let db: string;
