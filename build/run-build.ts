@@ -356,7 +356,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
         // thread takes the specialty (cheap), so the whole dataset's columns are never held at once
         measure(sp.slug, keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom));
         p.queue(() => ({
-          si, slug: sp.slug, name: sp.name, bls: blsInfo(ds, si), states, columns: keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom),
+          si, slug: sp.slug, name: sp.name, bls: blsInfo(ds, si), states, columns: { ...keyedColumnsFromDataset(ds, si, opts.keyed, facts, partialFrom), exactTotal: undefined },
           paths: { specialty: keyedPaths.specialty(sp.slug), reports: keyedPaths.reports(sp.slug) },
         }));
       }

@@ -33,11 +33,11 @@ export function yearSpan(ds: Dataset, newestDayIso: string): YearSpan {
 }
 
 /** The by-year rows of one specialty: `all` are its report indexes, ascending by total. */
-export function byYearRows(ds: Dataset, facts: NationalFacts, all: number[], reference: number, spread: number, span: YearSpan): YearRow[] {
+export function byYearRows(ds: Dataset, facts: NationalFacts, all: number[], span: YearSpan): YearRow[] {
   const years = groupBy(all, (i) => ds.reports.year[i]!);
   const rows: YearRow[] = [];
   for (let year = span.firstYear; year <= span.lastYear; year++) {
-    const s = openCell(totalsOf(ds, facts, years.get(year) ?? []), FLOORS.national, reference, spread).summary;
+    const s = openCell(totalsOf(ds, facts, years.get(year) ?? []), FLOORS.national).summary;
     rows.push({ year, n: s.n, median: s.median, p25: s.p25, p75: s.p75, rounded: s.rounded, withheld: s.withheld, partial: year >= span.partialFrom });
   }
   return rows;

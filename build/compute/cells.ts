@@ -4,7 +4,7 @@
  */
 import type { Dataset } from './dataset.ts';
 import type { NationalFacts } from './national.ts';
-import { cellKeyOfRange, perturbedMean, COLUMN } from './disclosure.ts';
+import { cellKeyOfRange, drawsFor, perturbedMean, COLUMN, type CellNoise, type Draws } from './disclosure.ts';
 import { publishedGrid } from './published.ts';
 import { ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
 import type { OpenSummary } from '../contract/open-feeds.ts';
@@ -38,23 +38,30 @@ export interface OpenCellResult {
 
 const WITHHELD: OpenSummary = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
 
-/** The reports of an open cell: values ascending (outliers already left out), with their days and record keys. */
+/**
+ * The reports of an open cell: values ascending (outliers already left out), with their days, record keys
+ * and the draw key. A null draw key publishes the exact figures of `values`: only the tests of floors and
+ * rounding use it; the build always passes its key.
+ */
 export interface OpenValues {
   values: ArrayLike<number>;
   days: ArrayLike<number>;
-  keys: ArrayLike<number>;
+  keyLo: ArrayLike<number>;
+  keyHi: ArrayLike<number>;
+  drawKey: Uint8Array | null;
 }
 
-export const NO_VALUES: OpenValues = { values: [], days: [], keys: [] };
+const NO_DRAWS: Draws = { draw: () => 0 };
+
+export const NO_VALUES: OpenValues = { values: [], days: [], keyLo: [], keyHi: [], drawKey: null };
 
 /**
  * Summary of an open cell (B, C). Outliers were decided per report beforehand (national.ts); this applies
  * `floor` to n, the P10/P90 floor and the rounding rule, and perturbs every figure with the cell key method
- * (disclosure.ts): the mean around `reference`, the typical report of the cell's specialty, and each
- * percentile by its own stream, sized by `spread`, the specialty's national interquartile range.
- * `kind` picks dollar or $/wRVU rounding (and the noise streams).
+ * (disclosure.ts): the mean and each percentile by its own draw, relative to the cell's own figure.
+ * `kind` picks dollar or $/wRVU rounding (and the draws' column).
  */
-export function openCell(cell: OpenValues, floor: number, reference: number, spread: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
+export function openCell(cell: OpenValues, floor: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
   const { values, days } = cell;
   const n = values.length;
   let newestDay: number | null = null;
@@ -63,9 +70,11 @@ export function openCell(cell: OpenValues, floor: number, reference: number, spr
   const round = kind === 'money' ? roundMoney : roundRate;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += values[i]!;
-  const key = cellKeyOfRange(cell.keys, 0, n);
-  const avg = perturbedMean(sum, n, key, reference);
-  const noise = { key, column: kind === 'money' ? COLUMN.total : COLUMN.rate, spread };
+  const noise: CellNoise = {
+    draws: cell.drawKey ? drawsFor(cell.drawKey) : NO_DRAWS, key: cellKeyOfRange(cell.keyLo, cell.keyHi, 0, n),
+    column: kind === 'money' ? COLUMN.total : COLUMN.rate, pay: cell.drawKey !== null,
+  };
+  const avg = perturbedMean(sum, n, noise);
   const { p10, p25, p50: m, p75, p90 } = publishedGrid(values, noise);
   return {
     summary: {
@@ -90,7 +99,9 @@ export function totalsOf(ds: Dataset, facts: NationalFacts, idx: number[]): Open
   return {
     values: Float64Array.from(kept, (r) => ds.reports.total[r]!),
     days: Int32Array.from(kept, (r) => ds.reports.submittedDay[r]!),
-    keys: Uint32Array.from(kept, (r) => ds.reports.keyTotal[r]!),
+    keyLo: Uint32Array.from(kept, (r) => ds.reports.keyLo[r]!),
+    keyHi: Uint32Array.from(kept, (r) => ds.reports.keyHi[r]!),
+    drawKey: ds.drawKey,
   };
 }
 
@@ -103,6 +114,8 @@ export function ratesOf(ds: Dataset, facts: NationalFacts, idx: number[]): OpenV
   return {
     values: Float64Array.from(kept, rate),
     days: Int32Array.from(kept, (r) => R.submittedDay[r]!),
-    keys: Uint32Array.from(kept, (r) => R.keyRate[r]!),
+    keyLo: Uint32Array.from(kept, (r) => R.keyLo[r]!),
+    keyHi: Uint32Array.from(kept, (r) => R.keyHi[r]!),
+    drawKey: ds.drawKey,
   };
 }

@@ -45,7 +45,10 @@ export interface InstitutionRow {
   pay: number[];
 }
 
-/** Approved reports, column-wise. NaN means unknown for floats, -1 for small integers. */
+/**
+ * Approved reports, column-wise. NaN means unknown for floats, -1 for small integers. Pay values (total,
+ * base, bonus) are as distorted by each report's permanent noise factor (disclosure.ts).
+ */
 export interface ReportColumns {
   count: number;
   specialty: Uint16Array; // index into Dataset.specialties
@@ -60,10 +63,9 @@ export interface ReportColumns {
   employment: Int8Array; // index into EMPLOYMENT_TYPES
   wrvus: Float64Array;
   submittedDay: Int32Array; // days since 1970-01-01 (UTC)
-  /** secret record keys of the disclosure control (disclosure.ts), one 32-bit key per stream */
-  keyTotal: Uint32Array;
-  keySquare: Uint32Array;
-  keyRate: Uint32Array;
+  /** the two 32-bit lanes of each report's secret 64-bit record key (disclosure.ts) */
+  keyLo: Uint32Array;
+  keyHi: Uint32Array;
 }
 
 export interface Dataset {
@@ -75,6 +77,13 @@ export interface Dataset {
   /** [start, end) range of each specialty's reports */
   specialtyRange: { start: number; end: number }[];
   synthetic: boolean;
+  /** the key of the disclosure control's draws (disclosure.ts: drawKeyOf), 32 bytes; never published */
+  drawKey: Uint8Array;
+  /**
+   * each report's total before its noise factor (same order as `reports`): only the disclosure accuracy
+   * table reads it, to measure what the method costs; no figure is computed from it
+   */
+  exactTotal: Float64Array;
 }
 
 export function dayToIso(day: number): string {
@@ -100,9 +109,8 @@ export function emptyReportColumns(count: number): ReportColumns {
     employment: new Int8Array(count),
     wrvus: new Float64Array(count),
     submittedDay: new Int32Array(count),
-    keyTotal: new Uint32Array(count),
-    keySquare: new Uint32Array(count),
-    keyRate: new Uint32Array(count),
+    keyLo: new Uint32Array(count),
+    keyHi: new Uint32Array(count),
   };
 }
 

@@ -1,9 +1,10 @@
 /**
- * How far the disclosure control moves the keyed API's percentiles (pure): the table the methodology page
- * and the README show. For each size n it gives the documented largest move (for the specialty with the
- * median national spread) and the largest move actually drawn among this build's cells of about that size,
- * each in dollars and as a share of the cell's 95% interval of the median (the uncertainty the figure has
- * anyway). Only a maximum over many cells is published, never a cell's own move.
+ * What the disclosure control costs the keyed API's percentiles (pure): the table the methodology page and
+ * the README show. For each size n it gives the documented largest move of the cell-key draw (for a
+ * specialty of typical median and spread) and, among this build's cells of about that size, how far the
+ * published P10..P90 are from the exact percentiles of the undistorted pay (record factors and draws
+ * together), in dollars and as a share of the cell's exact 95% interval of the median (the uncertainty the
+ * figure has anyway). Only a maximum and a median over many cells are published, never a cell's own move.
  */
 import { quantileMoveBound } from './disclosure.ts';
 import { cellTotals, publishedTotals, type KeyedColumns } from './keyed.ts';
@@ -13,19 +14,19 @@ export const ACCURACY_SIZES = [5, 25, 100, 1_000] as const;
 
 export interface AccuracyRow {
   n: number;
-  /** documented largest move of a percentile at n, dollars, for the specialty of median national spread */
+  /** documented largest move of the cell-key draw at n, dollars, for a specialty of typical national median */
   bound: number;
   /** that bound as a share of the expected width of the median's 95% interval at n */
   bound_share_of_ci: number;
   /** figures (cells) of this build with n within [0.8 n, 1.25 n] that were measured */
   cells: number;
-  /** the largest |published - exact| among their P10..P90 and interval bounds, whole dollars; null without cells */
+  /** the largest |published - exact| among their P10..P90 (exact: of the undistorted pay), whole dollars; null without cells */
   largest_move: number | null;
   /** that largest move as a share of its own cell's 95% interval of the median */
   largest_move_share_of_ci: number | null;
   /** the median over the cells of (the cell's largest move / its interval's width) */
   median_share_of_ci: number | null;
-  /** the largest move of any cell as a share of its own documented bound (at most 1, plus rounding) */
+  /** the largest move of any cell as a share of its own cell-key bound (above 1 where the record factors move it further) */
   largest_share_of_bound: number | null;
 }
 
@@ -64,29 +65,36 @@ function cellsOf(c: KeyedColumns, regionOfState: ArrayLike<number>): number[][] 
   return [...groups.values()];
 }
 
-/** One specialty's share of the table: its spread and, per size, the cells measured. */
+/** One specialty's share of the table: its national median and spread (exact pay) and, per size, the cells measured. */
 export interface SpecialtyAccuracy {
+  median: number;
   spread: number;
   sizes: CellMove[][];
 }
 
-/** Measure one specialty's cells (its keyed columns, ascending by total) against the sizes of the table. */
+/** Measure one specialty's cells (its keyed columns, ascending by total, with their exact totals) against the sizes of the table. */
 export function specialtyAccuracy(c: KeyedColumns, regionOfState: ArrayLike<number>, sizes: readonly number[] = ACCURACY_SIZES): SpecialtyAccuracy {
-  const out: SpecialtyAccuracy = { spread: c.count > 0 ? c.spread.total : NaN, sizes: sizes.map(() => []) };
+  const exactOf = (idx: number[]) => Float64Array.from(idx, (i) => c.exactTotal![i]!).sort();
+  const all = c.count > 0 ? exactOf(Array.from({ length: c.count }, (_, i) => i)) : new Float64Array(0);
+  const out: SpecialtyAccuracy = {
+    median: c.count > 0 ? quantile(all, 0.5) : NaN,
+    spread: c.count > 0 ? quantile(all, 0.75) - quantile(all, 0.25) : NaN,
+    sizes: sizes.map(() => []),
+  };
+  if (!c.exactTotal) return out;
   for (const idx of cellsOf(c, regionOfState)) {
     const at = sizes.findIndex((n) => idx.length >= 0.8 * n && idx.length <= 1.25 * n);
     if (at < 0 || idx.length < 5) continue;
     const { v, key } = cellTotals(c, idx);
-    const { percentiles: p, ci } = publishedTotals(c, v, key);
-    const k = medianCiRanks(v.length).k;
+    const exact = exactOf(idx);
+    const { percentiles: p } = publishedTotals(c, v, key);
     const pairs: [number | null, number][] = [
-      [p.p10, quantile(v, 0.1)], [p.p25, quantile(v, 0.25)], [p.p50, quantile(v, 0.5)], [p.p75, quantile(v, 0.75)], [p.p90, quantile(v, 0.9)],
+      [p.p10, quantile(exact, 0.1)], [p.p25, quantile(exact, 0.25)], [p.p50, quantile(exact, 0.5)], [p.p75, quantile(exact, 0.75)], [p.p90, quantile(exact, 0.9)],
     ];
-    if (ci.method === 'order_statistics') pairs.push([ci.lower, v[k - 1]!], [ci.upper, v[v.length - k]!]);
     let move = 0;
-    for (const [published, exact] of pairs) if (published !== null) move = Math.max(move, Math.abs(Math.round(published) - exact));
-    const w = exactCiWidth(v);
-    const bound = quantileMoveBound(v.length, c.spread.total);
+    for (const [published, x] of pairs) if (published !== null) move = Math.max(move, Math.abs(Math.round(published) - x));
+    const w = exactCiWidth(exact);
+    const bound = quantile(exact, 0.5) * (Math.exp(quantileMoveBound(v.length)) - 1);
     out.sizes[at]!.push({ move, shareOfCi: w > 0 ? move / w : Infinity, shareOfBound: bound > 0 ? move / bound : 0 });
   }
   return out;
@@ -96,10 +104,14 @@ const share = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The table from every specialty's share. */
 export function accuracyTable(parts: readonly SpecialtyAccuracy[], sizes: readonly number[] = ACCURACY_SIZES): AccuracyRow[] {
-  const spreads = parts.map((p) => p.spread).filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  const typical = spreads.length ? quantile(spreads, 0.5) : 0;
+  const typicalOf = (xs: number[]) => {
+    const known = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    return known.length ? quantile(known, 0.5) : 0;
+  };
+  const typical = typicalOf(parts.map((p) => p.spread));
+  const typicalMedian = typicalOf(parts.map((p) => p.median));
   return sizes.map((n, at): AccuracyRow => {
-    const bound = quantileMoveBound(n, typical);
+    const bound = typicalMedian * (Math.exp(quantileMoveBound(n)) - 1);
     const width = (2 * HALF_WIDTH_PER_IQR * typical) / Math.sqrt(n);
     const cells = parts.flatMap((p) => p.sizes[at]!);
     const largest = cells.reduce<CellMove | null>((a, x) => (a === null || x.move > a.move ? x : a), null);

@@ -1,118 +1,225 @@
 /**
- * Disclosure control (README: Disclosure control), pure: the cell key method, for sums (means, SDs) here
- * and for order statistics (percentiles, interval bounds) in the second half of this file.
+ * Disclosure control (README: Disclosure control), pure: method version 3. Two layers, both fixed by a
+ * secret that lives only in the reports DB (build/source/record-keys.ts):
  *
- * A mean times its n is a sum, and sums subtract: publishing the mean of a scope and of all but one of its
- * parts publishes the last part. So every published sum gets a small, secret, fixed perturbation:
+ * 1. Record-level noise infusion (as the US Census Bureau's QWI does for establishments). Every report has
+ *    a permanent secret factor exp(+-delta), delta between RECORD_NOISE.min and RECORD_NOISE.max (5.5% to
+ *    15%), applied to its pay values (total, base, bonus) when the build reads it, before any statistic.
+ *    Every cell, year range, filter, interface and build sees the same distorted value, so no comparison
+ *    of figures, however many, gets closer to a report than its factor: at least 5.4% off.
  *
- * - every report has permanent record keys: 32-bit integers derived from its id under a secret that lives
- *   only in the reports DB (build/source/record-keys.ts); one key per "stream" (pay sums, sums of squares,
- *   pay per wRVU), so that a mean and an SD never share a perturbation (order statistics derive their draws
- *   from the pay-sum cell key with a second mix per figure: see below, and README's known limits);
- * - a cell's key is the sum of its reports' record keys modulo 2^32: it depends only on which reports are
- *   in the cell, so the same reports give the same figure whatever query, interface or year range reaches
- *   them, and asking again changes nothing;
- * - the cell key is mixed into a noise value u in [-1/2, 1/2), and the cell's sum moves by u x span, where
- *   span is NOISE_SPAN x a reference value of the specialty (its national median: "one typical report").
+ * 2. The cell key method on top (ABS TableBuilder), for what a small cell shows of its few distorted values:
+ *    - every report has a 64-bit record key (two 32-bit lanes); a cell's key is the lane-wise sum modulo
+ *      2^32 of its reports' keys: the same set of reports always has the same key, whatever query or
+ *      interface reaches it;
+ *    - each figure's draw u in [-1/2, 1/2) is AES-256 of (cell key, column, slot) under a draw key derived
+ *      from the secret: without the secret no draw can be computed or searched for, even by someone who
+ *      knows every report of the cell;
+ *    - every move is relative to the cell's own figure (a mean's sum by u x NOISE_SPAN x its own mean, a
+ *      quantile by the factor exp(u x 2 x QUANTILE_SPAN / n^QUANTILE_DECAY)): nothing that sizes the noise
+ *      depends on reports outside the cell, so a cell whose reports did not change publishes the same
+ *      figures in every build of this method version, and a positive figure stays positive.
  *
- * Differencing two published sums then gives the withheld part plus the difference of two independent
- * noises: an error of about a typical report, whatever n. Sums of squared deviations (standard deviations)
- * get their own noise, SQUARE_SPAN x median^2. Medians and percentiles move too (below); counts are never
- * perturbed, they are withheld below the floor instead.
+ * Changing any constant here, or the record-key derivation, is a new DISCLOSURE_METHOD_VERSION: the reports
+ * DB migration that introduces it replaces the secret, and the release that first uses it says so.
  */
+import { createCipheriv, createHmac } from 'node:crypto';
 
-/** A sum moves by at most +-NOISE_SPAN/2 x the reference (so +-0.75 of a typical report). */
+/** The disclosure method's version: published in releases.json; a reports DB's secret is made for one version. */
+export const DISCLOSURE_METHOD_VERSION = 3;
+
+// ---------------------------------------------------------------- record-level noise
+
+/** Bounds of |log factor| of a report's pay values. */
+export const RECORD_NOISE = { min: 0.055, max: 0.15 } as const;
+
+/**
+ * A report's permanent factor from its secret 32-bit factor word: the low bit gives the sign, the other 31
+ * bits delta, uniform in [min, max]. exp(-0.055) = 0.9465 and exp(0.055) = 1.0565: never within 5%.
+ */
+export function recordFactor(word: number): number {
+  const sign = (word & 1) === 1 ? 1 : -1;
+  const t = (word >>> 1) / 2147483648;
+  return Math.exp(sign * (RECORD_NOISE.min + (RECORD_NOISE.max - RECORD_NOISE.min) * t));
+}
+
+/** E[factor] = E[cosh delta]: a mean of distorted values is divided by it, so large cells' means stay unbiased. */
+export const MEAN_FACTOR = (Math.sinh(RECORD_NOISE.max) - Math.sinh(RECORD_NOISE.min)) / (RECORD_NOISE.max - RECORD_NOISE.min);
+/** E[factor^2] = E[cosh 2 delta]. */
+export const SQUARE_FACTOR = (Math.sinh(2 * RECORD_NOISE.max) - Math.sinh(2 * RECORD_NOISE.min)) / (2 * (RECORD_NOISE.max - RECORD_NOISE.min));
+/** E[delta^2]: the variance the factors add to log pay. */
+export const LOG_FACTOR_VARIANCE = (RECORD_NOISE.max ** 3 - RECORD_NOISE.min ** 3) / (3 * (RECORD_NOISE.max - RECORD_NOISE.min));
+
+// ---------------------------------------------------------------- cell keys
+
+/** A 64-bit cell key: two 32-bit lanes, each the sum of its reports' lane modulo 2^32. */
+export interface CellKey {
+  lo: number;
+  hi: number;
+}
+
+export const TWO32 = 4294967296;
+
+/** The cell key of the reports at positions `idx` (lanes `lo`, `hi` of their record keys). */
+export function cellKeyOf(lo: ArrayLike<number>, hi: ArrayLike<number>, idx: ArrayLike<number>): CellKey {
+  let a = 0; // exact: up to 2^21 reports x 2^32 stays below 2^53
+  let b = 0;
+  for (let k = 0; k < idx.length; k++) {
+    a += lo[idx[k]!]!;
+    b += hi[idx[k]!]!;
+  }
+  return { lo: a % TWO32, hi: b % TWO32 };
+}
+
+/** The cell key of positions [from, to). */
+export function cellKeyOfRange(lo: ArrayLike<number>, hi: ArrayLike<number>, from: number, to: number): CellKey {
+  let a = 0;
+  let b = 0;
+  for (let i = from; i < to; i++) {
+    a += lo[i]!;
+    b += hi[i]!;
+  }
+  return { lo: a % TWO32, hi: b % TWO32 };
+}
+
+// ---------------------------------------------------------------- keyed draws
+
+/** Columns whose figures are published, each with its own draws. */
+export const COLUMN = { total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6 } as const;
+export type Column = (typeof COLUMN)[keyof typeof COLUMN];
+
+/** Which figure of a column a draw moves. */
+export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8 } as const;
+export type Slot = (typeof SLOT)[keyof typeof SLOT];
+const SLOTS_PER_COLUMN = 16;
+const DRAWS_PER_KEY = 8 * SLOTS_PER_COLUMN; // 8 columns (7 used) x 16 slots (9 used): 32 AES blocks
+
+/** The draw of one figure, in [-1/2, 1/2). */
+export interface Draws {
+  draw(key: CellKey, column: Column, slot: Slot): number;
+}
+
+/**
+ * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). Every draw
+ * of one cell key comes from one AES-256-ECB call over 32 blocks (lo, hi, block number, version), so a cell
+ * costs one call, not one per figure; the last few keys' draws are kept.
+ */
+export function createDraws(drawKey: Uint8Array): Draws {
+  if (drawKey.length !== 32) throw new Error('a draw key has 32 bytes');
+  const cipher = createCipheriv('aes-256-ecb', drawKey, null);
+  cipher.setAutoPadding(false);
+  const blocks = Buffer.alloc(DRAWS_PER_KEY * 4);
+  for (let b = 0; b < DRAWS_PER_KEY / 4; b++) {
+    blocks.writeUInt32LE(b, b * 16 + 8);
+    blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
+  }
+  const cache: { lo: number; hi: number; u: Float64Array }[] = [];
+  const compute = (lo: number, hi: number): Float64Array => {
+    for (let b = 0; b < DRAWS_PER_KEY / 4; b++) {
+      blocks.writeUInt32LE(lo, b * 16);
+      blocks.writeUInt32LE(hi, b * 16 + 4);
+    }
+    const out = cipher.update(blocks);
+    const u = new Float64Array(DRAWS_PER_KEY);
+    for (let i = 0; i < DRAWS_PER_KEY; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
+    return u;
+  };
+  return {
+    draw(key, column, slot) {
+      let hit = cache.find((c) => c.lo === key.lo && c.hi === key.hi);
+      if (!hit) {
+        hit = { lo: key.lo, hi: key.hi, u: compute(key.lo, key.hi) };
+        cache.unshift(hit);
+        if (cache.length > 8) cache.pop();
+      }
+      return hit.u[column * SLOTS_PER_COLUMN + slot]!;
+    },
+  };
+}
+
+const drawsByKey = new Map<string, Draws>();
+
+/** One Draws per draw key (build threads and the server each keep theirs). */
+export function drawsFor(drawKey: Uint8Array): Draws {
+  const id = Buffer.from(drawKey).toString('hex');
+  let d = drawsByKey.get(id);
+  if (!d) {
+    d = createDraws(drawKey);
+    drawsByKey.set(id, d);
+  }
+  return d;
+}
+
+/** The draw key of a reports DB's secret (never the secret itself: that stays in the DB). */
+export function drawKeyOf(secret: Uint8Array): Buffer {
+  return createHmac('sha256', secret).update(`physpay cell draws v${DISCLOSURE_METHOD_VERSION}`).digest();
+}
+
+// ---------------------------------------------------------------- sums: means and standard deviations
+
+/** A cell's sum moves by at most +-NOISE_SPAN/2 x its own mean (three quarters of a typical report). */
 export const NOISE_SPAN = 1.5;
-/** A sum of squared deviations moves by at most +-SQUARE_SPAN/2 x reference^2. */
+/** A sum of squared deviations moves by at most +-SQUARE_SPAN/2 x its own mean squared. */
 export const SQUARE_SPAN = 0.5;
 /** Standard deviations are published from this many reports (below, the perturbation would dominate them). */
 export const SD_MIN_N = 15;
 
-/** Cell keys are sums of record keys modulo 2^32. */
-export const TWO32 = 4294967296;
-
-/** Record keys of one stream, one 32-bit key per report, and the reports of a cell (positions). */
-export function cellKeyOf(keys: ArrayLike<number>, idx: ArrayLike<number>): number {
-  let s = 0; // exact: up to 2^21 reports x 2^32 stays below 2^53
-  for (let k = 0; k < idx.length; k++) s += keys[idx[k]!]!;
-  return s % TWO32;
-}
-
-/** Cell key of a contiguous range [lo, hi) of positions. */
-export function cellKeyOfRange(keys: ArrayLike<number>, lo: number, hi: number): number {
-  let s = 0;
-  for (let i = lo; i < hi; i++) s += keys[i]!;
-  return s % TWO32;
-}
-
-/** The noise value of a cell key: a fixed bijective mix (murmur3's finaliser) mapped to [-1/2, 1/2). */
-export function noiseOf(cellKey: number): number {
-  let h = cellKey >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
-  h = (h ^ (h >>> 16)) >>> 0;
-  return h / TWO32 - 0.5;
-}
-
-/** Published mean of a cell: (sum + noise x NOISE_SPAN x reference) / n. */
-export function perturbedMean(sum: number, n: number, cellKey: number, reference: number): number {
-  return (sum + noiseOf(cellKey) * NOISE_SPAN * reference) / n;
+/** Where a cell's draws come from: the draws, the cell key of exactly the reports behind the figure, the column. */
+export interface CellNoise {
+  draws: Draws;
+  key: CellKey;
+  column: Column;
+  /** true for pay columns (distorted by the record factors), false for wRVUs */
+  pay: boolean;
 }
 
 /**
- * Published sample standard deviation: the sum of squared deviations from the (true) mean plus its own
- * noise (SQUARE_SPAN x reference^2), floored at 0. Null below SD_MIN_N reports.
+ * Published mean of a cell of distorted values: (sum + u x NOISE_SPAN x sum / n) / n, divided by
+ * MEAN_FACTOR for pay columns (the factors' mean), so it estimates the mean of the undistorted pay.
  */
-export function perturbedSd(squaredDeviations: number, n: number, cellKey: number, reference: number): number | null {
+export function perturbedMean(sum: number, n: number, noise: CellNoise): number {
+  const u = noise.draws.draw(noise.key, noise.column, SLOT.sum);
+  return ((sum / n) * (1 + (u * NOISE_SPAN) / n)) / (noise.pay ? MEAN_FACTOR : 1);
+}
+
+/**
+ * Published sample standard deviation of a cell of distorted pay: the sum of squared deviations plus its
+ * own draw (SQUARE_SPAN x mean^2), then the variance the factors add taken back out
+ * (Var x = (Var y + m^2) / E[f^2] - m^2 / E[f]^2). Null below SD_MIN_N reports.
+ */
+export function perturbedSd(squaredDeviations: number, sum: number, n: number, noise: CellNoise): number | null {
   if (n < SD_MIN_N) return null;
-  const v = squaredDeviations + noiseOf(cellKey) * SQUARE_SPAN * reference * reference;
-  return Math.sqrt(Math.max(0, v) / (n - 1));
+  const m = sum / n;
+  const u = noise.draws.draw(noise.key, noise.column, SLOT.squares);
+  const vy = Math.max(0, squaredDeviations + u * SQUARE_SPAN * m * m) / (n - 1);
+  const vx = noise.pay ? (vy + m * m) / SQUARE_FACTOR - (m * m) / (MEAN_FACTOR * MEAN_FACTOR) : vy;
+  return Math.sqrt(Math.max(0, vx));
 }
 
-/** How far a published mean of n reports can be from the exact one, at most. */
-export function meanNoiseBound(n: number, reference: number): number {
-  return (NOISE_SPAN * reference) / 2 / n;
+/** How far a published mean of n reports can be from the mean of its distorted values, as a share of it. */
+export function meanMoveShare(n: number): number {
+  return NOISE_SPAN / 2 / n;
 }
 
-// ---------------------------------------------------------------- order statistics (README: Disclosure control)
+// ---------------------------------------------------------------- order statistics
 //
-// A percentile of a small cell is one report's value (the median of 5 reports is the third one), and the
-// percentiles of nested cells (a year range and the next, yesterday's build and today's) differ by what one
-// report does to them. So every published quantile moves too, by a fixed function of the cell key of the
-// reports it is computed from and of WHICH figure it is (an independent stream per column and quantile):
+// A percentile of a small cell is one (distorted) report's value, and the percentiles of nested cells differ
+// by what one report does to them. So every published quantile is also multiplied by a factor of its own:
 //
-//   published = exact + u x 2 x quantileMoveBound(n, spread),   u in [-1/2, 1/2) from (cell key, column, stream)
-//   quantileMoveBound(n, spread) = QUANTILE_SPAN x spread / n^QUANTILE_DECAY
+//   published = exact x exp(u x 2 x QUANTILE_SPAN / n^QUANTILE_DECAY),   u in [-1/2, 1/2) from (cell key, column, slot)
 //
-// `spread` is the specialty's national interquartile range of that column (all specialties' for cells that
-// mix them). A cell of 5 reports moves by up to ~0.75 IQR (about its own uncertainty: its 95% interval is
-// wider); the move falls faster than the sampling error (n^-0.75 against n^-0.5), so a national cell of
-// 1,000 moves by a small fraction of its interval. The same reports always give the same figures.
+// A cell of 5 moves by up to +-22%, of 25 by 6.9%, of 100 by 2.4%, of 1,000 by 0.42%: about a small cell's
+// own uncertainty, a small fraction of a large cell's interval.
 
-/** Largest move of a quantile of n reports = QUANTILE_SPAN x spread / n^QUANTILE_DECAY. */
-export const QUANTILE_SPAN = 2.5;
+export const QUANTILE_SPAN = 0.75;
 export const QUANTILE_DECAY = 0.75;
 
-/** Columns whose quantiles are published, each with its own noise streams. */
-export const COLUMN = { total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6 } as const;
-export type Column = (typeof COLUMN)[keyof typeof COLUMN];
-
-/** Streams beyond the percentiles (a percentile p is stream round(100 p)): the bounds of the median's interval. */
-export const STREAM_CI_LOWER = 101;
-export const STREAM_CI_UPPER = 102;
-
-/** Largest move of a published quantile of n reports (before rounding to the published unit). */
-export function quantileMoveBound(n: number, spread: number): number {
-  return n <= 0 ? 0 : (QUANTILE_SPAN * spread) / Math.pow(n, QUANTILE_DECAY);
+/** Largest |log move| of a published quantile of n reports (the move is at most exp of this, minus 1). */
+export function quantileMoveBound(n: number): number {
+  return n <= 0 ? 0 : QUANTILE_SPAN / Math.pow(n, QUANTILE_DECAY);
 }
 
-/** The noise value of one figure of a cell: the cell key mixed, then mixed again with the figure's stream. */
-export function streamNoise(cellKey: number, column: Column, stream: number): number {
-  const first = (noiseOf(cellKey) + 0.5) * TWO32; // the key's mix, back as a 32-bit integer
-  return noiseOf((first ^ Math.imul(column * 256 + stream + 1, 0x9e3779b1)) >>> 0);
-}
-
-/** A published quantile before rounding: `exact` moved by its stream's noise. */
-export function perturbQuantile(exact: number, n: number, cellKey: number, column: Column, stream: number, spread: number): number {
-  return exact + 2 * streamNoise(cellKey, column, stream) * quantileMoveBound(n, spread);
+/** A published quantile before rounding: `exact` times its draw's factor (0 stays 0; a positive figure stays positive). */
+export function perturbQuantile(exact: number, n: number, noise: CellNoise, slot: Slot): number {
+  return exact * Math.exp(2 * noise.draws.draw(noise.key, noise.column, slot) * quantileMoveBound(n));
 }

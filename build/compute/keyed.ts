@@ -13,8 +13,11 @@ import {
   type BlsInfo, type BreakdownRow, type KeyedCell, type KeyedIndex, type KeyedReportsArtifact, type KeyedSpecialtyArtifact, type Methodology, type TrendRow,
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
-import { perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, SD_MIN_N, SQUARE_SPAN, TWO32, type Column } from './disclosure.ts';
-import { publishedGrid, publishedMedianCi, spreadOf, TAILS_MIN_N, type CellNoise, type PublishedCi, type PublishedGrid } from './published.ts';
+import {
+  DISCLOSURE_METHOD_VERSION, drawsFor, perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, TWO32,
+  type CellKey, type CellNoise, type Column,
+} from './disclosure.ts';
+import { publishedGrid, publishedMedianCi, TAILS_MIN_N, type PublishedCi, type PublishedGrid } from './published.ts';
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
@@ -37,43 +40,25 @@ export function methodology(opts: KeyedOptions): Methodology {
     winsor_upper: opts.winsorUpper,
     outlier_handling: `Winsorized: totals below ${usd(opts.winsorLower)} count as ${usd(opts.winsorLower)} and totals above ${usd(opts.winsorUpper)} as ${usd(opts.winsorUpper)}; no report is dropped, so n is every approved report in scope.`,
     fte_basis: '40 hours/week (2,080 hours/year): a part-time report (10 to 39 hours per week) counts as total x 40 / hours; 40 to 100 hours per week is one FTE and counts unchanged; reports without hours, or outside 10-100, are left out (fte_normalized.n says how many were used).',
-    disclosure_control: `Every figure is perturbed so that no single report can be read off a cell or isolated by comparing cells, year ranges or builds: each figure moves by a fixed amount set by a secret key of exactly the reports behind it (the same reports always give the same figure, through every query and interface). A mean's sum moves by at most +-${NOISE_SPAN / 2} x the specialty's national median; the sum of squared deviations by at most +-${SQUARE_SPAN / 2} x that median squared (the standard deviation is given from ${SD_MIN_N} reports); each percentile and interval bound by at most ${QUANTILE_SPAN} x the specialty's national interquartile range of that figure / n^${QUANTILE_DECAY}, each with its own independent draw, then kept in order. P10 and P90 need ${TAILS_MIN_N} reports. Counts below ${MIN_SAMPLE} are never given (n is null).`,
-    confidence_interval_method: `Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)] (method "order_statistics", with the achieved coverage of that exact interval), each bound perturbed like a percentile (so the published interval's coverage is close to, not exactly, the one stated). Where that interval would be [min, max] or does not exist (n < 9), it is built from the published quartiles instead: median +- 1.96 x 1.2533 x (P75 - P25) / 1.349 / sqrt(n) (method "approximate", nominal coverage 0.95).`,
+    disclosure_control: `Disclosure control, method version ${DISCLOSURE_METHOD_VERSION}, so that no single report can be read off a cell or isolated by comparing cells, year ranges, interfaces or builds. First, every report's pay (total, base, bonus) is multiplied by a permanent secret factor between ${pctOf(RECORD_NOISE.min)}% and ${pctOf(RECORD_NOISE.max)}% above or below 1 before any figure is computed, so every comparison sees the same distorted value (means are divided by the factors' average and the quartiles' spread is corrected for what the factors add). Then each figure moves by a fixed amount drawn with a secret key from exactly the reports behind it (the same reports always give the same figure, through every query, interface and build): a mean's sum by at most +-${NOISE_SPAN / 2} x the cell's own mean; the sum of squared deviations by at most +-${SQUARE_SPAN / 2} x the mean squared (the standard deviation is given from ${SD_MIN_N} reports); each percentile and interval bound by a factor of at most exp(${QUANTILE_SPAN} / n^${QUANTILE_DECAY}), each with its own independent draw, then kept in order. P10 and P90 need ${TAILS_MIN_N} reports. Counts below ${MIN_SAMPLE} are never given (n is null).`,
+    confidence_interval_method: `Distribution-free interval for the median from binomial order statistics [x(k), x(n-k+1)] of the distorted values (method "order_statistics", with the achieved coverage of that exact interval; the factors are symmetric, so the distorted values have the same median), each bound moved outward by up to the largest move of a percentile, so the interval covers the disclosure noise too. Where that interval would be [min, max] or does not exist (n < 9), it is built from the published quartiles instead: median +- (1.96 x 1.2533 x (P75 - P25) / 1.349 / sqrt(n) + the median's largest move) (method "approximate", nominal coverage 0.95).`,
   };
 }
 
-export interface KeyedSpreads {
-  total: number;
-  fte: number;
-  base: number;
-  bonus: number;
-  wrvus: number;
-  perWrvu: number;
-}
-
-/** National spreads of a specialty's columns (known values only). */
-export function keyedSpreads(c: Pick<KeyedColumns, 'total' | 'fte' | 'base' | 'bonus' | 'wrvus'>): KeyedSpreads {
-  const known = (xs: Float64Array) => xs.filter((x) => !Number.isNaN(x)).sort();
-  const perWrvu = new Float64Array(c.total.length);
-  for (let i = 0; i < perWrvu.length; i++) perWrvu[i] = c.total[i]! / c.wrvus[i]!;
-  return {
-    total: spreadOf(known(c.total)), fte: spreadOf(known(c.fte)), base: spreadOf(known(c.base)), bonus: spreadOf(known(c.bonus)),
-    wrvus: spreadOf(known(c.wrvus)), perWrvu: spreadOf(known(perWrvu)),
-  };
-}
+const pctOf = (x: number) => Math.round((Math.exp(x) - 1) * 1000) / 10;
 
 /** Per-report columns of one specialty, ascending by winsorized total. NaN / -1 mean unknown. */
 export interface KeyedColumns {
   count: number;
-  /** the specialty's national median of every approved total: the size of a mean's perturbation */
-  reference: number;
-  /** the specialty's national interquartile range of each column: the size of its quantiles' perturbation */
-  spread: KeyedSpreads;
   /** compensation years from this one on are still being reported (trending rows say `partial`) */
   partialFrom: number;
-  /** secret record keys (disclosure.ts): pay sums, sums of squares */
-  key: Uint32Array;
-  keySquare: Uint32Array;
+  /** the two lanes of each report's secret 64-bit record key (disclosure.ts) */
+  keyLo: Uint32Array;
+  keyHi: Uint32Array;
+  /** the key of the disclosure control's draws (disclosure.ts), 32 bytes */
+  drawKey: Uint8Array;
+  /** winsorized totals before the record factors, for the accuracy table only (never in an artifact) */
+  exactTotal?: Float64Array;
   total: Float64Array;
   fte: Float64Array;
   base: Float64Array;
@@ -94,11 +79,11 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
   const R = ds.reports;
   const cols: KeyedColumns = {
     count: n,
-    reference: Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!,
-    spread: { total: 0, fte: 0, base: 0, bonus: 0, wrvus: 0, perWrvu: 0 },
     partialFrom,
-    key: R.keyTotal.slice(start, end),
-    keySquare: R.keySquare.slice(start, end),
+    keyLo: R.keyLo.slice(start, end),
+    keyHi: R.keyHi.slice(start, end),
+    drawKey: ds.drawKey,
+    exactTotal: new Float64Array(n),
     total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
     year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     state: new Int16Array(n), day: new Int32Array(n),
@@ -107,6 +92,7 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     const i = start + k;
     const total = R.total[i]!;
     cols.total[k] = winsorize(total, opts.winsorLower, opts.winsorUpper);
+    cols.exactTotal![k] = winsorize(ds.exactTotal[i]!, opts.winsorLower, opts.winsorUpper);
     const hours = R.hours[i]!;
     const fte = fteNormalize(total, Number.isNaN(hours) ? null : hours);
     cols.fte[k] = fte === null ? NaN : winsorize(fte, opts.winsorLower, opts.winsorUpper);
@@ -120,7 +106,6 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     cols.state[k] = R.state[i]!;
     cols.day[k] = R.submittedDay[i]!;
   }
-  cols.spread = keyedSpreads(cols);
   return cols;
 }
 
@@ -142,11 +127,10 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
   const f = (xs: (number | null)[]) => Float64Array.from(xs, (x) => (x === null ? NaN : x));
   return {
     count: a.count,
-    reference: a.reference,
-    spread: { total: a.spread.total, fte: a.spread.fte, base: a.spread.base, bonus: a.spread.bonus, wrvus: a.spread.wrvus, perWrvu: a.spread.per_wrvu },
     partialFrom: a.partial_from,
-    key: uint32FromBase64(a.key),
-    keySquare: uint32FromBase64(a.key_square),
+    keyLo: uint32FromBase64(a.key_lo),
+    keyHi: uint32FromBase64(a.key_hi),
+    drawKey: Buffer.from(a.draw_key, 'base64'),
     total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus), wrvus: f(a.wrvus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
@@ -156,9 +140,8 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
 export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReportsArtifact {
   const nul = (xs: Float64Array) => Array.from(xs, (x) => (Number.isNaN(x) ? null : x));
   return {
-    slug, count: c.count, reference: c.reference,
-    spread: { total: c.spread.total, fte: c.spread.fte, base: c.spread.base, bonus: c.spread.bonus, wrvus: c.spread.wrvus, per_wrvu: c.spread.perWrvu },
-    partial_from: c.partialFrom, key: uint32ToBase64(c.key), key_square: uint32ToBase64(c.keySquare),
+    slug, count: c.count,
+    partial_from: c.partialFrom, key_lo: uint32ToBase64(c.keyLo), key_hi: uint32ToBase64(c.keyHi), draw_key: Buffer.from(c.drawKey).toString('base64'),
     total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus), wrvus: nul(c.wrvus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
@@ -181,29 +164,26 @@ function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
   return out.subarray(0, m).sort();
 }
 
-const SPREAD_OF: Record<Column, keyof KeyedSpreads> = {
-  [COLUMN.total]: 'total', [COLUMN.fte]: 'fte', [COLUMN.base]: 'base', [COLUMN.bonus]: 'bonus',
-  [COLUMN.wrvus]: 'wrvus', [COLUMN.perWrvu]: 'perWrvu', [COLUMN.rate]: 'perWrvu',
-};
-
 /** Sum and cell key of a column over `idx` (NaN values skipped): the reports a figure of that column comes from. */
-function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n: number; sum: number; key: number } {
+function sumOf(src: Float64Array, c: KeyedColumns, idx: ArrayLike<number>): { n: number; sum: number; key: CellKey } {
   let n = 0;
   let sum = 0;
-  let key = 0;
+  let lo = 0;
+  let hi = 0;
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
     const v = src[i]!;
     if (Number.isNaN(v)) continue;
     n++;
     sum += v;
-    key += c.key[i]!;
+    lo += c.keyLo[i]!;
+    hi += c.keyHi[i]!;
   }
-  return { n, sum, key: key % TWO32 };
+  return { n, sum, key: { lo: lo % TWO32, hi: hi % TWO32 } };
 }
 
-/** The noise of a column's figures in a cell whose reports (with a known value) have cell key `key`. */
-const noiseOf = (c: KeyedColumns, column: Column, key: number): CellNoise => ({ key, column, spread: c.spread[SPREAD_OF[column]] });
+/** The noise of a column's figures in a cell whose reports (with a known value) have cell key `key`; wRVUs are not pay. */
+const noiseOf = (c: KeyedColumns, column: Column, key: CellKey): CellNoise => ({ draws: drawsFor(c.drawKey), key, column, pay: column !== COLUMN.wrvus });
 
 /** Published P25, P50, P75 (perturbed, rounded: the middle of the cell's grid) of ascending values, or nulls below MIN_SAMPLE. */
 function quartiles(sorted: Float64Array, noise: CellNoise): { p25: number | null; p50: number | null; p75: number | null } {
@@ -225,27 +205,27 @@ const roundPercentiles = (p: PublishedGrid) => ({
   p10: p.p10 === null ? null : whole(p.p10), p25: whole(p.p25), p50: whole(p.p50), p75: whole(p.p75), p90: p.p90 === null ? null : whole(p.p90),
 });
 
-/** One pass over a cell: its totals (ascending), their sum, and both cell keys (disclosure.ts). */
-export function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: number; keySquare: number } {
+/** One pass over a cell: its totals (ascending), their sum, and its cell key (disclosure.ts). */
+export function cellTotals(c: KeyedColumns, idx: ArrayLike<number>): { v: Float64Array; sum: number; key: CellKey } {
   const v = new Float64Array(idx.length);
   let sum = 0;
-  let key = 0;
-  let keySquare = 0;
+  let lo = 0;
+  let hi = 0;
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
     v[k] = c.total[i]!;
     sum += v[k]!;
-    key += c.key[i]!;
-    keySquare += c.keySquare[i]!;
+    lo += c.keyLo[i]!;
+    hi += c.keyHi[i]!;
   }
-  return { v, sum, key: key % TWO32, keySquare: keySquare % TWO32 };
+  return { v, sum, key: { lo: lo % TWO32, hi: hi % TWO32 } };
 }
 
 /**
  * The headline order statistics of a cell as published, unrounded: P10..P90 of its totals (ascending `v`,
  * cell key `key`) and the median's interval. The disclosure accuracy table measures these same figures.
  */
-export function publishedTotals(c: KeyedColumns, v: Float64Array, key: number): { percentiles: PublishedGrid; ci: PublishedCi } {
+export function publishedTotals(c: KeyedColumns, v: Float64Array, key: CellKey): { percentiles: PublishedGrid; ci: PublishedCi } {
   const noise = noiseOf(c, COLUMN.total, key);
   const percentiles = fivePercentiles(v, noise);
   return { percentiles, ci: publishedMedianCi(v, noise, percentiles.p25, percentiles.p50, percentiles.p75) };
@@ -256,7 +236,7 @@ export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<
   const n = idx.length;
   if (n < MIN_SAMPLE) return { n: null, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const { v, sum, key } = cellTotals(c, idx);
-  return { n, ...quartiles(v, noiseOf(c, COLUMN.total, key)), mean: whole(perturbedMean(sum, n, key, c.reference)), publishable: true };
+  return { n, ...quartiles(v, noiseOf(c, COLUMN.total, key)), mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))), publishable: true };
 }
 
 /** A cell's values of the columns it gives percentiles of, each ascending with unknowns left out. */
@@ -310,16 +290,16 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   };
   if (n < MIN_SAMPLE) return base;
 
-  const { v, sum, key, keySquare } = cellTotals(c, idx);
+  const { v, sum, key } = cellTotals(c, idx);
   const exactMean = sum / n;
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
-  const sd = perturbedSd(squares, n, keySquare, c.reference);
+  const sd = perturbedSd(squares, sum, n, noiseOf(c, COLUMN.total, key));
   const { percentiles: pct, ci } = publishedTotals(c, v, key);
   const percentiles = roundPercentiles(pct);
   base.figures = {
     percentiles,
-    mean: whole(perturbedMean(sum, n, key, c.reference)),
+    mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))),
     standard_deviation: sd === null ? null : whole(sd),
     confidence_interval_95: { lower: whole(ci.lower), upper: whole(ci.upper), coverage: Math.round(ci.coverage * 10000) / 10000, method: ci.method },
   };
@@ -344,7 +324,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
     fte_normalized: {
       n: publishedCount(fte.length),
       percentiles: fte.length >= MIN_SAMPLE ? roundPercentiles(fivePercentiles(fte, noiseOf(c, COLUMN.fte, fteSum.key))) : null,
-      mean: fte.length >= MIN_SAMPLE ? whole(perturbedMean(fteSum.sum, fteSum.n, fteSum.key, c.reference)) : null,
+      mean: fte.length >= MIN_SAMPLE ? whole(perturbedMean(fteSum.sum, fteSum.n, noiseOf(c, COLUMN.fte, fteSum.key))) : null,
     },
     productivity: {
       n: publishedCount(wrvuVals.length),
@@ -443,7 +423,7 @@ export function keyedNationalFigures(c: KeyedColumns): { n: number; median: numb
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const { v, sum, key } = cellTotals(c, all);
-  return { n, median: roundPercentiles(fivePercentiles(v, noiseOf(c, COLUMN.total, key))).p50, mean: whole(perturbedMean(sum, n, key, c.reference)) };
+  return { n, median: roundPercentiles(fivePercentiles(v, noiseOf(c, COLUMN.total, key))).p50, mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))) };
 }
 
 /** What /specialties needs of one specialty, taken from its cells. */

@@ -101,12 +101,10 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   ds.specialties.forEach((sp, si) => {
     const { start, end } = ds.specialtyRange[si]!;
     const all = range(start, end);
-    const ref = facts.reference[si]!;
-    const spread = facts.spread[si]!;
-    national[si] = openCell(totalsOf(ds, facts, all), FLOORS.national, ref, spread);
+    national[si] = openCell(totalsOf(ds, facts, all), FLOORS.national);
     const states = new Map<number, OpenCellResult>();
     for (const [st, idx] of groupBy(all, (i) => R.state[i]!)) {
-      states.set(st, openCell(totalsOf(ds, facts, idx), FLOORS.specialtyInState, ref, spread));
+      states.set(st, openCell(totalsOf(ds, facts, idx), FLOORS.specialtyInState));
     }
     byState[si] = states;
   });
@@ -135,9 +133,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const settings = groupBy(all, (i) => R.setting[i]!);
     const practiceSettings = PRACTICE_SETTINGS.map((ps, k) => {
       const idx = settings.get(k) ?? [];
-      return { practice_setting: ps, ...openCell(totalsOf(ds, facts, idx), FLOORS.national, facts.reference[si]!, facts.spread[si]!).summary };
+      return { practice_setting: ps, ...openCell(totalsOf(ds, facts, idx), FLOORS.national).summary };
     });
-    const wr = openCell(ratesOf(ds, facts, all), FLOORS.national, facts.rateReference[si]!, facts.rateSpread[si]!, 'rate');
+    const wr = openCell(ratesOf(ds, facts, all), FLOORS.national, 'rate');
     const withheld = nat.summary.withheld;
     const natAsOf = asOfOf(nat);
     const specialtyDoc: SpecialtyFeed = {
@@ -150,9 +148,9 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       states_with_data_min_n: FLOORS.specialtyInState as 3,
       top_states: withheld ? [] : topStates,
       ranking,
-      practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1, 0, 0).summary })) : practiceSettings,
-      wrvu: { ...(withheld ? openCell(NO_VALUES, 1, 0, 0).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
-      by_year: byYearRows(ds, facts, withheld ? [] : all, facts.reference[si]!, facts.spread[si]!, years),
+      practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1).summary })) : practiceSettings,
+      wrvu: { ...(withheld ? openCell(NO_VALUES, 1).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
+      by_year: byYearRows(ds, facts, withheld ? [] : all, years),
     };
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 
@@ -167,7 +165,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     files.push({ kind: 'wrvu', path: feedPaths.wrvu(sp.slug), doc: wrvuDoc });
 
     ds.states.forEach((st, sti) => {
-      const cell = byState[si]!.get(sti) ?? openCell(NO_VALUES, FLOORS.specialtyInState, 0, 0);
+      const cell = byState[si]!.get(sti) ?? openCell(NO_VALUES, FLOORS.specialtyInState);
       const natMedian = nat.summary.median;
       const doc: SpecialtyStateFeed = {
         ...common(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
@@ -209,7 +207,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
   const stateCells = groupBy(range(0, R.count), (i) => R.state[i]!);
   const stateResults = ds.states.map((st, sti) => {
     const idx = [...(stateCells.get(sti) ?? [])].sort((a, b) => R.total[a]! - R.total[b]! || a - b);
-    return openCell(totalsOf(ds, facts, idx), FLOORS.state, facts.referenceAll, facts.spreadAll);
+    return openCell(totalsOf(ds, facts, idx), FLOORS.state);
   });
   const colBasis = 'cost-of-living index, US average = 100';
   const colOf = (st: StateRow) => ({ index: st.col_index, source: st.col_source, year: st.col_year, basis: colBasis });

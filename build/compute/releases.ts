@@ -5,6 +5,7 @@
  * A change is computed from published documents only (the previous release's feed files and this one's),
  * so it tells nothing a reader could not find by comparing the two releases' feeds.
  */
+import { DISCLOSURE_METHOD_VERSION } from './disclosure.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed, StateFeed, SpecialtiesFeed } from '../contract/open-feeds.ts';
 import { parseRelease } from '../contract/release-id.ts';
 import { RELEASE_LIST_LIMIT, type Release, type ReleaseChanges, type ReleasesFeed } from '../contract/releases.ts';
@@ -115,6 +116,7 @@ export function releaseEntry(o: {
     specialties_published: o.specialties.specialties.filter((s) => !s.withheld).length,
     specialties: o.specialties.count,
     archive_sha256: o.archiveSha256,
+    disclosure_method: DISCLOSURE_METHOD_VERSION,
     changes: o.changes,
   };
 }

@@ -103,20 +103,24 @@ export const KeyedSpecialtyArtifact = z
   .strict();
 export type KeyedSpecialtyArtifact = z.infer<typeof KeyedSpecialtyArtifact>;
 
-/** private/keyed/reports/{slug}.json: per-report columns for Enterprise custom year ranges (winsorized). */
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/);
+
+/**
+ * private/keyed/reports/{slug}.json: per-report columns for Enterprise custom year ranges (winsorized, pay as
+ * distorted by the record factors: the exact values never leave the build). Never public: it holds the
+ * disclosure control's record keys and draw key.
+ */
 export const KeyedReportsArtifact = z
   .object({
     slug: z.string(),
     count: count,
-    /** the specialty's national median of every approved total: the size of a mean's perturbation */
-    reference: num,
-    /** the specialty's national interquartile range of each column: the size of its quantiles' perturbation */
-    spread: z.object({ total: num, fte: num, base: num, bonus: num, wrvus: num, per_wrvu: num }).strict(),
     /** compensation years from this one on are still being reported */
     partial_from: z.number().int(),
-    /** record keys of the disclosure control (32-bit, base64 of little-endian bytes), pay sums and sums of squares; never public */
-    key: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
-    key_square: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+    /** the two 32-bit lanes of each report's record key (base64 of little-endian bytes) */
+    key_lo: base64,
+    key_hi: base64,
+    /** the key of the draws (32 bytes, base64), derived from the reports DB's secret */
+    draw_key: base64,
     /** ascending; winsorized total compensation */
     total: z.array(num),
     fte: z.array(num.nullable()),
@@ -132,7 +136,8 @@ export const KeyedReportsArtifact = z
     day: z.array(z.number().int()),
   })
   .strict()
-  .refine((r) => Buffer.from(r.key, 'base64').length === 4 * r.count && Buffer.from(r.key_square, 'base64').length === 4 * r.count, { message: 'record keys must hold `count` 32-bit values' })
+  .refine((r) => Buffer.from(r.key_lo, 'base64').length === 4 * r.count && Buffer.from(r.key_hi, 'base64').length === 4 * r.count, { message: 'record keys must hold `count` 32-bit values' })
+  .refine((r) => Buffer.from(r.draw_key, 'base64').length === 32, { message: 'the draw key has 32 bytes' })
   .refine((r) => ['total', 'fte', 'base', 'bonus', 'wrvus', 'year', 'experience_band', 'setting', 'employment', 'state', 'day'].every(
     (k) => (r[k as keyof typeof r] as unknown[]).length === r.count,
   ), { message: 'every column must hold `count` values' });

@@ -57,6 +57,8 @@ export const Release = z
     specialties_published: z.number().int().nonnegative(),
     specialties: z.number().int().nonnegative(),
     archive_sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of this release\'s physpay-open-data.tar.gz: checks an archived copy'),
+    disclosure_method: z.number().int().positive().default(2)
+      .describe('version of the disclosure control that perturbed this release\'s figures (methodology page); figures of releases with different versions moved because of the method, not only the data (2 for releases made before it was recorded)'),
     changes: ReleaseChanges.nullable().describe('null for the first release listed'),
   })
   .strict();

@@ -246,6 +246,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 7,
+    name: 'disclosure method 3: a new secret',
+    up(db) {
+      // A new disclosure method (record-level noise factors and secret-keyed draws: build/compute/disclosure.ts)
+      // gets a new secret, so that no draw or factor of the new method can be related to the old method's.
+      // The secret records the method version it was made for; a build refuses a secret of another version.
+      db.exec('ALTER TABLE record_key_secret ADD COLUMN method_version INTEGER NOT NULL DEFAULT 2');
+      db.prepare('UPDATE record_key_secret SET secret = ?, method_version = 3 WHERE id = 1').run(randomBytes(32));
+    },
+  },
 ];
 
 /** A DB written by a newer physpay: its schema is not one this code knows, so it is neither read nor migrated. */

@@ -24,7 +24,13 @@ function cellList(site: SiteContext, what: string, l: { count: number; cells: { 
   return `<p>${esc(what)}: ${fmtCount(l.count)}${more > 0 ? ` (the first ${l.cells.length} by name)` : ''}</p>${items ? `<ul class="columns">${items}</ul>` : ''}`;
 }
 
-function releaseSection(site: SiteContext, r: Release, latest: boolean): string {
+/** What a release whose disclosure method differs from the one before it says first. */
+function methodNote(site: SiteContext, r: Release, before: Release | undefined): string {
+  if (!before || before.disclosure_method === r.disclosure_method) return '';
+  return `<p class="notice"><strong>New disclosure method (version ${r.disclosure_method}, was ${before.disclosure_method}).</strong> Every published figure moved once because of the method, not because of the data: compare figures of this release with those of ${esc(before.release)} and earlier with care. See ${link(site, `${site.baseUrl}/methodology#disclosure`, 'Protecting individual reports')}.</p>`;
+}
+
+function releaseSection(site: SiteContext, r: Release, latest: boolean, before?: Release): string {
   const id = `r-${r.release}`;
   const c = r.changes;
   const facts = `<ul>
@@ -32,7 +38,8 @@ function releaseSection(site: SiteContext, r: Release, latest: boolean): string 
 <li>Reports used in the published national figures: ${fmtCount(r.reports_used)}${c ? ` (${signed(c.reports_added)} since ${esc(c.previous)})` : ''}</li>
 <li>Specialties published: ${fmtCount(r.specialties_published)} of ${fmtCount(r.specialties)}</li>
 <li>Archive SHA-256: <code class="hash">${esc(r.archive_sha256)}</code></li>
-</ul>`;
+<li>Disclosure method: version ${r.disclosure_method}</li>
+</ul>${methodNote(site, r, before)}`;
   let changes: string;
   if (!c) changes = '<p>The first release listed: nothing to compare with.</p>';
   else {
@@ -67,7 +74,7 @@ export function renderChangelogPage(site: SiteContext, doc: ReleasesFeed): strin
 <p>Licensed ${link(site, doc.license_url, doc.license)}. For one figure, quote its page&rsquo;s attribution line too (n, data date, citation URL). Reference managers read ${link(site, u(`/${CITATION_CFF_PATH}`), 'CITATION.cff')}.</p>
 <p>${esc(doc.retention)}</p>
 </section>
-${doc.releases.map((r, k) => releaseSection(site, r, k === 0)).join('\n')}
+${doc.releases.map((r, k) => releaseSection(site, r, k === 0, doc.releases[k + 1])).join('\n')}
 </article>`;
   return page(site, {
     title: 'Changelog: open data releases',

@@ -5,6 +5,8 @@
 import type { Db } from '../db/open.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type Region } from '../contract/vocab.ts';
 import { readSecret, recordKeys } from './record-keys.ts';
+import { drawKeyOf } from '../compute/disclosure.ts';
+import { infuseRecordNoise } from '../compute/record-noise.ts';
 import { ascendingOrder } from '../compute/keyed-layout.ts';
 import {
   emptyReportColumns, specialtyRanges,
@@ -81,14 +83,21 @@ export function readDataset(db: Db): Dataset {
     ids[i] = id;
     i++;
   }
-  recordKeys(secret, ids.subarray(0, i), { total: r.keyTotal, square: r.keySquare, rate: r.keyRate });
-  const reports = sortReports(r, i);
+  const factorWords = new Uint32Array(i);
+  recordKeys(secret, ids.subarray(0, i), { lo: r.keyLo, hi: r.keyHi, factor: factorWords });
+  const exact = Float64Array.from(r.total.subarray(0, i));
+  infuseRecordNoise(r, factorWords);
+  const { reports, order } = sortReports(r, i);
+  const exactTotal = Float64Array.from(order, (k) => exact[k]!);
   const synthetic = (db.prepare("SELECT value FROM dataset_meta WHERE key = 'synthetic'").get() as { value: string } | undefined)?.value === 'true';
-  return { specialties, states, bls, institutions, reports, specialtyRange: specialtyRanges(reports.specialty, specialties.length), synthetic };
+  return {
+    specialties, states, bls, institutions, reports, specialtyRange: specialtyRanges(reports.specialty, specialties.length), synthetic,
+    drawKey: drawKeyOf(secret), exactTotal,
+  };
 }
 
 /**
- * Reorder columns by (specialty, total, then original order): a stable, deterministic order. Reports are
+ * Reorder columns by (specialty, total as distorted, then original order): a stable, deterministic order. Reports are
  * bucketed by specialty (counting sort), then each bucket is ordered by total with a native numeric sort
  * (ascendingOrder keeps equal totals in bucket order, which is the original order).
  */
@@ -110,11 +119,11 @@ function sortReports(r: ReturnType<typeof emptyReportColumns>, count: number) {
   }
   const out = emptyReportColumns(count);
   const cols = ['specialty', 'state', 'year', 'total', 'base', 'bonus', 'hours', 'experience', 'setting', 'employment', 'wrvus', 'submittedDay',
-    'keyTotal', 'keySquare', 'keyRate'] as const;
+    'keyLo', 'keyHi'] as const;
   for (const c of cols) {
     const src = r[c] as unknown as { [k: number]: number };
     const dst = out[c] as unknown as { [k: number]: number };
     for (let i = 0; i < count; i++) dst[i] = src[order[i]!]!;
   }
-  return out;
+  return { reports: out, order };
 }

@@ -1,7 +1,8 @@
 /**
  * Record keys of the disclosure control (build/compute/disclosure.ts): a keyed pseudorandom function of a
- * report's id under the reports DB's own secret, cut into one 32-bit key per stream. Only the build calls
- * this, with the secret it read from the reports DB; the secret itself is never written anywhere else.
+ * report's id under the reports DB's own secret, cut into the two 32-bit lanes of its 64-bit record key and
+ * the word of its permanent noise factor. Only the build calls this, with the secret it read from the
+ * reports DB; the secret itself is never written anywhere else.
  *
  * The function is AES-256 (a pseudorandom permutation) applied to the report id as one 16-byte block, with
  * a key derived from the secret by HMAC-SHA256: distinct ids give independent-looking outputs, and the
@@ -9,20 +10,25 @@
  */
 import { createCipheriv, createHmac } from 'node:crypto';
 import type { Db } from '../db/open.ts';
+import { DISCLOSURE_METHOD_VERSION } from '../compute/disclosure.ts';
 
-/** One 32-bit record key per report and stream (pay sums, sums of squares, pay per wRVU). */
+/** Per report: the two lanes of its 64-bit record key and the word of its noise factor. */
 export interface RecordKeyColumns {
-  total: Uint32Array;
-  square: Uint32Array;
-  rate: Uint32Array;
+  lo: Uint32Array;
+  hi: Uint32Array;
+  factor: Uint32Array;
 }
 
 export class SecretMissing extends Error {}
 
+/** The reports DB's secret, which must have been made for this disclosure method version. */
 export function readSecret(db: Db): Buffer {
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'record_key_secret'").get();
-  const row = hasTable ? (db.prepare('SELECT secret FROM record_key_secret WHERE id = 1').get() as { secret: Buffer } | undefined) : undefined;
+  const row = hasTable ? (db.prepare('SELECT * FROM record_key_secret WHERE id = 1').get() as { secret: Buffer; method_version?: number } | undefined) : undefined;
   if (!row) throw new SecretMissing('the reports DB has no disclosure-control secret yet; migrate it with `physpay init --db <reports.db>`');
+  if ((row.method_version ?? 2) !== DISCLOSURE_METHOD_VERSION) {
+    throw new SecretMissing(`the reports DB's disclosure-control secret is for method version ${row.method_version ?? 2}, this build uses version ${DISCLOSURE_METHOD_VERSION}; migrate it with \`physpay init --db <reports.db>\` (a new method replaces the secret)`);
+  }
   return row.secret;
 }
 
@@ -35,13 +41,13 @@ export function recordKeys(secret: Buffer, ids: ArrayLike<number>, out: RecordKe
     blocks.writeUInt32LE(id % 4294967296, i * 16);
     blocks.writeUInt32LE(Math.floor(id / 4294967296), i * 16 + 4);
   }
-  const key = createHmac('sha256', secret).update('physpay record keys v1').digest();
+  const key = createHmac('sha256', secret).update(`physpay record keys v${DISCLOSURE_METHOD_VERSION}`).digest();
   const aes = createCipheriv('aes-256-ecb', key, null);
   aes.setAutoPadding(false);
   const enc = Buffer.concat([aes.update(blocks), aes.final()]);
   for (let i = 0; i < n; i++) {
-    out.total[i] = enc.readUInt32LE(i * 16);
-    out.square[i] = enc.readUInt32LE(i * 16 + 4);
-    out.rate[i] = enc.readUInt32LE(i * 16 + 8);
+    out.lo[i] = enc.readUInt32LE(i * 16);
+    out.hi[i] = enc.readUInt32LE(i * 16 + 4);
+    out.factor[i] = enc.readUInt32LE(i * 16 + 8);
   }
 }
