@@ -22,9 +22,9 @@ export interface AccuracyRow {
   cells: number;
   /** the largest |published - exact| among their P10..P90 (exact: of the undistorted pay), whole dollars; null without cells */
   largest_move: number | null;
-  /** that largest move as a share of its own cell's 95% interval of the median */
+  /** that cell's largest share: a percentile's move / the width of that percentile's own 95% interval */
   largest_move_share_of_ci: number | null;
-  /** the median over the cells of (the cell's largest move / its interval's width) */
+  /** the median over the cells of their largest share (move of a percentile / its own interval's width) */
   median_share_of_ci: number | null;
   /** the largest move of any cell as a share of its own cell-key bound (above 1 where the record factors move it further) */
   largest_share_of_bound: number | null;
@@ -46,6 +46,19 @@ function exactCiWidth(v: Float64Array): number {
   const { k } = medianCiRanks(n);
   if (k >= 2) return v[n - k]! - v[k - 1]!;
   return (2 * HALF_WIDTH_PER_IQR * (quantile(v, 0.75) - quantile(v, 0.25))) / Math.sqrt(n);
+}
+
+const GRID = [0.1, 0.25, 0.5, 0.75, 0.9] as const;
+
+/**
+ * Width of the distribution-free 95% interval of quantile p of a sorted sample: order statistics at
+ * n p -+ 1.96 sqrt(n p (1 - p)) (normal approximation of the binomial ranks); the median's rule below 9.
+ */
+function quantileCiWidth(v: Float64Array, p: number): number {
+  const n = v.length;
+  if (p === 0.5 || n < 9) return exactCiWidth(v);
+  const half = 1.959964 * Math.sqrt(n * p * (1 - p));
+  return v[Math.min(n - 1, Math.ceil(n * p + half))]! - v[Math.max(0, Math.floor(n * p - half))]!;
 }
 
 /** The cells measured for one specialty: national, each region, each state, each compensation year nationally. */
@@ -92,10 +105,16 @@ export function specialtyAccuracy(c: KeyedColumns, regionOfState: ArrayLike<numb
       [p.p10, quantile(exact, 0.1)], [p.p25, quantile(exact, 0.25)], [p.p50, quantile(exact, 0.5)], [p.p75, quantile(exact, 0.75)], [p.p90, quantile(exact, 0.9)],
     ];
     let move = 0;
-    for (const [published, x] of pairs) if (published !== null) move = Math.max(move, Math.abs(Math.round(published) - x));
-    const w = exactCiWidth(exact);
+    let shareOfCi = 0;
+    pairs.forEach(([published, x], q) => {
+      if (published === null) return;
+      const m = Math.abs(Math.round(published) - x);
+      move = Math.max(move, m);
+      const w = quantileCiWidth(exact, GRID[q]!);
+      shareOfCi = Math.max(shareOfCi, w > 0 ? m / w : Infinity);
+    });
     const bound = quantile(exact, 0.5) * (Math.exp(quantileMoveBound(v.length)) - 1);
-    out.sizes[at]!.push({ move, shareOfCi: w > 0 ? move / w : Infinity, shareOfBound: bound > 0 ? move / bound : 0 });
+    out.sizes[at]!.push({ move, shareOfCi, shareOfBound: bound > 0 ? move / bound : 0 });
   }
   return out;
 }

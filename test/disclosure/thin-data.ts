@@ -13,6 +13,8 @@
 import { openReportsDb } from '../../build/db/open.ts';
 import { createRng, type Rng } from '../../build/demo/rng.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from '../../build/contract/vocab.ts';
+import { recordKeys } from '../../build/source/record-keys.ts';
+import { recordFactor } from '../../build/compute/disclosure.ts';
 
 export interface ThinReport {
   specialty: string;
@@ -91,4 +93,16 @@ export function writeThinDb(path: string, reports: ThinReport[], secret?: Buffer
   } finally {
     db.close();
   }
+}
+
+/**
+ * Each report's total as the build sees it (README: Disclosure control): times its secret record factor, to a
+ * dollar, with ids 1..N in the order writeThinDb inserts them. Only the open feeds' outlier fences need it (they
+ * apply to these values); attacks are always scored against the true totals.
+ */
+export function distortedTotals(reports: ThinReport[], secret: Buffer): number[] {
+  const n = reports.length;
+  const factor = new Uint32Array(n);
+  recordKeys(secret, Float64Array.from({ length: n }, (_, i) => i + 1), { lo: new Uint32Array(n), hi: new Uint32Array(n), factor });
+  return reports.map((r, i) => Math.round(r.total * recordFactor(factor[i]!)));
 }
