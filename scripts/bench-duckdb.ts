@@ -5,20 +5,22 @@
  * The rows are physpay's own: the approved reports as build/source/read.ts reads them, with the per-report
  * columns derived by build/compute/keyed.ts (`keyedColumnsFromDataset`: winsorized total, FTE total, base,
  * bonus, wRVUs, year, experience band, setting, employment, state) plus the specialty, the state's region,
- * the raw total and the record keys of the disclosure control. They are appended to an in-memory DuckDB
+ * the total as read (pay is already distorted by the record factors, disclosure.ts) and the two 32-bit lanes
+ * of each report's record key. They are appended to an in-memory DuckDB
  * (appender fed with data chunks of 2,048 rows; timed as `load`), then every cell is computed with
  * GROUPING SETS and materialised with CREATE TABLE AS (timed as the queries):
  *
  * - keyed cells: specialty x geography (national, region, state) x practice setting (any, each) x employment
  *   type (any, each) = 12 grouping sets; per cell n, P10-P90, sum (mean) and sample SD of the winsorized total,
  *   the same of the FTE total, P25-P75 of base and bonus, P25-P90 of wRVUs and of total/wRVU, first and last
- *   submission day, and the cell keys (sums of record keys) the perturbed means need; the trending rows (the
- *   12 sets x year) and experience bands (x band): n, P25-P75, sum, cell key;
+ *   submission day, and the cell keys the perturbed means and SD need (each lane summed mod 2^32: over every
+ *   report of the cell, and over those with an FTE total for the FTE mean); the trending rows (the 12 sets x
+ *   year) and experience bands (x band): n, P25-P75, sum, cell key;
  * - open cells: specialty national, specialty x state, specialty x practice setting, state (all specialties)
  *   and specialty x year, over the totals inside each specialty's national Tukey fences (national.ts: type-7
  *   quartiles of every approved total of the specialty; computed in the same query, so exact, not
  *   approximated), n, P10-P90, sum, cell key, newest day; and each specialty's national $/wRVU cell (fences
- *   on the rates likewise).
+ *   on the rates likewise; its cell key over its own rate reports).
  *
  * Quantiles: physpay's `quantile` (stats.ts) is simple-statistics' quantileSorted, type 7 (index (n - 1) p,
  * linear interpolation), which is DuckDB's quantile_cont (same index, same definition). Only the last bit can
@@ -29,9 +31,12 @@
  *                                   [--check <dist-data dir built from the same DB>]
  *
  * --check compares every DuckDB cell with the build's files (private/keyed/benchmarks/{slug}.json and the
- * open feeds under public/data/api/v1/): n and percentiles must be equal; means and SDs are perturbed by
- * physpay (disclosure.ts), so the check applies the same perturbation to DuckDB's sums and cell keys and
- * allows one unit of the last rounded digit (summation order).
+ * open feeds under public/data/api/v1/): counts must be equal; means and SDs are perturbed by physpay
+ * (disclosure.ts), so the check applies the same perturbation (the build's draws, drawsFor(ds.drawKey), at
+ * DuckDB's cell keys) to DuckDB's sums and allows one unit of the last rounded digit (summation order);
+ * each percentile is moved by a secret draw, so the check holds it to its bound: within
+ * c x (exp(quantileMoveBound(n)) - 1) of c, DuckDB's exact value brought towards the median by the cell's
+ * spread ratio (published.ts), plus half the rounding unit.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,12 +49,14 @@ import { openReportsDb } from '../build/db/open.ts';
 import { readDataset } from '../build/source/read.ts';
 import type { Dataset } from '../build/compute/dataset.ts';
 import { KEYED_DEFAULTS, MIN_SAMPLE, keyedColumnsFromDataset, publishedCount } from '../build/compute/keyed.ts';
-import { TAILS_MIN_N } from '../build/compute/published.ts';
-import { nationalFacts, type NationalFacts } from '../build/compute/national.ts';
+import { TAILS_MIN_N, spreadRatio, towardsMedian } from '../build/compute/published.ts';
+import { nationalFacts } from '../build/compute/national.ts';
 import { EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from '../build/compute/stats.ts';
-import { perturbedMean, perturbedSd, quantileMoveBound } from '../build/compute/disclosure.ts';
+import {
+  COLUMN, drawsFor, perturbedMean, perturbedSd, quantileMoveBound, type CellKey, type CellNoise, type Column, type Draws,
+} from '../build/compute/disclosure.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
-import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedReportsArtifact, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
+import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
 import { feedPaths } from '../build/contract/open-feeds.ts';
 import { arg, flag, median } from './bench-lib.ts';
 
@@ -72,9 +79,9 @@ interface Rows {
   base: Float64Array;
   bonus: Float64Array;
   wrvus: Float64Array;
-  kTotal: Uint32Array;
-  kSquare: Uint32Array;
-  kRate: Uint32Array;
+  /** the two 32-bit lanes of each report's record key (disclosure.ts) */
+  kLo: Uint32Array;
+  kHi: Uint32Array;
 }
 
 /** The table's columns: name, DuckDB type, the Rows field, nullable (NaN -> NULL). */
@@ -93,9 +100,8 @@ const COLUMNS: { name: string; type: DuckDBType; field: keyof Omit<Rows, 'count'
   { name: 'base', type: DOUBLE, field: 'base', nullable: true },
   { name: 'bonus', type: DOUBLE, field: 'bonus', nullable: true },
   { name: 'wrvus', type: DOUBLE, field: 'wrvus', nullable: true }, // NULL unless > 0
-  { name: 'k_total', type: UINTEGER, field: 'kTotal', nullable: false },
-  { name: 'k_square', type: UINTEGER, field: 'kSquare', nullable: false },
-  { name: 'k_rate', type: UINTEGER, field: 'kRate', nullable: false },
+  { name: 'k_lo', type: UINTEGER, field: 'kLo', nullable: false },
+  { name: 'k_hi', type: UINTEGER, field: 'kHi', nullable: false },
 ];
 
 /** The keyed stage's per-report columns (keyedColumnsFromDataset) for every specialty, plus what the open cells use. */
@@ -107,11 +113,10 @@ function rowsOf(ds: Dataset): Rows {
     sp: new Int16Array(n), st: new Int16Array(n), rg: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     yr: new Int16Array(n), band: new Int8Array(n), day: new Int32Array(n),
     total: R.total, wtotal: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
-    kTotal: R.keyTotal, kSquare: R.keySquare, kRate: R.keyRate,
+    kLo: R.keyLo, kHi: R.keyHi,
   };
   const regionOfState = Int8Array.from(ds.states, (s) => REGIONS.indexOf(s.region));
-  // Only `reference` of the national facts is read by keyedColumnsFromDataset, and only into a field not used here.
-  const facts = { reference: new Float64Array(ds.specialties.length) } as unknown as NationalFacts;
+  const facts = nationalFacts(ds);
   for (let si = 0; si < ds.specialties.length; si++) {
     const { start } = ds.specialtyRange[si]!;
     const c = keyedColumnsFromDataset(ds, si, KEYED_DEFAULTS, facts, 0);
@@ -160,7 +165,16 @@ async function load(con: DuckDBConnection, rows: Rows): Promise<void> {
 const Q5 = '[0.1, 0.25, 0.5, 0.75, 0.9]';
 const Q3 = '[0.25, 0.5, 0.75]';
 const Q4 = '[0.25, 0.5, 0.75, 0.9]';
-const MOD = '4294967296'; // cell keys are sums of record keys mod 2^32 (disclosure.ts)
+const MOD = '4294967296';
+
+/**
+ * A cell key (disclosure.ts cellKeyOf) as two columns `${name}_lo`, `${name}_hi`: each lane of the record keys
+ * summed mod 2^32, over the cell's rows or only those `where` selects.
+ */
+function cellKeySql(name: string, where?: string): string {
+  const filter = where ? ` FILTER (WHERE ${where})` : '';
+  return ['lo', 'hi'].map((lane) => `(sum(k_${lane})${filter} % ${MOD})::BIGINT AS ${name}_${lane}`).join(', ');
+}
 
 /** The keyed API's 12 grouping sets: geography (national, region, state) x setting (any, each) x employment (any, each), each with `extra`. */
 function keyedSets(extra: string[] = []): string {
@@ -178,21 +192,19 @@ const KEYED_SQL = [
   `CREATE OR REPLACE TABLE keyed_cells AS
    SELECT ${KEYED_GROUP_COLS}, count(*)::INTEGER AS n,
      quantile_cont(wtotal, ${Q5}) AS total_q, sum(wtotal) AS total_sum, stddev_samp(wtotal) AS total_sd,
-     (sum(k_total) % ${MOD})::BIGINT AS key_total, (sum(k_square) % ${MOD})::BIGINT AS key_square,
+     ${cellKeySql('key')},
      min(day) AS first_day, max(day) AS last_day,
      count(fte)::INTEGER AS fte_n, quantile_cont(fte, ${Q5}) AS fte_q, sum(fte) AS fte_sum,
-     (sum(k_total) FILTER (WHERE fte IS NOT NULL) % ${MOD})::BIGINT AS fte_key,
+     ${cellKeySql('fte_key', 'fte IS NOT NULL')},
      count(base)::INTEGER AS base_n, quantile_cont(base, ${Q3}) AS base_q,
      count(bonus)::INTEGER AS bonus_n, quantile_cont(bonus, ${Q3}) AS bonus_q,
      count(wrvus)::INTEGER AS wrvu_n, quantile_cont(wrvus, ${Q4}) AS wrvu_q, quantile_cont(wtotal / wrvus, ${Q4}) AS per_wrvu_q
    FROM r GROUP BY ${keyedSets()} ${KEYED_HAVING}`,
   `CREATE OR REPLACE TABLE keyed_trend AS
-   SELECT ${KEYED_GROUP_COLS}, yr, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum,
-     (sum(k_total) % ${MOD})::BIGINT AS key_total
+   SELECT ${KEYED_GROUP_COLS}, yr, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum, ${cellKeySql('key')}
    FROM r GROUP BY ${keyedSets(['yr'])} ${KEYED_HAVING}`,
   `CREATE OR REPLACE TABLE keyed_experience AS
-   SELECT ${KEYED_GROUP_COLS}, band, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum,
-     (sum(k_total) % ${MOD})::BIGINT AS key_total
+   SELECT ${KEYED_GROUP_COLS}, band, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum, ${cellKeySql('key')}
    FROM r WHERE band >= 0 GROUP BY ${keyedSets(['band'])} ${KEYED_HAVING}`,
 ];
 
@@ -206,16 +218,16 @@ const OPEN_SQL = [
    WITH q AS (SELECT sp, quantile_cont(total, [0.25, 0.75]) AS q FROM r GROUP BY sp),
         f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
    SELECT grouping(sp, st, setting, yr)::INTEGER AS gid, sp, st, setting, yr, count(*)::INTEGER AS n,
-     quantile_cont(total, ${Q5}) AS q, sum(total) AS total_sum, (sum(k_total) % ${MOD})::BIGINT AS key_total, max(day) AS newest_day
+     quantile_cont(total, ${Q5}) AS q, sum(total) AS total_sum, ${cellKeySql('key')}, max(day) AS newest_day
    FROM r JOIN f USING (sp) WHERE total >= lo AND total <= hi
    GROUP BY GROUPING SETS ((sp), (sp, st), (sp, setting), (st), (sp, yr))
    HAVING grouping(setting) = 1 OR setting >= 0`,
   // each specialty's national $/wRVU cell, with fences on the rates
   `CREATE OR REPLACE TABLE open_wrvu AS
-   WITH x AS (SELECT sp, total / wrvus AS rate, k_rate, day FROM r WHERE wrvus IS NOT NULL),
+   WITH x AS (SELECT sp, total / wrvus AS rate, k_lo, k_hi, day FROM r WHERE wrvus IS NOT NULL),
         q AS (SELECT sp, quantile_cont(rate, [0.25, 0.75]) AS q FROM x GROUP BY sp),
         f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
-   SELECT sp, count(*)::INTEGER AS n, quantile_cont(rate, ${Q5}) AS q, sum(rate) AS rate_sum, (sum(k_rate) % ${MOD})::BIGINT AS key_rate, max(day) AS newest_day
+   SELECT sp, count(*)::INTEGER AS n, quantile_cont(rate, ${Q5}) AS q, sum(rate) AS rate_sum, ${cellKeySql('key')}, max(day) AS newest_day
    FROM x JOIN f USING (sp) WHERE rate >= lo AND rate <= hi GROUP BY sp`,
 ];
 
@@ -427,7 +439,7 @@ export interface CheckResult {
   close: number;
   /** percentiles one unit apart where DuckDB's unrounded value is an exact half (see `pct`) */
   ties: number;
-  /** perturbed percentiles within their documented bound of DuckDB's exact value (see `moved`) */
+  /** perturbed percentiles within their documented bound of DuckDB's exact value (see `moved` and `quantileTargets`) */
   moved: number;
   /** the largest |published - exact| / bound seen (at most 1, plus the rounding unit) */
   largestShare: number;
@@ -470,21 +482,21 @@ function checker(log: (l: string) => void) {
       } else bad(`${what}: physpay ${physpay}, duckdb ${duck} (unrounded ${duckRaw})`);
     },
     /**
-     * A perturbed percentile (README: Disclosure control): within its documented bound (quantileMoveBound of
-     * its n and spread) of DuckDB's exact value, plus half the rounding unit and a hair; null exactly when
+     * A perturbed percentile (README: Disclosure control): within `bound` of `centre` (quantileTargets: DuckDB's
+     * exact value with the spread correction), plus half the rounding unit and a hair; null exactly when
      * DuckDB's is null.
      */
-    moved(what: string, physpay: number | null, duckRaw: number | null, bound: number, unit: number) {
+    moved(what: string, physpay: number | null, { centre, bound }: QuantileTarget, unit: number) {
       res.compared++;
-      if (physpay === null || duckRaw === null) {
-        if (physpay === duckRaw) res.exact++;
-        else bad(`${what}: physpay ${physpay}, duckdb ${duckRaw}`);
+      if (physpay === null || centre === null) {
+        if (physpay === centre) res.exact++;
+        else bad(`${what}: physpay ${physpay}, duckdb ${centre}`);
         return;
       }
-      const off = Math.abs(physpay - duckRaw);
+      const off = Math.abs(physpay - centre);
       if (bound > 0) res.largestShare = Math.max(res.largestShare, Math.max(0, off - unit / 2) / bound);
       if (off <= bound + unit / 2 + 1e-6) res.moved++;
-      else bad(`${what}: physpay ${physpay}, duckdb ${duckRaw} (moved ${off.toFixed(2)}, bound ${bound.toFixed(2)})`);
+      else bad(`${what}: physpay ${physpay}, duckdb ${centre} after the spread correction (moved ${off.toFixed(2)}, bound ${bound.toFixed(2)})`);
     },
     /** must be equal */
     eq(what: string, physpay: unknown, duck: unknown) {
@@ -509,9 +521,37 @@ const P3 = ['p25', 'p50', 'p75'] as const;
 const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
 const list = (x: unknown) => (x as (number | null)[] | null) ?? [];
 
+/** Where a published percentile may lie: `bound` around `centre` (null: none published). */
+interface QuantileTarget { centre: number | null; bound: number }
+
+/**
+ * The targets of a cell's published percentiles `ps` from DuckDB's exact ones (`exact[i]` is `ps[i]`; P25, P50
+ * and P75 among them), as published.ts publishedQuantiles moves them: each brought towards the median by the
+ * cell's spread ratio (from its own quartiles; 1 for wRVUs), c = towardsMedian(exact, median, ratio), then
+ * multiplied by exp(2u quantileMoveBound(n)), |u| <= 1/2: so |published - c| <= c (exp(quantileMoveBound(n)) - 1).
+ * The re-sorting after the draws keeps this (every figure of the cell moves by a factor within the same bound).
+ */
+function quantileTargets(exact: (number | null)[], ps: readonly string[], n: number, pay: boolean): QuantileTarget[] {
+  const at = (p: string) => exact[ps.indexOf(p)] ?? NaN;
+  const median = at('p50');
+  const ratio = spreadRatio(at('p25'), at('p75'), pay);
+  const move = Math.exp(quantileMoveBound(n)) - 1;
+  return ps.map((_, i) => {
+    const x = exact[i] ?? null;
+    const centre = x === null ? null : towardsMedian(x, median, ratio);
+    return { centre, bound: centre === null ? 0 : Math.abs(centre) * move };
+  });
+}
+
+/** A cell key read from DuckDB's columns `${name}_lo`, `${name}_hi` (cellKeySql). */
+const cellKeyFrom = (r: Row, name = 'key'): CellKey => ({ lo: Number(r[`${name}_lo`]), hi: Number(r[`${name}_hi`]) });
+
+/** The noise of a figure of `column` at a cell key, as the build draws it (pay: every column but wRVUs). */
+const noiseAt = (draws: Draws, key: CellKey, column: Column): CellNoise => ({ draws, key, column, pay: column !== COLUMN.wrvus });
+
 async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: string) => void): Promise<CheckResult> {
   const base = join(dist, 'current');
-  const facts = nationalFacts(ds);
+  const draws = drawsFor(ds.drawKey);
   const c = checker(log);
   const readJson = (p: string) => JSON.parse(readFileSync(join(base, p), 'utf8'));
   const readFeed = (p: string) => readJson(join('public', p));
@@ -533,15 +573,16 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
 
   // ---- keyed API cells
   const cells = bySp(await readRows(con, 'SELECT * FROM keyed_cells'));
-  const trend = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, yr, n, q, total_sum, key_total FROM keyed_trend'));
-  const bands = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, band, n, q, total_sum, key_total FROM keyed_experience'));
+  const trend = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, yr, n, q, total_sum, key_lo, key_hi FROM keyed_trend'));
+  const bands = bySp(await readRows(con, 'SELECT gid, sp, rg, st, setting, employment, band, n, q, total_sum, key_lo, key_hi FROM keyed_experience'));
   let keyedCells = 0;
   ds.specialties.forEach((sp, si) => {
     const art = readJson(keyedPaths.specialty(sp.slug)) as KeyedSpecialtyArtifact;
-    const spread = (readJson(keyedPaths.reports(sp.slug)) as KeyedReportsArtifact).spread;
-    const ref = Number.isNaN(facts.reference[si]!) ? 0 : facts.reference[si]!;
-    const within = (at: string, got: Record<string, number | null>, exact: (number | null)[], ps: readonly string[], n: number, sp: number, unit = 1) =>
-      ps.forEach((p, i) => c.moved(`${at} ${p}`, got[p] ?? null, (p === 'p10' || p === 'p90') && n < TAILS_MIN_N ? null : exact[i] ?? null, quantileMoveBound(n, sp), unit));
+    const within = (at: string, got: Record<string, number | null>, exact: (number | null)[], ps: readonly string[], n: number, column: Column, unit = 1) => {
+      const shown = ps.map((p, i) => ((p === 'p10' || p === 'p90') && n < TAILS_MIN_N ? null : exact[i] ?? null));
+      const targets = quantileTargets(shown, ps, n, column !== COLUMN.wrvus);
+      ps.forEach((p, i) => c.moved(`${at} ${p}`, got[p] ?? null, targets[i]!, unit));
+    };
     const mine = new Map((cells.get(si) ?? []).map((r) => [keyOf(r), r]));
     const trendOf = new Map<string, Row>();
     const trendRows = new Map<string, number>();
@@ -553,7 +594,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
     const bandOf = new Map<string, Row>();
     for (const r of bands.get(si) ?? []) bandOf.set(`${keyOf(r)}#${r.band}`, r);
     c.eq(`${sp.slug}: number of keyed cells`, Object.keys(art.cells).length, mine.size);
-    const pmean = (sum: unknown, n: number, key: unknown) => whole(perturbedMean(Number(sum), n, Number(key), ref));
+    const pmean = (sum: unknown, n: number, key: CellKey, column: Column) => whole(perturbedMean(Number(sum), n, noiseAt(draws, key, column)));
     for (const [key, cell] of Object.entries(art.cells)) {
       const d = mine.get(key);
       const at = `${sp.slug} ${key}`;
@@ -565,10 +606,10 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
       const n = Number(d.n);
       c.eq(`${at} n`, cell.n, n);
       if (!cell.figures || !cell.sections) continue;
-      within(`${at} total`, cell.figures.percentiles, list(d.total_q), P5, n, spread.total);
-      c.near(`${at} mean`, cell.figures.mean, pmean(d.total_sum, n, d.key_total), 1);
+      within(`${at} total`, cell.figures.percentiles, list(d.total_q), P5, n, COLUMN.total);
+      c.near(`${at} mean`, cell.figures.mean, pmean(d.total_sum, n, cellKeyFrom(d), COLUMN.total), 1);
       const sd = num(d.total_sd);
-      const psd = sd === null ? null : perturbedSd(sd * sd * (n - 1), n, Number(d.key_square), ref);
+      const psd = sd === null ? null : perturbedSd(sd * sd * (n - 1), Number(d.total_sum), n, noiseAt(draws, cellKeyFrom(d), COLUMN.total));
       c.near(`${at} sd`, cell.figures.standard_deviation, psd === null ? null : whole(psd), 1);
       const s = cell.sections;
       c.eq(`${at} data_date_range`, JSON.stringify(cell.data_date_range), JSON.stringify({
@@ -577,23 +618,25 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
       }));
       c.eq(`${at} fte n`, s.fte_normalized.n, publishedCount(Number(d.fte_n)));
       if (s.fte_normalized.percentiles) {
-        within(`${at} fte`, s.fte_normalized.percentiles, list(d.fte_q), P5, Number(d.fte_n), spread.fte);
-        c.near(`${at} fte mean`, s.fte_normalized.mean, pmean(d.fte_sum, Number(d.fte_n), d.fte_key), 1);
+        within(`${at} fte`, s.fte_normalized.percentiles, list(d.fte_q), P5, Number(d.fte_n), COLUMN.fte);
+        c.near(`${at} fte mean`, s.fte_normalized.mean, pmean(d.fte_sum, Number(d.fte_n), cellKeyFrom(d, 'fte_key'), COLUMN.fte), 1);
       }
-      for (const [name, comp, nn, q] of [['base', s.components.base_salary, d.base_n, d.base_q], ['bonus', s.components.bonus, d.bonus_n, d.bonus_q]] as const) {
+      for (const [name, comp, nn, q, column] of [
+        ['base', s.components.base_salary, d.base_n, d.base_q, COLUMN.base], ['bonus', s.components.bonus, d.bonus_n, d.bonus_q, COLUMN.bonus],
+      ] as const) {
         c.eq(`${at} ${name} n`, comp.n, publishedCount(Number(nn)));
-        if (comp.p50 !== null) within(`${at} ${name}`, comp, list(q), P3, Number(nn), spread[name]);
+        if (comp.p50 !== null) within(`${at} ${name}`, comp, list(q), P3, Number(nn), column);
       }
       c.eq(`${at} wrvu n`, s.productivity.n, publishedCount(Number(d.wrvu_n)));
       if (s.productivity.wrvus) {
-        within(`${at} wrvus`, s.productivity.wrvus, list(d.wrvu_q), P4, Number(d.wrvu_n), spread.wrvus);
-        within(`${at} $/wRVU`, s.productivity.compensation_per_wrvu!, list(d.per_wrvu_q), P4, Number(d.wrvu_n), spread.per_wrvu, 0.01);
+        within(`${at} wrvus`, s.productivity.wrvus, list(d.wrvu_q), P4, Number(d.wrvu_n), COLUMN.wrvus);
+        within(`${at} $/wRVU`, s.productivity.compensation_per_wrvu!, list(d.per_wrvu_q), P4, Number(d.wrvu_n), COLUMN.perWrvu, 0.01);
       }
       const breakdown = (what: string, row: { n: number | null; p25: number | null; p50: number | null; p75: number | null; mean: number | null }, t: Row | undefined) => {
         c.eq(`${at} ${what} n`, row.n, publishedCount(t ? Number(t.n) : 0));
         if (row.p50 === null || !t) return;
-        within(`${at} ${what}`, row, list(t.q), P3, Number(t.n), spread.total);
-        c.near(`${at} ${what} mean`, row.mean, pmean(t.total_sum, Number(t.n), t.key_total), 1);
+        within(`${at} ${what}`, row, list(t.q), P3, Number(t.n), COLUMN.total);
+        c.near(`${at} ${what} mean`, row.mean, pmean(t.total_sum, Number(t.n), cellKeyFrom(t), COLUMN.total), 1);
       };
       for (const t of s.trending) breakdown(`year ${t.year}`, t, trendOf.get(`${key}#${t.year}`));
       s.by_experience.forEach((b, i) => breakdown(`band ${b.label}`, b, bandOf.get(`${key}#${i}`)));
@@ -608,59 +651,61 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
   const idx = new Map<string, Row>();
   for (const r of open) idx.set(`${r.gid}|${r.sp}|${r.st}|${r.setting}|${r.yr}`, r);
   const get = (gid: number, sp: number | null, st: number | null, setting: number | null, yr: number | null) => idx.get(`${gid}|${sp}|${st}|${setting}|${yr}`);
-  /** the open summary physpay would publish from DuckDB's figures (cells.ts openCell) */
-  /** DuckDB's figures of an open cell, with cells.ts openCell's floors (n, P10/P90) and rounding by n */
-  const summary = (d: Row | undefined, floor: number, reference: number, spread: number, kind: 'money' | 'rate', sumField = 'total_sum', keyField = 'key_total') => {
+  /**
+   * DuckDB's figures of an open cell as cells.ts openCell publishes them: its floors (n, P10/P90), rounding by
+   * n, the perturbed mean (column total, or rate for $/wRVU; pay either way) and the percentiles' targets.
+   */
+  const summary = (d: Row | undefined, floor: number, kind: 'money' | 'rate', sumField = 'total_sum') => {
     const n = d ? Number(d.n) : 0;
     const withheld = !d || n < floor || n === 0;
     const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
     const unit = kind === 'money' ? (n <= ROUNDING_MAX_N ? 1000 : 1) : n <= ROUNDING_MAX_N ? 1 : 0.01;
     const q = withheld ? [] : list(d!.q);
     const tails = n >= FLOORS.tails;
+    const [p10, p25, median, p75, p90] = quantileTargets([tails ? q[0] ?? null : null, q[1] ?? null, q[2] ?? null, q[3] ?? null, tails ? q[4] ?? null : null], P5, n, true);
+    const column = kind === 'money' ? COLUMN.total : COLUMN.rate;
     return {
-      n: withheld ? null : n, withheld, round, unit, bound: quantileMoveBound(n, spread),
-      raw: { median: q[2] ?? null, p10: tails ? q[0] ?? null : null, p25: q[1] ?? null, p75: q[3] ?? null, p90: tails ? q[4] ?? null : null },
-      mean: withheld ? null : round(perturbedMean(Number(d![sumField]), n, Number(d![keyField]), reference)),
+      n: withheld ? null : n, withheld, round, unit,
+      targets: { median: median!, p10: p10!, p25: p25!, p75: p75!, p90: p90! },
+      mean: withheld ? null : round(perturbedMean(Number(d![sumField]), n, noiseAt(draws, cellKeyFrom(d!), column))),
     };
   };
   const cmp = (at: string, p: Record<string, unknown>, d: ReturnType<typeof summary>) => {
     c.eq(`${at} n`, p.n ?? null, d.n);
     c.eq(`${at} withheld`, p.withheld, d.withheld);
     for (const f of ['median', 'p10', 'p25', 'p75', 'p90'] as const) {
-      if (f in p) c.moved(`${at} ${f}`, num(p[f]), d.raw[f] ?? null, d.bound, d.unit);
+      if (f in p) c.moved(`${at} ${f}`, num(p[f]), d.targets[f], d.unit);
     }
     if ('mean' in p) c.near(`${at} mean`, num(p.mean), d.mean, d.unit);
   };
   let openCells = 0;
   ds.specialties.forEach((sp, si) => {
-    const ref = facts.reference[si]!;
     const doc = readFeed(feedPaths.specialty(sp.slug));
-    const spread = facts.spread[si]!;
-    cmp(`open ${sp.slug} national`, doc, summary(get(OPEN_GID.national, si, null, null, null), FLOORS.national, ref, spread, 'money'));
+    cmp(`open ${sp.slug} national`, doc, summary(get(OPEN_GID.national, si, null, null, null), FLOORS.national, 'money'));
     openCells++;
     if (!doc.withheld) {
       for (const [k, ps] of PRACTICE_SETTINGS.entries()) {
         const row = (doc.practice_settings as Record<string, unknown>[]).find((x) => x.practice_setting === ps)!;
-        cmp(`open ${sp.slug} setting ${ps}`, row, summary(get(OPEN_GID.setting, si, null, k, null), FLOORS.national, ref, spread, 'money'));
+        cmp(`open ${sp.slug} setting ${ps}`, row, summary(get(OPEN_GID.setting, si, null, k, null), FLOORS.national, 'money'));
         openCells++;
       }
       for (const row of doc.by_year as Record<string, unknown>[]) {
-        cmp(`open ${sp.slug} year ${row.year}`, row, summary(get(OPEN_GID.year, si, null, null, Number(row.year)), FLOORS.national, ref, spread, 'money'));
+        cmp(`open ${sp.slug} year ${row.year}`, row, summary(get(OPEN_GID.year, si, null, null, Number(row.year)), FLOORS.national, 'money'));
         openCells++;
       }
       const w = readFeed(feedPaths.wrvu(sp.slug));
-      cmp(`open ${sp.slug} $/wRVU`, w, summary(wrvu.get(si), FLOORS.national, facts.rateReference[si]!, facts.rateSpread[si]!, 'rate', 'rate_sum', 'key_rate'));
+      cmp(`open ${sp.slug} $/wRVU`, w, summary(wrvu.get(si), FLOORS.national, 'rate', 'rate_sum'));
       openCells++;
     }
     ds.states.forEach((st, sti) => {
       const sdoc = readFeed(feedPaths.specialtyState(sp.slug, st.slug));
-      cmp(`open ${sp.slug} ${st.code}`, sdoc, summary(get(OPEN_GID.state, si, sti, null, null), FLOORS.specialtyInState, ref, spread, 'money'));
+      cmp(`open ${sp.slug} ${st.code}`, sdoc, summary(get(OPEN_GID.state, si, sti, null, null), FLOORS.specialtyInState, 'money'));
       openCells++;
     });
   });
   ds.states.forEach((st, sti) => {
     const doc = readFeed(feedPaths.state(st.slug));
-    cmp(`open state ${st.code}`, doc, summary(get(OPEN_GID.allSpecialtiesState, null, sti, null, null), FLOORS.state, facts.referenceAll, facts.spreadAll, 'money'));
+    cmp(`open state ${st.code}`, doc, summary(get(OPEN_GID.allSpecialtiesState, null, sti, null, null), FLOORS.state, 'money'));
     openCells++;
   });
   log(`check: open cells compared: ${openCells}`);
