@@ -7,9 +7,11 @@
  *
  * The expected set is derived from what the files contain, never from what changed: the cells the reports
  * are in, the indexes listing those cells, the files that show the specialty's national figures, and the
- * state cells whose disclosure-control noise is sized by all reports (each checked to hold a figure that
- * moved). A second night adds one report to a withheld cell of a withheld specialty: no file of that
- * specialty changes (a withheld cell's as_of never looks at its own reports).
+ * state cells whose counted reports changed (the new reports moved the specialty's outlier fences). Every
+ * other cell keeps its figures: with disclosure method 3 a cell's noise depends on its own reports only (its
+ * cell key, relative to its own figures), which is checked for every state cell whose reports did not change.
+ * A second night adds one report to a withheld cell of a withheld specialty: no file of that specialty
+ * changes (a withheld cell's as_of never looks at its own reports).
  */
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
 import { RELEASES_PATH, type ReleasesFeed } from '../../build/contract/releases.ts';
@@ -23,7 +25,8 @@ import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { readDataset } from '../../build/source/read.ts';
-import { nationalFacts } from '../../build/compute/national.ts';
+import { nationalFacts, type NationalFacts } from '../../build/compute/national.ts';
+import type { Dataset } from '../../build/compute/dataset.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { feedPaths, pagePaths, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type WrvuFeed } from '../../build/contract/open-feeds.ts';
 import { keyedPaths } from '../../build/contract/keyed-artifacts.ts';
@@ -51,7 +54,8 @@ let third: BuildResult;
 let m1: Manifest;
 let m2: Manifest;
 let m3: Manifest;
-const facts: ReturnType<typeof nationalFacts>[] = [];
+/** the reports each build read (record keys: the same report has the same key in every build) and their outlier decisions */
+const read1: { ds: Dataset; facts: NationalFacts }[] = [];
 
 function addReports(rows: { specialty: string; state: string; total: number; wrvus: number | null; submitted: string }[]): void {
   const d = openReportsDb(db);
@@ -68,14 +72,38 @@ function addReports(rows: { specialty: string; state: string; total: number; wrv
   }
 }
 
-function factsOfDb() {
+function readDb(): { ds: Dataset; facts: NationalFacts } {
   const d = openReportsDb(db, { readonly: true });
   try {
-    return nationalFacts(readDataset(d));
+    const ds = readDataset(d);
+    return { ds, facts: nationalFacts(ds) };
   } finally {
     d.close();
   }
 }
+
+/**
+ * The reports an open cell of build `k` (0: first, 1: second) counts, by record key: those of the state (and of
+ * the specialty, when given) inside their specialty's national fences. Its figures are a function of this set.
+ */
+function cellReports(k: number, stateSlug: string, specialtySlug?: string): string {
+  const { ds, facts } = read1[k]!;
+  const st = ds.states.findIndex((s) => s.slug === stateSlug);
+  const sp = specialtySlug === undefined ? -1 : ds.specialties.findIndex((s) => s.slug === specialtySlug);
+  const R = ds.reports;
+  const keys: string[] = [];
+  for (let i = 0; i < R.count; i++) {
+    if (R.state[i] === st && (sp < 0 || R.specialty[i] === sp) && facts.openTotal[i] === 1) keys.push(`${R.keyLo[i]}:${R.keyHi[i]}`);
+  }
+  return keys.sort().join(' ');
+}
+
+/**
+ * A cell's own figures (not what it shows of other cells): its summary, cost-of-living adjusted median and, when
+ * published, as_of (a withheld cell's as_of is its published parent's: see the next test).
+ */
+const ownFigures = (doc: Record<string, unknown>) =>
+  JSON.stringify(['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'col_adjusted_median', ...(doc.withheld ? [] : ['as_of'])].map((k) => doc[k]));
 
 const pub = (p: string) => `public/${p}`;
 /** rewritten by every release */
@@ -94,12 +122,12 @@ beforeAll(() => {
   out = join(dir, 'dist');
   db = makeGoldenDb(dir);
   first = goldenBuild(db, out);
-  facts.push(factsOfDb());
+  read1.push(readDb());
   // the next night: three approved cardiology reports from California, near the specialty's median, with wRVUs
   addReports([455_000, 462_000, 470_000].map((total, k) => ({
     specialty: SP, state: ST.code, total, wrvus: 6_900 + 100 * k, submitted: '2026-11-16T10:00:00.000Z',
   })));
-  facts.push(factsOfDb());
+  read1.push(readDb());
   second = goldenBuild(db, out, { buildDate: '2026-11-17', now: () => new Date(FIXED_NOW.getTime() + DAY) });
   // the night after: one report in a withheld cell of a specialty withheld nationally
   addReports([{ specialty: WITHHELD_SP, state: WITHHELD_ST.code, total: 480_000, wrvus: null, submitted: '2026-11-17T10:00:00.000Z' }]);
@@ -155,40 +183,54 @@ describe('nightly churn: new reports in one specialty in one state', () => {
     expect1(page(pagePaths.methodology()), 'shows the specialty\'s open and keyed national figures');
 
     // 4. Every file showing the specialty's national figures: each of its state cells (national_median,
-    //    difference_from_national_pct; a cell's own figures also move with its specialty's fences and noise
-    //    size), their pages, and state pages / feeds listing one of its cells.
+    //    difference_from_national_pct; a cell's own figures move only where its reports changed: the new
+    //    reports moved the specialty's fences), their pages, and state pages / feeds listing one of its cells.
     const nat1 = read<SpecialtyFeed>(first, feedPaths.specialty(SP));
     expect(nat2.median).not.toBe(nat1.median);
+    let spCellsKept = 0;
     for (const st of states) {
       const f = feedPaths.specialtyState(SP, st);
       expect(read<SpecialtyStateFeed>(second, f).national_median).toBe(nat2.median);
       expect1(pub(f), 'shows the specialty\'s national median');
       expect1(page(pagePaths.specialtyState(SP, st)), 'shows the specialty\'s national median');
       const [a, b] = [read<SpecialtyStateFeed>(first, f), read<SpecialtyStateFeed>(second, f)];
+      if (cellReports(0, st, SP) === cellReports(1, st, SP)) {
+        // the same reports: the same figures, whatever the reports added elsewhere did to the specialty
+        expect(ownFigures(b as never), `${SP} in ${st}`).toBe(ownFigures(a as never));
+        spCellsKept++;
+      }
       // the state page's table shows each specialty's n, median and difference from the national median
       if (a.n !== b.n || a.median !== b.median || a.difference_from_national_pct !== b.difference_from_national_pct) {
         expect1(page(pagePaths.state(st)), 'its table shows the specialty\'s cell, whose figures moved');
       }
     }
 
+    expect(spCellsKept, 'state cells of the specialty whose reports did not change').toBeGreaterThan(0);
+
     // 5. States: a state feed shows the specialty's national median where it ranks among the state's top
-    //    specialties, and every published state cell mixes specialties, so its noise is sized by the median
-    //    and spread of all reports (national.ts referenceAll, spreadAll), which the new reports moved.
-    expect(facts[1]!.spreadAll !== facts[0]!.spreadAll || facts[1]!.referenceAll !== facts[0]!.referenceAll).toBe(true);
+    //    specialties; its own figures are those of its reports (all specialties), whose noise depends on them
+    //    alone (method 3: no national scale), so they move only where the reports it counts changed: the
+    //    state of the new reports, and a state where a report of the specialty crossed its moved fences.
+    expect(cellReports(0, ST.slug)).not.toBe(cellReports(1, ST.slug));
+    let statesKept = 0;
     for (const st of states) {
       const [a, b] = [read<StateFeed>(first, feedPaths.state(st)), read<StateFeed>(second, feedPaths.state(st))];
       const listsSp = [a, b].some((d) => d.top_specialties.some((t) => t.specialty.slug === SP));
       const figuresMoved = figures(a) !== figures(b);
-      if (st !== ST.slug && figuresMoved && !listsSp) {
-        expect(b.withheld, st).toBe(false); // only a published cell's noise moves
-        expect(b.n, st).toBe(a.n); // its own reports did not change
-        expect(b.as_of, st).toBe(a.as_of);
+      const reportsChanged = cellReports(0, st) !== cellReports(1, st);
+      if (!reportsChanged) {
+        // the same reports give the same figures and date, however many reports were added elsewhere
+        expect(ownFigures(b as never), st).toBe(ownFigures(a as never));
+        if (!listsSp) expect(figuresMoved, `${st}: nothing it shows changed`).toBe(false);
+        statesKept++;
       }
       if (listsSp || figuresMoved) {
-        expect1(pub(feedPaths.state(st)), listsSp ? 'lists the specialty among its top specialties' : 'its figures\' noise moved with all reports');
+        expect1(pub(feedPaths.state(st)), listsSp ? 'lists the specialty among its top specialties' : 'the reports it counts changed');
         expect1(page(pagePaths.state(st)), 'shows the state\'s figures');
       }
     }
+    // every state but the new reports' (and any whose counted reports crossed the moved fences) keeps its figures
+    expect(statesKept).toBeGreaterThan(states.length / 2);
 
     // 6. The bulk download: the data package describes the CSVs (their bytes and hashes), the archive holds
     //    every feed and CSV; both change exactly when one of their files did (checked, not assumed).

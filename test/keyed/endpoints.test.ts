@@ -4,8 +4,18 @@
  * reports DB (test/keyed/reference.ts), the zod contract, the tier gating of the Professional sections, and
  * Enterprise year ranges (independent reference, the pure core called directly, and consistency with the
  * build's precomputed cells). A second build with narrow winsor bounds makes the clamp matter.
+ *
+ * The disclosure control is method 3 (build/compute/disclosure.ts): every report's pay is multiplied by a
+ * permanent secret factor when the build reads the DB, and each figure then moves by its own draw relative to
+ * the cell's own figure. This file recomputes the factors from the reports DB's secret with its own code (the
+ * documented derivation: AES-256 of the report id under HMAC-SHA256(secret, "physpay record keys v3")), runs
+ * the reference's exact statistics over the reports as the build reads them (`dref`), and checks each published
+ * figure against the documented bounds of the draws (`withinFactor`, `meanWithin`, `sdWithin`, `expectCi`,
+ * `alignPublished` below); the reference's own bound helpers are method 2's and are not used.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { createCipheriv, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -13,15 +23,18 @@ import {
 } from '../../build/contract/keyed-api.ts';
 import { KeyedReportsArtifact, KeyedSpecialtyArtifact, KeyedIndex, keyedPaths } from '../../build/contract/keyed-artifacts.ts';
 import { keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
+import {
+  DISCLOSURE_METHOD_VERSION, LOG_FACTOR_VARIANCE, MEAN_FACTOR, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_FACTOR, SQUARE_SPAN,
+} from '../../build/compute/disclosure.ts';
 import { benchmarkData, computedSource } from '../../server/keyed/benchmark.ts';
 import { PLANS } from '../../server/keyed/plans.ts';
 import type { HttpResponse } from '../helpers/http.ts';
 import { createKey, type TestKey } from '../helpers/keys.ts';
 import { call, expectError, nextMidnight, qs, startKeyedServer, useKeyedServer, type KeyedServer } from './harness.ts';
 import {
-  BANDS, DOLLAR, EMPLOYMENTS, SETTINGS, alignPublished, allowedMove, avg, ciRanks, expectWithinBound, expectedBenchmark, loadReference, meanWithin, moves, nationalMedian, published, q7, round1,
-  scopeFigures, sdWithin, select, spreadsOf, winsorized,
-  type Bounds, type RefData, type RefQuery,
+  BANDS, CENT, DOLLAR, EMPLOYMENTS, SETTINGS, avg, ciRanks, expectedBenchmark, loadReference, moves, published, q7, round1,
+  scopeFigures, select, winsorized, withoutExactN,
+  type Bounds, type RefData, type RefQuery, type RefReport,
 } from './reference.ts';
 
 const DEFAULT_BOUNDS: Bounds = { lower: 50_000, upper: 3_000_000 };
@@ -29,6 +42,13 @@ const PRO_KEYS = ['fte_normalized', 'components', 'trending', 'breakdowns', 'pro
 
 let ks: KeyedServer;
 let ref: RefData;
+/** the same reports with their pay (total, base, bonus) as the build reads it: times each report's secret factor */
+let dref: RefData;
+/** the reports DB's disclosure-control secret, and per specialty its reports' record-key lanes (recomputed here) */
+let secret: Buffer;
+let lanesOf: Map<string, { lo: number[]; hi: number[] }>;
+/** each approved report's factor (recomputed here) */
+let factors: number[];
 let starter: TestKey;
 let professional: TestKey;
 let enterprise: TestKey;
@@ -36,6 +56,7 @@ let enterprise: TestKey;
 useKeyedServer({ now: '2026-12-01T12:00:00Z', prefix: 'endpoints' }, (k, keys) => {
   ks = k;
   ref = loadReference(ks.db);
+  ({ dref, secret, lanesOf, factors } = distortedReference(ks.db, ref));
   ({ starter, professional, enterprise } = keys);
 });
 
@@ -47,6 +68,165 @@ function ok<T>(r: HttpResponse): T {
   expect(r.status, r.text.slice(0, 300)).toBe(200);
   expect(r.headers['content-type']).toMatch(/^application\/json; charset=utf-8$/);
   return r.json<T>();
+}
+
+// ------------------------------------------------------------------ disclosure control, method 3 (written out here)
+
+/**
+ * Each approved report's record key and factor, from the documented derivation (build/source/record-keys.ts): the
+ * report id as one 16-byte block (two little-endian 32-bit words), AES-256-ECB under HMAC-SHA256(secret,
+ * "physpay record keys v<method>"); bytes 0-3 and 4-7 are the two lanes of its record key, bytes 8-11 its factor
+ * word: the low bit the sign, the other 31 bits delta uniform in [RECORD_NOISE.min, RECORD_NOISE.max]; each pay
+ * value becomes round(value x exp(+-delta)).
+ */
+function distortedReference(dbPath: string, base: RefData): { dref: RefData; secret: Buffer; lanesOf: Map<string, { lo: number[]; hi: number[] }>; factors: number[] } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const { secret: sec } = db.prepare('SELECT secret FROM record_key_secret WHERE id = 1').get() as { secret: Buffer };
+    const regionOf = new Map(base.states.map((s) => [s.code, s.region]));
+    const rows = db
+      .prepare(`SELECT r.id, s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
+          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
+        FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ORDER BY r.id`)
+      .all() as { id: number; slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
+    const key = createHmac('sha256', sec).update(`physpay record keys v${DISCLOSURE_METHOD_VERSION}`).digest();
+    const aes = createCipheriv('aes-256-ecb', key, null);
+    aes.setAutoPadding(false);
+    const blocks = Buffer.alloc(rows.length * 16);
+    rows.forEach((r, i) => {
+      blocks.writeUInt32LE(r.id % 2 ** 32, i * 16);
+      blocks.writeUInt32LE(Math.floor(r.id / 2 ** 32), i * 16 + 4);
+    });
+    const enc = Buffer.concat([aes.update(blocks), aes.final()]);
+    const lanes = new Map<string, { lo: number[]; hi: number[] }>();
+    const fs: number[] = [];
+    const reports: RefReport[] = rows.map((r, i) => {
+      const word = enc.readUInt32LE(i * 16 + 8);
+      const delta = RECORD_NOISE.min + (RECORD_NOISE.max - RECORD_NOISE.min) * ((word >>> 1) / 2 ** 31);
+      const f = Math.exp((word & 1) === 1 ? delta : -delta);
+      fs.push(f);
+      const l = lanes.get(r.slug) ?? { lo: [], hi: [] };
+      l.lo.push(enc.readUInt32LE(i * 16));
+      l.hi.push(enc.readUInt32LE(i * 16 + 4));
+      lanes.set(r.slug, l);
+      return {
+        specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year,
+        total: Math.round(r.total * f), base: r.base === null ? null : Math.round(r.base * f), bonus: r.bonus === null ? null : Math.round(r.bonus * f),
+        hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
+        day: new Date(r.submitted_at).toISOString().slice(0, 10),
+      };
+    });
+    return { dref: { ...base, reports }, secret: sec, lanesOf: lanes, factors: fs };
+  } finally {
+    db.close();
+  }
+}
+
+/** Largest |log move| of a published percentile (or interval bound) of n values: QUANTILE_SPAN / n^QUANTILE_DECAY. */
+const quantileBound = (n: number) => QUANTILE_SPAN / n ** QUANTILE_DECAY;
+
+/**
+ * What a published percentile of pay is moved from: the exact quantile of the distorted values brought towards
+ * their median by sqrt(max(1/4, 1 - Var(log factor) / sd^2)), sd = ln(P75 / P25) / 1.349, in log terms (the
+ * factors widen the spread; 1 for wRVUs, which are not distorted, and when P25 <= 0 or P75 <= P25).
+ */
+function spreadCorrected(q: number, e: { p25: number; p50: number; p75: number }, pay: boolean): number {
+  const r = pay && e.p25 > 0 && e.p75 > e.p25 ? Math.sqrt(Math.max(0.25, 1 - LOG_FACTOR_VARIANCE / (Math.log(e.p75 / e.p25) / 1.349) ** 2)) : 1;
+  return r === 1 || q === e.p50 || !(q > 0) || !(e.p50 > 0) ? q : e.p50 * (q / e.p50) ** r;
+}
+
+/**
+ * The documented check of one published percentile or interval bound against the value it is moved from:
+ * within the factor exp(+-quantileBound(n)), plus half the rounding unit (+ floating point). Counts the
+ * comparison in `moves` (moved: further than rounding alone explains).
+ */
+function withinFactor(published: number, target: number, n: number, unit: number): boolean {
+  const b = Math.exp(quantileBound(n));
+  const tol = unit / 2 + 1e-6 + 1e-9 * Math.abs(target);
+  moves.compared++;
+  if (Math.abs(published - target) > unit / 2 + 1e-6) moves.moved++;
+  return published >= target / b - tol && published <= target * b + tol;
+}
+
+function expectWithinFactor(published: number | null | undefined, target: number, n: number, unit: number, label = ''): void {
+  expect(typeof published, `${label}: published figure missing (target ${target})`).toBe('number');
+  const b = quantileBound(n);
+  expect(withinFactor(published!, target, n, unit), `${label}: published ${published} vs ${target} x exp(+-${b}) (n ${n})`).toBe(true);
+}
+
+/** A published whole-dollar mean of pay: the distorted values' mean (`exact`, whole dollars) / the factors' mean, moved by at most meanMoveShare(n) of itself. */
+function meanWithin(published: number | null, exact: number | null, n: number): boolean {
+  if (published === null || exact === null) return published === exact;
+  const t = exact / MEAN_FACTOR;
+  return Math.abs(published - t) <= (NOISE_SPAN / 2 / n) * t + 1;
+}
+
+/**
+ * A published SD of pay: null below 15 reports; else from the distorted values' sum of squared deviations moved
+ * by at most +-SQUARE_SPAN/2 x mean^2, with the factors' variance taken out ((Var + m^2) / E[f^2] - m^2 / E[f]^2).
+ */
+function sdWithin(published: number | null, values: number[]): boolean {
+  const n = values.length;
+  if (n < SD_MIN_N) return published === null;
+  if (published === null) return false;
+  const m = avg(values);
+  const ss = values.reduce((a, v) => a + (v - m) ** 2, 0);
+  const sd = (vy: number) => Math.sqrt(Math.max(0, (vy + m * m) / SQUARE_FACTOR - (m * m) / (MEAN_FACTOR * MEAN_FACTOR)));
+  const lo = sd(Math.max(0, ss - (SQUARE_SPAN / 2) * m * m) / (n - 1));
+  const hi = sd((ss + (SQUARE_SPAN / 2) * m * m) / (n - 1));
+  return published >= lo - 0.5 - 1e-6 && published <= hi + 0.5 + 1e-6;
+}
+
+/**
+ * A published order-statistic interval of n values: each bound x(k), x(n-k+1) of the distorted values moved
+ * OUTWARD by at most the largest move, then widened to hold the published median (whole dollars).
+ */
+function expectCi(ci: { lower: number; upper: number }, xLower: number, xUpper: number, n: number, p50: number, label: string): void {
+  const b = Math.exp(quantileBound(n));
+  for (const [got, x] of [[ci.lower, xLower], [ci.upper, xUpper]] as const) {
+    moves.compared++;
+    if (Math.abs(got - x) > 0.5 + 1e-6) moves.moved++;
+  }
+  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeLessThanOrEqual(xLower + 0.5);
+  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeGreaterThanOrEqual(Math.min(xLower / b, p50) - 1);
+  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeGreaterThanOrEqual(xUpper - 0.5);
+  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeLessThanOrEqual(Math.max(xUpper * b, p50) + 1);
+}
+
+const QUANTILE_KEYS = new Set(['p10', 'p25', 'p50', 'p75', 'p90']);
+type Column = 'total' | 'fte' | 'base' | 'bonus' | 'wrvus' | 'perWrvu';
+const COLUMN_OF: Record<string, Column> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
+
+/**
+ * A copy of `expected` (exact figures of the distorted values, percentiles unrounded) in which every published
+ * percentile within its documented bound of its spread-corrected exact value (`withinFactor`) is replaced by the
+ * published value, every `mean` within its bound likewise, so that the rest can be compared exactly: a figure out
+ * of its bound stays exact and fails the comparison that follows, and so does a null on one side only. `n` (the
+ * count the bound uses) comes from the nearest object with an `exact_n` or an `n`; the column (and so whether it
+ * is pay) from the path. `exact_n` keys are the test's own and are left out of the copy.
+ */
+function alignPublished<T>(published: unknown, expected: T, n: number | null = null, column: Column = 'total'): T {
+  if (Array.isArray(expected)) return expected.map((e, i) => alignPublished((published as unknown[] | undefined)?.[i], e, n, column)) as T;
+  if (expected === null || typeof expected !== 'object') return expected;
+  const e = expected as Record<string, unknown>;
+  if (published === null || typeof published !== 'object') return withoutExactN(e) as T;
+  const p = published as Record<string, unknown>;
+  const exactN = typeof e.exact_n === 'number' ? e.exact_n : typeof e.n === 'number' ? e.n : n;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 'exact_n') continue;
+    if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
+      const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, column !== 'wrvus');
+      out[k] = withinFactor(p[k] as number, t, exactN, column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
+    } else out[k] = alignPublished(p[k], v, exactN, COLUMN_OF[k] ?? column);
+  }
+  if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN)) out.mean = p.mean;
+  return out as T;
+}
+
+/** The headline reports of a query as the reference picks them (state from 5, else region from 5, else national). */
+function headlineReports(r: RefData, q: RefQuery, scopeUsed: 'state' | 'regional' | 'national', region: string | null): RefReport[] {
+  return select(r, q, scopeUsed === 'state' ? { state: q.state! } : scopeUsed === 'regional' ? { region: region! } : {});
 }
 
 describe('/specialties', () => {
@@ -125,38 +305,39 @@ describe('/available-data', () => {
 
 /** Compare a /benchmarks `data` with the independent reference, field by field. */
 function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSections: boolean, label: string) {
-  const exp = expectedBenchmark(ref, q, b)!;
+  // exact figures of the reports as the build reads them (pay times each report's factor): what the draws move
+  const exp = expectedBenchmark(dref, q, b)!;
   expect(exp, label).not.toBeNull();
   const h = exp.headline;
   expect(data.specialty, label).toBe(nameOf(q.specialty));
   expect(data.geography, label).toEqual({ state: q.state ? stateName(q.state) : null, region: exp.region, scope_used: exp.scopeUsed });
   expect(data.sample_size, label).toBe(h.n);
-  const refMedian = nationalMedian(ref, q.specialty);
-  const spreads = spreadsOf(ref, q.specialty, b);
-  // every percentile within its documented perturbation bound of the exact one; P10/P90 only from 15
-  expect(data.percentiles, label).toEqual(alignPublished(data.percentiles, h.percentiles, refMedian, spreads, h.n));
+  // every percentile within its documented bound of its spread-corrected exact value; P10/P90 only from 15
+  expect(data.percentiles, label).toEqual(alignPublished(data.percentiles, h.percentiles, h.n));
   if (h.n < 15) expect([data.percentiles.p10, data.percentiles.p90], `${label}: no P10/P90 below 15`).toEqual([null, null]);
   const grid = [data.percentiles.p10, data.percentiles.p25, data.percentiles.p50, data.percentiles.p75, data.percentiles.p90].filter((x) => x !== null);
   expect(grid, `${label}: published percentiles in order`).toEqual([...grid].sort((x, y) => x - y));
-  expect(meanWithin(data.mean, h.mean, h.n, refMedian), `${label} mean ${data.mean} vs exact ${h.mean}`).toBe(true);
+  expect(meanWithin(data.mean, h.mean, h.n), `${label} mean ${data.mean} vs exact ${h.mean} / ${MEAN_FACTOR}`).toBe(true);
   expect(data.confidence.sufficient, label).toBe(h.n >= 15);
   expect(data.confidence.publishable, label).toBe(true);
-  expect(sdWithin(data.confidence.standard_deviation, h.sd, h.n, refMedian), `${label} sd ${data.confidence.standard_deviation} vs exact ${h.sd}`).toBe(true);
+  const values = winsorized(headlineReports(dref, q, exp.scopeUsed, exp.region), b);
+  expect(values.length, label).toBe(h.n);
+  expect(sdWithin(data.confidence.standard_deviation, values), `${label} sd ${data.confidence.standard_deviation} vs exact ${h.sd}`).toBe(true);
   const ci = data.confidence.confidence_interval_95;
   expect(ci.method, `${label} ci method`).toBe(h.ci!.method);
   if (h.ci!.method === 'order_statistics') {
-    // from 9 reports: [x(k), x(n-k+1)], each bound within its documented move (the widening to hold the
-    // published median keeps it there: that median is itself within the move of the exact one)
+    // from 9 reports: [x(k), x(n-k+1)] of the distorted values, each bound moved outward by at most its
+    // documented move (and widened to hold the published median)
     expect(h.n, label).toBeGreaterThanOrEqual(9);
-    expectWithinBound(ci.lower, h.ci!.lower, h.n, spreads.total, DOLLAR, `${label} ci lower`);
-    expectWithinBound(ci.upper, h.ci!.upper, h.n, spreads.total, DOLLAR, `${label} ci upper`);
+    expectCi(ci, h.ci!.lower, h.ci!.upper, h.n, data.percentiles.p50, label);
     expect(ci.coverage, `${label} coverage`).toBeCloseTo(h.ci!.coverage, 4);
     expect(ci.coverage, `${label} coverage`).toBeGreaterThanOrEqual(0.95);
   } else {
-    // below 9 the interval would be [min, max]: built from the published quartiles, nominal coverage
+    // below 9 the interval would be [min, max]: built from the published quartiles and the median's largest
+    // move, nominal coverage
     expect(h.n, label).toBeLessThanOrEqual(8);
     expect(ci.coverage, `${label} coverage`).toBe(0.95);
-    const half = (1.959964 * 1.2533 * (data.percentiles.p75 - data.percentiles.p25)) / 1.349 / Math.sqrt(h.n);
+    const half = (1.959964 * 1.2533 * (data.percentiles.p75 - data.percentiles.p25)) / 1.349 / Math.sqrt(h.n) + data.percentiles.p50 * (Math.exp(quantileBound(h.n)) - 1);
     expect(Math.abs(ci.lower - Math.max(0, data.percentiles.p50 - half)), `${label} approximate lower`).toBeLessThanOrEqual(3);
     expect(Math.abs(ci.upper - (data.percentiles.p50 + half)), `${label} approximate upper`).toBeLessThanOrEqual(3);
   }
@@ -167,7 +348,7 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
   const scopes: Record<string, unknown> = { national: scopeOf(exp.national, 'National') };
   if (exp.state) scopes.state = scopeOf(exp.state, stateName(q.state!));
   scopes.regional = exp.regional ? scopeOf(exp.regional, exp.region!) : null;
-  expect(data.scopes, `${label} scopes`).toEqual(alignPublished(data.scopes, scopes, refMedian, spreads));
+  expect(data.scopes, `${label} scopes`).toEqual(alignPublished(data.scopes, scopes));
   expect('state' in data.scopes, label).toBe(Boolean(q.state));
   expect(data.filters, `${label} filters`).toEqual({ practice_setting: q.setting ?? null, employment_type: q.employment ?? null, year_start: q.yearStart ?? null, year_end: q.yearEnd ?? null });
 
@@ -207,11 +388,11 @@ function expectBenchmark(data: BenchmarkData, q: RefQuery, b: Bounds, withSectio
   const sec = exp.sections;
   // each section's percentiles within the bound of their own column and count ($/wRVU in cents); counts
   // null below 5; P90 of productivity and P10/P90 of FTE only from 15
-  expect(data.productivity, `${label} productivity`).toEqual(alignPublished(data.productivity, sec.productivity, refMedian, spreads));
-  expect(data.fte_normalized, `${label} fte`).toEqual(alignPublished(data.fte_normalized, sec.fte_normalized, refMedian, spreads, null, 'fte'));
-  expect(data.components, `${label} components`).toEqual(alignPublished(data.components, sec.components, refMedian, spreads));
-  expect(data.trending, `${label} trending`).toEqual(alignPublished(data.trending, sec.trending, refMedian, spreads));
-  expect(data.breakdowns, `${label} breakdowns`).toEqual(alignPublished(data.breakdowns, sec.breakdowns, refMedian, spreads));
+  expect(data.productivity, `${label} productivity`).toEqual(alignPublished(data.productivity, sec.productivity));
+  expect(data.fte_normalized, `${label} fte`).toEqual(alignPublished(data.fte_normalized, sec.fte_normalized, null, 'fte'));
+  expect(data.components, `${label} components`).toEqual(alignPublished(data.components, sec.components));
+  expect(data.trending, `${label} trending`).toEqual(alignPublished(data.trending, sec.trending));
+  expect(data.breakdowns, `${label} breakdowns`).toEqual(alignPublished(data.breakdowns, sec.breakdowns));
   expect(data.breakdowns!.by_experience.map((r) => r.label)).toEqual(BANDS);
   if (!q.setting) expect(data.breakdowns!.by_practice_setting.map((r) => r.label)).toEqual(SETTINGS);
   if (!q.employment) expect(data.breakdowns!.by_employment_type.map((r) => r.label)).toEqual(EMPLOYMENTS);
@@ -318,23 +499,20 @@ describe('/benchmarks against an independent computation', () => {
     // the first n whose interval is not [min, max]: 9 (below, the published interval is approximate)
     expect(ciRanks(8)).toMatchObject({ lower: 1, upper: 8 });
     expect(ciRanks(9)).toMatchObject({ lower: 2, upper: 8 });
-    // every specialty's national interval from the ranks of its sorted values, each bound and the median
-    // within the documented move (2.5 x the specialty's national IQR / n^0.75, then whole dollars)
+    // every specialty's national interval from the ranks of its sorted (distorted) values, each bound moved
+    // outward by at most the documented move, and the median within its move (a factor exp(+-0.75 / n^0.75),
+    // then whole dollars; the spread correction leaves the median where it is)
     for (const sp of ref.specialties) {
-      const rs = select(ref, { specialty: sp.slug }, {});
+      const rs = select(dref, { specialty: sp.slug }, {});
       if (rs.length < 5) continue;
       const d = await benchmarks(professional.key, { specialty: sp.name });
       const v = winsorized(rs, DEFAULT_BOUNDS);
       const { lower, upper } = ciRanks(v.length);
-      const spread = spreadsOf(ref, sp.slug, DEFAULT_BOUNDS).total;
       const ci = d.confidence.confidence_interval_95;
       expect(ci.method, sp.slug).toBe(v.length >= 9 ? 'order_statistics' : 'approximate');
-      if (v.length >= 9) {
-        expectWithinBound(ci.lower, v[lower - 1]!, v.length, spread, DOLLAR, `${sp.slug} ci lower`);
-        expectWithinBound(ci.upper, v[upper - 1]!, v.length, spread, DOLLAR, `${sp.slug} ci upper`);
-      }
-      expectWithinBound(d.percentiles.p50, q7(v, 0.5), v.length, spread, DOLLAR, `${sp.slug} p50`);
-      expect(meanWithin(d.mean, Math.round(avg(v)), v.length, nationalMedian(ref, sp.slug)), sp.slug).toBe(true);
+      if (v.length >= 9) expectCi(ci, v[lower - 1]!, v[upper - 1]!, v.length, d.percentiles.p50, sp.slug);
+      expectWithinFactor(d.percentiles.p50, q7(v, 0.5), v.length, DOLLAR, `${sp.slug} p50`);
+      expect(meanWithin(d.mean, Math.round(avg(v)), v.length), sp.slug).toBe(true);
       // variance_pct = (service - bls) / bls * 100, one decimal
       const bls = ref.bls.get(sp.soc!)!;
       expect(d.bls_comparison.variance_pct, sp.slug).toBe(Math.round(((d.bls_comparison.service_median - bls.median!) / bls.median!) * 1000) / 10);
@@ -342,7 +520,7 @@ describe('/benchmarks against an independent computation', () => {
     // a small specialty: n = 5 exactly -> never [min, max]: built from the published quartiles, no P10/P90
     const five = ref.specialties.find((sp) => nationalN(sp.slug) === 5)!;
     const d5 = await benchmarks(professional.key, { specialty: five.name });
-    const v5 = winsorized(select(ref, { specialty: five.slug }, {}), DEFAULT_BOUNDS);
+    const v5 = winsorized(select(dref, { specialty: five.slug }, {}), DEFAULT_BOUNDS);
     const ci5 = d5.confidence.confidence_interval_95;
     expect(ci5.method).toBe('approximate');
     expect(ci5.coverage).toBe(0.95);
@@ -420,12 +598,16 @@ describe('Enterprise year ranges', () => {
     for (const slug of ['family-medicine', 'cardiology', 'internal-medicine']) {
       const artifact = KeyedSpecialtyArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.specialty(slug)), 'utf8')));
       const columns = keyedColumnsFromArtifact(KeyedReportsArtifact.parse(JSON.parse(readFileSync(join(ks.buildDir, keyedPaths.reports(slug)), 'utf8'))));
-      // the spreads the build stored (the size of every percentile's move) are the documented ones
-      const spreads = spreadsOf(ref, slug, DEFAULT_BOUNDS);
-      for (const c of ['total', 'fte', 'base', 'bonus', 'wrvus', 'perWrvu'] as const) {
-        expect(spreads[c], `${slug} spread ${c}`).toBeGreaterThan(0);
-        expect(Math.abs(columns.spread[c] - spreads[c]), `${slug} spread ${c}: stored ${columns.spread[c]} vs ${spreads[c]}`).toBeLessThanOrEqual(1e-9 * spreads[c]);
-      }
+      // the per-report columns the build stored are the documented ones: each report's total times its secret
+      // factor, winsorized (the reported values never leave the build), its record-key lanes, and the draw key
+      // derived from the secret (HMAC-SHA256(secret, "physpay cell draws v<method>"))
+      const stored = Array.from(columns.total).sort((x, y) => x - y);
+      expect(stored, `${slug} stored totals`).toEqual(winsorized(select(dref, { specialty: slug }, {}), DEFAULT_BOUNDS));
+      expect(stored, `${slug} stored totals are not the reported ones`).not.toEqual(winsorized(select(ref, { specialty: slug }, {}), DEFAULT_BOUNDS));
+      const lanes = lanesOf.get(slug)!;
+      const pairs = (lo: ArrayLike<number>, hi: ArrayLike<number>) => Array.from(lo, (x, i) => `${x}:${hi[i]}`).sort();
+      expect(pairs(columns.keyLo, columns.keyHi), `${slug} record keys`).toEqual(pairs(lanes.lo, lanes.hi));
+      expect(Buffer.from(columns.drawKey).toString('hex')).toBe(createHmac('sha256', secret).update(`physpay cell draws v${DISCLOSURE_METHOD_VERSION}`).digest('hex'));
       for (const [ys, ye] of ranges) {
         for (const geo of [{}, { state: 'CA' }, { region: 'South' }, { state: 'TX', setting: 'Private Practice' }, { region: 'West', employment: 'Full-Time (W-2)' }]) {
           const q: RefQuery = { specialty: slug, yearStart: ys, yearEnd: ye, ...geo };
@@ -523,11 +705,11 @@ describe('narrow winsor bounds (the clamp changes the figures)', () => {
       const raw = select(ref, q, {}).map((r) => r.total);
       clamped += raw.filter((v) => v < bounds.lower || v > bounds.upper).length;
       expect(data.scopes.national.n).toBe(raw.length); // nothing dropped
-      // percentiles of winsorized values, moved by at most their disclosure bound (so a P90 at the upper
-      // bound may be published a little above it)
-      const move = allowedMove(raw.length, spreadsOf(ref, q.specialty, bounds).total, DOLLAR);
-      expect(data.scopes.national.percentiles!.p10!).toBeGreaterThanOrEqual(bounds.lower - move);
-      expect(data.scopes.national.percentiles!.p90!).toBeLessThanOrEqual(bounds.upper + move);
+      // percentiles of winsorized values (the spread correction keeps them between the bounds), moved by at
+      // most their disclosure factor (so a P90 at the upper bound may be published a little above it)
+      const move = Math.exp(quantileBound(raw.length));
+      expect(data.scopes.national.percentiles!.p10!).toBeGreaterThanOrEqual(bounds.lower / move - DOLLAR / 2);
+      expect(data.scopes.national.percentiles!.p90!).toBeLessThanOrEqual(bounds.upper * move + DOLLAR / 2);
     }
     expect(clamped).toBeGreaterThan(50); // the bounds really bite
     // the unclamped build answers differently for the same query
@@ -539,18 +721,29 @@ describe('narrow winsor bounds (the clamp changes the figures)', () => {
 });
 
 describe('disclosure control: order statistics perturbed, small counts hidden', () => {
-  it('the perturbation is real: most published percentiles and interval bounds are not the exact ones (all within their bound)', async () => {
+  it('the record factors are real: every report\'s pay is 5.5% to 15% off, up or down alike', () => {
+    expect(factors.length).toBe(ref.reports.length);
+    for (const f of factors) {
+      expect(Math.abs(Math.log(f))).toBeGreaterThanOrEqual(RECORD_NOISE.min - 1e-12);
+      expect(Math.abs(Math.log(f))).toBeLessThanOrEqual(RECORD_NOISE.max + 1e-12);
+    }
+    const up = factors.filter((f) => f > 1).length / factors.length;
+    expect(Math.abs(up - 0.5)).toBeLessThan(0.1);
+  });
+
+  it('the draws are real: most published percentiles and interval bounds are not the values they are moved from (all within their bound)', async () => {
     // counted afresh here (the file's other tests add to the same counters)
     moves.compared = 0;
     moves.moved = 0;
     let ciMoved = 0;
     let checked = 0;
     for (const sp of ref.specialties) {
-      const rs = select(ref, { specialty: sp.slug }, {});
+      const rs = select(dref, { specialty: sp.slug }, {});
       if (rs.length < 5) continue;
       const q: RefQuery = { specialty: sp.slug };
       const data = await benchmarks(enterprise.key, paramsOf(q));
       expectBenchmark(data, q, DEFAULT_BOUNDS, true, `national ${sp.slug}`);
+      // the order statistics of the values the build reads, before their draws
       const exact = scopeFigures(rs, DEFAULT_BOUNDS).ci!;
       const ci = data.confidence.confidence_interval_95;
       if (exact.method === 'order_statistics' && (ci.lower !== Math.round(exact.lower) || ci.upper !== Math.round(exact.upper))) ciMoved++;

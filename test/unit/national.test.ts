@@ -1,6 +1,6 @@
 /**
- * nationalFacts: outliers are decided once per report against its specialty's national fences, and the
- * disclosure references are national medians.
+ * nationalFacts: outliers are decided once per report against its specialty's national fences; nothing in the
+ * facts sizes the disclosure noise any more (method 3: each cell's noise is relative to its own figures).
  */
 import { describe, expect, it } from 'vitest';
 import { nationalFacts } from '../../build/compute/national.ts';
@@ -17,6 +17,7 @@ function dataset(bySpecialty: number[][], wrvus: (number | null)[][] = []): Data
   return {
     specialties: bySpecialty.map((_, s) => ({ slug: `s${s}`, name: `S${s}`, soc_code: null, soc_match: 'exact', aliases: [] })),
     states: [], bls: new Map(), institutions: [], reports: r, specialtyRange: specialtyRanges(r.specialty, bySpecialty.length), synthetic: true,
+    drawKey: new Uint8Array(32), exactTotal: Float64Array.from(r.total),
   };
 }
 
@@ -37,11 +38,16 @@ describe('nationalFacts', () => {
     expect(f.outliers[0]).toBe(1);
   });
 
-  it('reference = national median of every approved total (outliers included); referenceAll over all specialties', () => {
+  it('holds only the outlier decisions: a specialty\'s facts do not depend on any other specialty\'s reports', () => {
     const f = nationalFacts(dataset([[100, 200, 300], [1_000, 2_000]]));
-    expect(f.reference[0]).toBe(200);
-    expect(f.reference[1]).toBe(1_500);
-    expect(f.referenceAll).toBe(300);
+    // no reference median or spread of any kind (each cell's noise is relative to its own figures)
+    expect(Object.keys(f).sort()).toEqual(['openRate', 'openTotal', 'outliers']);
+    // more (and far larger) reports in specialty 1 change nothing decided for specialty 0
+    const g = nationalFacts(dataset([[100, 200, 300], [1_000, 2_000, 3_000, 4_000, 9_000_000]]));
+    expect(Array.from(g.openTotal.subarray(0, 3))).toEqual(Array.from(f.openTotal.subarray(0, 3)));
+    expect(g.outliers[0]).toBe(f.outliers[0]);
+    expect(Array.from(g.openTotal.subarray(3))).toEqual([1, 1, 1, 1, 0]);
+    expect(Array.from(g.outliers)).toEqual([0, 1]);
   });
 
   it('decides $/wRVU outliers against the specialty $/wRVU fences; reports without wRVUs are not rated', () => {
@@ -49,9 +55,10 @@ describe('nationalFacts', () => {
     const w = [6_000, 6_000, 6_100, 5_900, 6_000, 600]; // the last: $500/wRVU, far outside
     const f = nationalFacts(dataset([totals], [w]));
     expect(Array.from(f.openRate)).toEqual([1, 1, 1, 1, 1, 0]);
-    expect(f.rateReference[0]).toBe(50);
+    // the $/wRVU outlier does not make its total an outlier: the two decisions are separate
+    expect(Array.from(f.openTotal)).toEqual([1, 1, 1, 1, 1, 1]);
     const noW = nationalFacts(dataset([totals], [[null, null, null, null, null, null]]));
     expect(Array.from(noW.openRate)).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(Number.isNaN(noW.rateReference[0]!)).toBe(true);
+    expect(Array.from(noW.openTotal)).toEqual([1, 1, 1, 1, 1, 1]);
   });
 });

@@ -1,9 +1,10 @@
 /** The pure core of releases: ids, what changed between two releases, the list document, the CFF. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { nextReleaseId, releaseChanges, releasesDocument, RELEASES_IN_DETAIL, type CellFigures } from '../../build/compute/releases.ts';
+import { nextReleaseId, releaseChanges, releaseEntry, releasesDocument, RELEASES_IN_DETAIL, type CellFigures } from '../../build/compute/releases.ts';
+import { DISCLOSURE_METHOD_VERSION } from '../../build/compute/disclosure.ts';
 import { laterRelease } from '../../build/compute/comparison.ts';
-import { ReleasesFeed, RELEASE_LIST_LIMIT, type Release } from '../../build/contract/releases.ts';
+import { Release, ReleasesFeed, RELEASE_LIST_LIMIT } from '../../build/contract/releases.ts';
 import { RELEASE_ID } from '../../build/contract/release-id.ts';
 import { citationCff } from '../../build/pages/changelog.ts';
 
@@ -78,9 +79,9 @@ describe('what changed', () => {
 });
 
 describe('the releases document', () => {
-  const entry = (release: string, k: number): Release => ({
+  const entry = (release: string, k: number, method = DISCLOSURE_METHOD_VERSION): Release => ({
     release, date: release.slice(0, 10), data_as_of: '2026-11-01', reports_used: 100 + k, specialties_published: 3, specialties: 44,
-    archive_sha256: 'a'.repeat(64),
+    archive_sha256: 'a'.repeat(64), disclosure_method: method,
     changes: { previous: '2026-09-01', reports_added: 1, newly_published: { count: 1, cells: [{ name: 'x', feed_url: 'https://x.example/a', citation_url: 'https://x.example/b' }] }, newly_withheld: { count: 0, cells: [] }, figures_moved: 0, largest_moves: [] },
   });
   it('newest first, valid, and releases beyond the newest 30 keep only their counts', () => {
@@ -95,6 +96,27 @@ describe('the releases document', () => {
     expect(doc.releases[RELEASES_IN_DETAIL - 1]!.changes!.newly_published.cells).toHaveLength(1);
     expect(doc.releases[RELEASES_IN_DETAIL]!.changes!.newly_published).toEqual({ count: 1, cells: [] });
     expect(doc.retention).toContain('last 7 builds');
+  });
+
+  it('each release records its disclosure method: this build\'s for the new entry, 2 for entries written before it was recorded', () => {
+    const e = releaseEntry({
+      release: '2026-11-24', date: '2026-11-24', dataAsOf: '2026-11-20', archiveSha256: 'b'.repeat(64), changes: null,
+      specialties: { n: 120, count: 2, specialties: [{ withheld: false }, { withheld: true }] } as never,
+    });
+    expect(e.disclosure_method).toBe(DISCLOSURE_METHOD_VERSION);
+    expect(Release.parse(e)).toEqual(e);
+    // a releases.json of an earlier build has no disclosure_method: its entries were perturbed by method 2
+    const { disclosure_method: _m, ...old } = entry('2026-09-01', 0);
+    expect(Release.parse(old).disclosure_method).toBe(2);
+    expect(Release.safeParse({ ...old, disclosure_method: 0 }).success).toBe(false);
+    // the list keeps every release's own method, also for releases beyond the newest 30 (counts only)
+    const history = Array.from({ length: 35 }, (_, k) => Release.parse(k < 5 ? entry(`2026-10-${String(30 - k).padStart(2, '0')}`, k) : { ...old, release: `2026-09-${String(35 - k).padStart(2, '0')}` }));
+    const doc = releasesDocument({
+      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 7, entry: e, history, feedPath: 'data/api/v1/releases.json',
+      changelogPath: '/changelog', methodologyPath: '/methodology', license: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
+    });
+    expect(ReleasesFeed.parse(JSON.parse(JSON.stringify(doc)))).toEqual(doc);
+    expect(doc.releases.map((r) => r.disclosure_method)).toEqual([DISCLOSURE_METHOD_VERSION, ...new Array(5).fill(DISCLOSURE_METHOD_VERSION), ...new Array(30).fill(2)]);
   });
 
   it('CITATION.cff names the release as version and quotes every string', () => {

@@ -1,13 +1,14 @@
 /**
- * Property tests (fast-check) for the statistics core, openCell and keyedCell (means within their disclosure bound).
+ * Property tests (fast-check) for the statistics core, openCell and keyedCell (figures within their disclosure bound).
  * References used here are written independently of the code under test where that is possible
- * (type-7 quantile from its definition, exact binomial tails with BigInt).
+ * (type-7 quantile from its definition, exact binomial tails with BigInt, the spread correction of the
+ * disclosure control from its definition).
  */
 import fc from 'fast-check';
 import { quantileSorted as ssQuantileSorted } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { openCell } from '../../build/compute/cells.ts';
-import { meanNoiseBound, quantileMoveBound } from '../../build/compute/disclosure.ts';
+import { meanMoveShare, quantileMoveBound, LOG_FACTOR_VARIANCE, MEAN_FACTOR } from '../../build/compute/disclosure.ts';
 import { keyedCell, keyedColumnsFromArtifact, uint32ToBase64 } from '../../build/compute/keyed.ts';
 import { medianCi95, medianCiRanks, quantile, roundMoney, roundRate } from '../../build/compute/stats.ts';
 import { tukeyKeep, tukeyRange } from '../helpers/tukey.ts';
@@ -63,14 +64,38 @@ const amounts = fc.array(amount, { minLength: 0, maxLength: 60 }).map(asc);
 
 const WITHHELD = { n: null, median: null, mean: null, p10: null, p25: null, p75: null, p90: null, rounded: false, withheld: true };
 
+/**
+ * The value a published percentile p of pay is moved from (README: Disclosure control, method 3): the exact type-7
+ * quantile of the cell's (distorted) values brought towards their median by the spread ratio
+ * sqrt(max(1/4, 1 - Var(log factor) / sd^2)), sd = ln(Q3 / Q1) / 1.349 (1 when Q1 <= 0 or Q3 <= Q1), in log terms.
+ * The published figure is this times exp(2 u quantileMoveBound(n)), u in [-1/2, 1/2), then rounded.
+ */
+function spreadCorrected(s: ArrayLike<number>, p: number): number {
+  const q1 = refQuantile(s, 0.25);
+  const q3 = refQuantile(s, 0.75);
+  const m = refQuantile(s, 0.5);
+  const q = refQuantile(s, p);
+  const r = q1 > 0 && q3 > q1 ? Math.sqrt(Math.max(0.25, 1 - LOG_FACTOR_VARIANCE / (Math.log(q3 / q1) / 1.349) ** 2)) : 1;
+  return r === 1 || q === m || !(q > 0) || !(m > 0) ? q : m * (q / m) ** r;
+}
+
+/** `got` (rounded with `slack`) is within the factor exp(+-quantileMoveBound(n)) of `target`. */
+function expectWithinFactor(got: number, target: number, n: number, slack: number, label: string): void {
+  const b = Math.exp(quantileMoveBound(n));
+  const tol = slack + 1e-9 * Math.abs(target) + 1e-6;
+  expect(got, `${label}: ${got} vs ${target} x exp(+-${quantileMoveBound(n)})`).toBeGreaterThanOrEqual(target / b - tol);
+  expect(got, `${label}: ${got} vs ${target} x exp(+-${quantileMoveBound(n)})`).toBeLessThanOrEqual(target * b + tol);
+}
+
 describe('openCell properties', () => {
   it('published percentiles are ordered and within their perturbation bound; so is the mean; withheld exactly below the floor', () => {
     fc.assert(
-      fc.property(amounts, fc.constantFrom(3, 5), fc.constantFrom<'money' | 'rate'>('money', 'rate'), fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: 500_000 }),
-        (values, floor, kind, key0, reference, spread) => {
+      fc.property(amounts, fc.constantFrom(3, 5), fc.constantFrom<'money' | 'rate'>('money', 'rate'), fc.integer({ min: 0, max: 0xffffffff }), fc.option(fc.uint8Array({ minLength: 32, maxLength: 32 }), { freq: 4 }),
+        (values, floor, kind, key0, drawKey) => {
           const days = values.map((_, i) => (i * 7919) % 1000);
-          const keys = values.map((_, i) => (key0 + i * 2654435761) % 4294967296);
-          const { summary: s, newestDay } = openCell({ values, days, keys }, floor, reference, spread, kind);
+          const keyLo = values.map((_, i) => (key0 + i * 2654435761) % 4294967296);
+          const keyHi = values.map((_, i) => (key0 * 7 + i * 40503) % 4294967296);
+          const { summary: s, newestDay } = openCell({ values, days, keyLo, keyHi, drawKey }, floor, kind);
           const n = values.length;
           expect(newestDay).toBe(n ? Math.max(...days) : null);
           if (n < floor || n === 0) {
@@ -87,15 +112,25 @@ describe('openCell properties', () => {
           for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!).toBeLessThanOrEqual(ordered[i]!);
           const round = (v: number) => (kind === 'money' ? roundMoney(v, n) : roundRate(v, n));
           const roundingSlack = kind === 'money' ? (n <= 24 ? 500 : 0.5) : n <= 24 ? 0.5 : 0.005;
-          // each published percentile: the exact type-7 value (recomputed here) moved by at most its bound, then rounded
-          const bound = quantileMoveBound(n, spread) + roundingSlack + 1e-6;
           const got = { p10: s.p10, p25: s.p25, median: s.median, p75: s.p75, p90: s.p90 };
-          for (const [f, p] of [['p10', 0.1], ['p25', 0.25], ['median', 0.5], ['p75', 0.75], ['p90', 0.9]] as const) {
-            if (got[f] !== null) expect(Math.abs(got[f]! - refQuantile(values, p))).toBeLessThanOrEqual(bound + 1e-9 * Math.abs(got[f]!));
+          const exactMean = values.reduce((a, v) => a + v, 0) / n;
+          const grid = [['p10', 0.1], ['p25', 0.25], ['median', 0.5], ['p75', 0.75], ['p90', 0.9]] as const;
+          if (drawKey === null) {
+            // no draw key (tests of floors and rounding only): the exact figures of the values, rounded
+            for (const [f, p] of grid) if (got[f] !== null) expect(got[f]).toBe(round(refQuantile(values, p)));
+            expect(s.mean).toBe(round(exactMean));
+            return;
           }
-          if (spread === 0) expect(s.median).toBe(round(refQuantile(values, 0.5)));
-          const exact = values.reduce((a, v) => a + v, 0) / n;
-          expect(Math.abs(s.mean! - exact)).toBeLessThanOrEqual(meanNoiseBound(n, reference) + roundingSlack + 1e-6 * exact);
+          // each published percentile: the spread-corrected exact type-7 value (recomputed here) moved by at most
+          // its factor, then rounded; never negative
+          for (const [f, p] of grid) {
+            if (got[f] === null) continue;
+            expect(got[f]!).toBeGreaterThanOrEqual(0);
+            expectWithinFactor(got[f]!, spreadCorrected(values, p), n, roundingSlack, f);
+          }
+          // the mean: the distorted values' mean moved by at most meanMoveShare(n) of itself, / the factors' mean
+          const target = exactMean / MEAN_FACTOR;
+          expect(Math.abs(s.mean! - target)).toBeLessThanOrEqual(meanMoveShare(n) * target + roundingSlack + 1e-6 * target);
         }),
       RUNS,
     );
@@ -225,11 +260,13 @@ describe('keyedCell properties', () => {
 
   it('percentiles are monotone and within their bound, P10/P90 only from 15, CI brackets the median, counts below 5 hidden, sections add up', () => {
     fc.assert(
-      fc.property(fc.array(report, { maxLength: 40 }), (rows) => {
+      fc.property(fc.array(report, { maxLength: 40 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (rows, drawKey) => {
         rows.sort((a, b) => a.total - b.total);
         const a: KeyedReportsArtifact = {
-          slug: 'p', count: rows.length, reference: 300_000, spread: { total: 90_000, fte: 90_000, base: 40_000, bonus: 20_000, wrvus: 2_000, per_wrvu: 10 }, partial_from: 2026, key: uint32ToBase64(Uint32Array.from(rows, (r) => (r.day * 2654435761) % 4294967296)),
-          key_square: uint32ToBase64(Uint32Array.from(rows, (r) => (r.total * 40503) % 4294967296)), total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
+          slug: 'p', count: rows.length, partial_from: 2026,
+          key_lo: uint32ToBase64(Uint32Array.from(rows, (r) => (r.day * 2654435761) % 4294967296)),
+          key_hi: uint32ToBase64(Uint32Array.from(rows, (r) => (r.total * 40503) % 4294967296)), draw_key: Buffer.from(drawKey).toString('base64'),
+          total: rows.map((r) => r.total), fte: rows.map((r) => r.fte), base: rows.map((r) => r.base),
           bonus: rows.map((r) => r.bonus), wrvus: rows.map(() => null), year: rows.map((r) => r.year), experience_band: rows.map((r) => r.band),
           setting: rows.map(() => -1), employment: rows.map(() => -1), state: rows.map(() => 0), day: rows.map((r) => r.day),
         };
@@ -245,21 +282,28 @@ describe('keyedCell properties', () => {
         const f = cell.figures!;
         const { p10, p25, p50, p75, p90 } = f.percentiles;
         const totals = idx.map((i) => rows[i]!.total);
-        expect(p10 === null).toBe(totals.length < 15);
-        expect(p90 === null).toBe(totals.length < 15);
+        const n = totals.length;
+        expect(p10 === null).toBe(n < 15);
+        expect(p90 === null).toBe(n < 15);
         const ordered = [p10, p25, p50, p75, p90].filter((v): v is number => v !== null);
         for (let i = 1; i < ordered.length; i++) expect(ordered[i - 1]!).toBeLessThanOrEqual(ordered[i]!);
-        const bound = quantileMoveBound(totals.length, 90_000) + 0.5 + 1e-6;
         for (const [v, p] of [[p10, 0.1], [p25, 0.25], [p50, 0.5], [p75, 0.75], [p90, 0.9]] as const) {
-          if (v !== null) expect(Math.abs(v - refQuantile(totals, p))).toBeLessThanOrEqual(bound);
+          if (v !== null) expectWithinFactor(v, spreadCorrected(totals, p), n, 0.5, `p${p * 100}`);
         }
-        const exact = totals.reduce((t, v) => t + v, 0) / totals.length;
-        expect(Math.abs(f.mean - exact)).toBeLessThanOrEqual(meanNoiseBound(totals.length, 300_000) + 0.5);
+        const target = totals.reduce((t, v) => t + v, 0) / n / MEAN_FACTOR;
+        expect(Math.abs(f.mean - target)).toBeLessThanOrEqual(meanMoveShare(n) * target + 0.5 + 1e-6 * target);
         expect(f.standard_deviation === null).toBe(totals.length < 15);
         expect(f.confidence_interval_95.lower).toBeLessThanOrEqual(p50);
         expect(p50).toBeLessThanOrEqual(f.confidence_interval_95.upper);
         expect(f.confidence_interval_95.coverage).toBeGreaterThanOrEqual(0.95);
         expect(f.confidence_interval_95.method).toBe(idx.length >= 9 ? 'order_statistics' : 'approximate');
+        expect(f.confidence_interval_95.lower).toBeGreaterThanOrEqual(0);
+        if (n >= 9) {
+          // moved outward, never inward: the interval holds the distribution-free one of the cell's values
+          const { k } = medianCiRanks(n);
+          expect(f.confidence_interval_95.lower).toBeLessThanOrEqual(totals[k - 1]! + 0.5);
+          expect(f.confidence_interval_95.upper).toBeGreaterThanOrEqual(totals[n - k]! - 0.5);
+        }
         const s = cell.sections!;
         // counts below 5 are null; the published ones never exceed the truth, and all rows add up when every row is published
         const byYear = new Map<number, number>();
