@@ -87,14 +87,15 @@ export interface SpecialtyAccuracy {
 
 /** Measure one specialty's cells (its keyed columns, ascending by total, with their exact totals) against the sizes of the table. */
 export function specialtyAccuracy(c: KeyedColumns, regionOfState: ArrayLike<number>, sizes: readonly number[] = ACCURACY_SIZES): SpecialtyAccuracy {
-  const exactOf = (idx: number[]) => Float64Array.from(idx, (i) => c.exactTotal![i]!).sort();
+  if (!c.exactTotal) return { median: NaN, spread: NaN, sizes: sizes.map(() => []) }; // columns read from an artifact carry no exact pay
+  const exact = c.exactTotal;
+  const exactOf = (idx: number[]) => Float64Array.from(idx, (i) => exact[i]!).sort();
   const all = c.count > 0 ? exactOf(Array.from({ length: c.count }, (_, i) => i)) : new Float64Array(0);
   const out: SpecialtyAccuracy = {
     median: c.count > 0 ? quantile(all, 0.5) : NaN,
     spread: c.count > 0 ? quantile(all, 0.75) - quantile(all, 0.25) : NaN,
     sizes: sizes.map(() => []),
   };
-  if (!c.exactTotal) return out;
   for (const idx of cellsOf(c, regionOfState)) {
     const at = sizes.findIndex((n) => idx.length >= 0.8 * n && idx.length <= 1.25 * n);
     if (at < 0 || idx.length < 5) continue;
