@@ -2,16 +2,19 @@
  * The open feeds recomputed independently from the documented rules (README "Statistics and publication
  * rules"), straight from the golden reports DB with the test's own code: per-specialty national Tukey
  * fences decided once per report, floors 5 / 3 / 15, rounding at n <= 24, rankings of cells with n >= 15
- * with shared ranks. Counts must match exactly; medians and percentiles must lie within their documented
- * disclosure bound (2.5 x the specialty's national interquartile range / n^0.75, plus rounding) of the exact
- * type-7 values, and means within theirs (0.75 x the specialty's national median of every approved total, / n).
+ * with shared ranks, over the pay as the build reads it (each report times its secret factor, recomputed from
+ * the DB's secret by test/keyed/reference.ts `distortedReference`). Counts must match exactly; medians and
+ * percentiles must lie within their documented disclosure bound (a factor exp(+-0.75 / n^0.75), plus rounding)
+ * of the exact type-7 values brought towards the median by the spread correction, and means within theirs
+ * (0.75 / n of the exact mean / E[factor], plus rounding). Nothing here depends on other cells' figures.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { loadReference, q7, type RefData, type RefReport } from '../keyed/reference.ts';
+import { distortedReference, loadReference, moves, q7, spreadCorrected, withinFactor, type RefData, type RefReport } from '../keyed/reference.ts';
+import { MEAN_FACTOR } from '../../build/compute/disclosure.ts';
 
 const V1 = 'public/data/api/v1';
 let ref: RefData;
@@ -35,14 +38,7 @@ function expected(values: number[], floor: number): Expected {
   };
 }
 
-/** The documented largest move of a percentile of n reports (README: Disclosure control). */
-const quantileBound = (n: number, spread: number) => (2.5 * spread) / n ** 0.75;
-/** The noise size of a specialty: the interquartile range of its approved values (a tenth of the median if 0). */
-const spreadOf = (sorted: number[]) => (q7(sorted, 0.75) - q7(sorted, 0.25)) || Math.abs(q7(sorted, 0.5)) / 10;
-let moved = 0;
-let figures = 0;
-
-function expectCell(doc: Record<string, any>, e: Expected, reference: number, spread: number, label: string, rate = false) {
+function expectCell(doc: Record<string, any>, e: Expected, label: string, rate = false) {
   expect(doc.n, label).toBe(e.n);
   const fields = ['median', 'p10', 'p25', 'p75', 'p90'] as const;
   if (e.n === null) {
@@ -51,20 +47,20 @@ function expectCell(doc: Record<string, any>, e: Expected, reference: number, sp
   }
   const rounding = rate ? (e.n <= 24 ? 0.5 : 0.005) : e.n <= 24 ? 500 : 0.5;
   const unit = rate ? (e.n <= 24 ? 1 : 0.01) : e.n <= 24 ? 1000 : 1;
+  const quartiles = { p25: e.p25!, p50: e.median!, p75: e.p75! };
   for (const f of fields) {
     if (e[f] === null) {
       expect(doc[f], `${label} ${f}`).toBeNull();
       continue;
     }
-    const off = Math.abs(doc[f] - e[f]!);
-    expect(off, `${label} ${f} ${doc[f]} vs exact ${e[f]}`).toBeLessThanOrEqual(quantileBound(e.n, spread) + rounding + 1e-6);
+    const target = spreadCorrected(e[f]!, quartiles, true);
+    expect(withinFactor(doc[f], target, e.n, unit), `${label} ${f} ${doc[f]} vs ${target} (exact ${e[f]}) x exp(+-0.75 / ${e.n}^0.75)`).toBe(true);
     expect(Math.abs(Math.round(doc[f] / unit) * unit - doc[f]), `${label} ${f} is rounded`).toBeLessThan(unit * 1e-6);
-    figures++;
-    if (off > rounding) moved++;
   }
   const published = [doc.p10, doc.p25, doc.median, doc.p75, doc.p90].filter((x) => x !== null);
   expect(published, `${label} in order`).toEqual([...published].sort((a, b) => a - b));
-  expect(Math.abs(doc.mean - e.exactMean!), `${label} mean ${doc.mean} vs exact ${e.exactMean}`).toBeLessThanOrEqual((0.75 * reference) / e.n + rounding + 1e-6);
+  const mean = e.exactMean! / MEAN_FACTOR;
+  expect(Math.abs(doc.mean - mean), `${label} mean ${doc.mean} vs ${mean}`).toBeLessThanOrEqual((0.75 / e.n) * mean + rounding + 1e-6);
 }
 
 const fences = (sorted: number[]) => {
@@ -75,12 +71,10 @@ const fences = (sorted: number[]) => {
 
 describe('open feeds recomputed independently from the documented rules', () => {
   const kept = new Map<string, RefReport[]>(); // by specialty: reports inside the specialty's national fences
-  const median = new Map<string, number>();
-  const spread = new Map<string, number>();
   const work = useTempDir('openref');
   beforeAll(() => {
     const golden = goldenBuildIn(work.path);
-    ref = loadReference(golden.db);
+    ref = distortedReference(golden.db, loadReference(golden.db)).dref;
     dir = golden.buildDir;
     for (const sp of ref.specialties) {
       const rs = ref.reports.filter((r) => r.specialty === sp.slug);
@@ -88,8 +82,6 @@ describe('open feeds recomputed independently from the documented rules', () => 
       if (!totals.length) continue;
       const [lo, hi] = fences(totals);
       kept.set(sp.slug, rs.filter((r) => r.total >= lo && r.total <= hi));
-      median.set(sp.slug, q7(totals, 0.5));
-      spread.set(sp.slug, spreadOf(totals));
     }
   }, 120_000);
 
@@ -98,12 +90,10 @@ describe('open feeds recomputed independently from the documented rules', () => 
     for (const sp of ref.specialties) {
       const doc = feed(`specialties/${sp.slug}.json`);
       const k = kept.get(sp.slug) ?? [];
-      const m = median.get(sp.slug) ?? 0;
-      const sd = spread.get(sp.slug) ?? 0;
       const nat = expected(k.map((r) => r.total), 5);
-      expectCell(doc, nat, m, sd, sp.slug);
+      expectCell(doc, nat, sp.slug);
       if (nat.n === null) continue;
-      for (const row of doc.practice_settings) expectCell(row, expected(k.filter((r) => r.setting === row.practice_setting).map((r) => r.total), 5), m, sd, `${sp.slug} ${row.practice_setting}`);
+      for (const row of doc.practice_settings) expectCell(row, expected(k.filter((r) => r.setting === row.practice_setting).map((r) => r.total), 5), `${sp.slug} ${row.practice_setting}`);
       // ranked by the PUBLISHED (perturbed) medians of the state cells with n >= 15 (exact n)
       const states = ref.states
         .map((s) => ({ s, e: expected(k.filter((r) => r.state === s.code).map((r) => r.total), 3) }))
@@ -119,7 +109,7 @@ describe('open feeds recomputed independently from the documented rules', () => 
       const w = feed(`wrvu/${sp.slug}.json`);
       if (sortedRates.length) {
         const [lo, hi] = fences(sortedRates);
-        expectCell(w, expected(sortedRates.filter((x) => x >= lo && x <= hi), 5), q7(sortedRates, 0.5), spreadOf(sortedRates), `${sp.slug} wrvu`, true);
+        expectCell(w, expected(sortedRates.filter((x) => x >= lo && x <= hi), 5), `${sp.slug} wrvu`, true);
       }
       checked++;
     }
@@ -143,7 +133,7 @@ describe('open feeds recomputed independently from the documented rules', () => 
         const row = doc.by_year.find((r: any) => r.year === year);
         expect(Object.keys(row).sort(), `${sp.slug} ${year}`).toEqual(['median', 'n', 'p25', 'p75', 'partial', 'rounded', 'withheld', 'year']);
         // a year row has no mean and no tails: check its quartiles against the exact ones within their bound
-        expectCell({ ...row, mean: e.exactMean, p10: null, p90: null }, { ...e, p10: null, p90: null }, median.get(sp.slug) ?? 0, spread.get(sp.slug) ?? 0, `${sp.slug} ${year}`);
+        expectCell({ ...row, mean: e.exactMean === null ? null : e.exactMean / MEAN_FACTOR, p10: null, p90: null }, { ...e, p10: null, p90: null }, `${sp.slug} ${year}`);
         if (e.n === null) withheld++;
         else published++;
       }
@@ -154,9 +144,7 @@ describe('open feeds recomputed independently from the documented rules', () => 
   });
 
   it('every specialty in every state (floor 3) and every state across specialties (floor 5)', () => {
-    const all = asc(ref.reports.map((r) => r.total));
-    const allMedian = q7(all, 0.5);
-    const allSpread = spreadOf(all);
+    const before = { ...moves };
     let published = 0;
     for (const st of ref.states) {
       const slug = st.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -165,13 +153,13 @@ describe('open feeds recomputed independently from the documented rules', () => 
         const cell = (kept.get(sp.slug) ?? []).filter((r) => r.state === st.code).map((r) => r.total);
         inState.push(...cell);
         const e = expected(cell, 3);
-        expectCell(feed(`specialties/${sp.slug}/states/${slug}.json`), e, median.get(sp.slug) ?? 0, spread.get(sp.slug) ?? 0, `${sp.slug} ${st.code}`);
+        expectCell(feed(`specialties/${sp.slug}/states/${slug}.json`), e, `${sp.slug} ${st.code}`);
         if (e.n !== null) published++;
       }
-      expectCell(feed(`states/${slug}.json`), expected(inState, 5), allMedian, allSpread, st.code);
+      expectCell(feed(`states/${slug}.json`), expected(inState, 5), st.code);
     }
     expect(published).toBeGreaterThan(100);
     // the perturbation is real: most published percentiles moved by more than their rounding
-    expect(moved / figures).toBeGreaterThan(0.5);
+    expect((moves.moved - before.moved) / (moves.compared - before.compared)).toBeGreaterThan(0.5);
   });
 });

@@ -11,11 +11,10 @@
  * documented derivation: AES-256 of the report id under HMAC-SHA256(secret, "physpay record keys v3")), runs
  * the reference's exact statistics over the reports as the build reads them (`dref`), and checks each published
  * figure against the documented bounds of the draws (`withinFactor`, `meanWithin`, `sdWithin`, `expectCi`,
- * `alignPublished` below); the reference's own bound helpers are method 2's and are not used.
+ * `alignPublished`, all in test/keyed/reference.ts, which open-reference.test.ts shares).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { createCipheriv, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -23,16 +22,15 @@ import {
 } from '../../build/contract/keyed-api.ts';
 import { KeyedReportsArtifact, KeyedSpecialtyArtifact, KeyedIndex, keyedPaths } from '../../build/contract/keyed-artifacts.ts';
 import { keyedColumnsFromArtifact } from '../../build/compute/keyed.ts';
-import {
-  DISCLOSURE_METHOD_VERSION, LOG_FACTOR_VARIANCE, MEAN_FACTOR, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_FACTOR, SQUARE_SPAN,
-} from '../../build/compute/disclosure.ts';
+import { DISCLOSURE_METHOD_VERSION, MEAN_FACTOR, RECORD_NOISE } from '../../build/compute/disclosure.ts';
 import { benchmarkData, computedSource } from '../../server/keyed/benchmark.ts';
 import { PLANS } from '../../server/keyed/plans.ts';
 import type { HttpResponse } from '../helpers/http.ts';
 import { createKey, type TestKey } from '../helpers/keys.ts';
 import { call, expectError, nextMidnight, qs, startKeyedServer, useKeyedServer, type KeyedServer } from './harness.ts';
 import {
-  BANDS, CENT, DOLLAR, EMPLOYMENTS, SETTINGS, avg, ciRanks, expectedBenchmark, loadReference, moves, published, q7, round1,
+  BANDS, CENT, DOLLAR, EMPLOYMENTS, SETTINGS, alignPublished, avg, ciRanks, distortedReference, expectCi, expectWithinFactor, expectedBenchmark, loadReference,
+  meanWithin, moves, published, q7, quantileBound, round1, sdWithin,
   scopeFigures, select, winsorized, withoutExactN,
   type Bounds, type RefData, type RefQuery, type RefReport,
 } from './reference.ts';
@@ -68,160 +66,6 @@ function ok<T>(r: HttpResponse): T {
   expect(r.status, r.text.slice(0, 300)).toBe(200);
   expect(r.headers['content-type']).toMatch(/^application\/json; charset=utf-8$/);
   return r.json<T>();
-}
-
-// ------------------------------------------------------------------ disclosure control, method 3 (written out here)
-
-/**
- * Each approved report's record key and factor, from the documented derivation (build/source/record-keys.ts): the
- * report id as one 16-byte block (two little-endian 32-bit words), AES-256-ECB under HMAC-SHA256(secret,
- * "physpay record keys v<method>"); bytes 0-3 and 4-7 are the two lanes of its record key, bytes 8-11 its factor
- * word: the low bit the sign, the other 31 bits delta uniform in [RECORD_NOISE.min, RECORD_NOISE.max]; each pay
- * value becomes round(value x exp(+-delta)).
- */
-function distortedReference(dbPath: string, base: RefData): { dref: RefData; secret: Buffer; lanesOf: Map<string, { lo: number[]; hi: number[] }>; factors: number[] } {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const { secret: sec } = db.prepare('SELECT secret FROM record_key_secret WHERE id = 1').get() as { secret: Buffer };
-    const regionOf = new Map(base.states.map((s) => [s.code, s.region]));
-    const rows = db
-      .prepare(`SELECT r.id, s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
-          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
-        FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ORDER BY r.id`)
-      .all() as { id: number; slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
-    const key = createHmac('sha256', sec).update(`physpay record keys v${DISCLOSURE_METHOD_VERSION}`).digest();
-    const aes = createCipheriv('aes-256-ecb', key, null);
-    aes.setAutoPadding(false);
-    const blocks = Buffer.alloc(rows.length * 16);
-    rows.forEach((r, i) => {
-      blocks.writeUInt32LE(r.id % 2 ** 32, i * 16);
-      blocks.writeUInt32LE(Math.floor(r.id / 2 ** 32), i * 16 + 4);
-    });
-    const enc = Buffer.concat([aes.update(blocks), aes.final()]);
-    const lanes = new Map<string, { lo: number[]; hi: number[] }>();
-    const fs: number[] = [];
-    const reports: RefReport[] = rows.map((r, i) => {
-      const word = enc.readUInt32LE(i * 16 + 8);
-      const delta = RECORD_NOISE.min + (RECORD_NOISE.max - RECORD_NOISE.min) * ((word >>> 1) / 2 ** 31);
-      const f = Math.exp((word & 1) === 1 ? delta : -delta);
-      fs.push(f);
-      const l = lanes.get(r.slug) ?? { lo: [], hi: [] };
-      l.lo.push(enc.readUInt32LE(i * 16));
-      l.hi.push(enc.readUInt32LE(i * 16 + 4));
-      lanes.set(r.slug, l);
-      return {
-        specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year,
-        total: Math.round(r.total * f), base: r.base === null ? null : Math.round(r.base * f), bonus: r.bonus === null ? null : Math.round(r.bonus * f),
-        hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
-        day: new Date(r.submitted_at).toISOString().slice(0, 10),
-      };
-    });
-    return { dref: { ...base, reports }, secret: sec, lanesOf: lanes, factors: fs };
-  } finally {
-    db.close();
-  }
-}
-
-/** Largest |log move| of a published percentile (or interval bound) of n values: QUANTILE_SPAN / n^QUANTILE_DECAY. */
-const quantileBound = (n: number) => QUANTILE_SPAN / n ** QUANTILE_DECAY;
-
-/**
- * What a published percentile of pay is moved from: the exact quantile of the distorted values brought towards
- * their median by sqrt(max(1/4, 1 - Var(log factor) / sd^2)), sd = ln(P75 / P25) / 1.349, in log terms (the
- * factors widen the spread; 1 for wRVUs, which are not distorted, and when P25 <= 0 or P75 <= P25).
- */
-function spreadCorrected(q: number, e: { p25: number; p50: number; p75: number }, pay: boolean): number {
-  const r = pay && e.p25 > 0 && e.p75 > e.p25 ? Math.sqrt(Math.max(0.25, 1 - LOG_FACTOR_VARIANCE / (Math.log(e.p75 / e.p25) / 1.349) ** 2)) : 1;
-  return r === 1 || q === e.p50 || !(q > 0) || !(e.p50 > 0) ? q : e.p50 * (q / e.p50) ** r;
-}
-
-/**
- * The documented check of one published percentile or interval bound against the value it is moved from:
- * within the factor exp(+-quantileBound(n)), plus half the rounding unit (+ floating point). Counts the
- * comparison in `moves` (moved: further than rounding alone explains).
- */
-function withinFactor(published: number, target: number, n: number, unit: number): boolean {
-  const b = Math.exp(quantileBound(n));
-  const tol = unit / 2 + 1e-6 + 1e-9 * Math.abs(target);
-  moves.compared++;
-  if (Math.abs(published - target) > unit / 2 + 1e-6) moves.moved++;
-  return published >= target / b - tol && published <= target * b + tol;
-}
-
-function expectWithinFactor(published: number | null | undefined, target: number, n: number, unit: number, label = ''): void {
-  expect(typeof published, `${label}: published figure missing (target ${target})`).toBe('number');
-  const b = quantileBound(n);
-  expect(withinFactor(published!, target, n, unit), `${label}: published ${published} vs ${target} x exp(+-${b}) (n ${n})`).toBe(true);
-}
-
-/** A published whole-dollar mean of pay: the distorted values' mean (`exact`, whole dollars) / the factors' mean, moved by at most meanMoveShare(n) of itself. */
-function meanWithin(published: number | null, exact: number | null, n: number): boolean {
-  if (published === null || exact === null) return published === exact;
-  const t = exact / MEAN_FACTOR;
-  return Math.abs(published - t) <= (NOISE_SPAN / 2 / n) * t + 1;
-}
-
-/**
- * A published SD of pay: null below 15 reports; else from the distorted values' sum of squared deviations moved
- * by at most +-SQUARE_SPAN/2 x mean^2, with the factors' variance taken out ((Var + m^2) / E[f^2] - m^2 / E[f]^2).
- */
-function sdWithin(published: number | null, values: number[]): boolean {
-  const n = values.length;
-  if (n < SD_MIN_N) return published === null;
-  if (published === null) return false;
-  const m = avg(values);
-  const ss = values.reduce((a, v) => a + (v - m) ** 2, 0);
-  const sd = (vy: number) => Math.sqrt(Math.max(0, (vy + m * m) / SQUARE_FACTOR - (m * m) / (MEAN_FACTOR * MEAN_FACTOR)));
-  const lo = sd(Math.max(0, ss - (SQUARE_SPAN / 2) * m * m) / (n - 1));
-  const hi = sd((ss + (SQUARE_SPAN / 2) * m * m) / (n - 1));
-  return published >= lo - 0.5 - 1e-6 && published <= hi + 0.5 + 1e-6;
-}
-
-/**
- * A published order-statistic interval of n values: each bound x(k), x(n-k+1) of the distorted values moved
- * OUTWARD by at most the largest move, then widened to hold the published median (whole dollars).
- */
-function expectCi(ci: { lower: number; upper: number }, xLower: number, xUpper: number, n: number, p50: number, label: string): void {
-  const b = Math.exp(quantileBound(n));
-  for (const [got, x] of [[ci.lower, xLower], [ci.upper, xUpper]] as const) {
-    moves.compared++;
-    if (Math.abs(got - x) > 0.5 + 1e-6) moves.moved++;
-  }
-  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeLessThanOrEqual(xLower + 0.5);
-  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeGreaterThanOrEqual(Math.min(xLower / b, p50) - 1);
-  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeGreaterThanOrEqual(xUpper - 0.5);
-  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeLessThanOrEqual(Math.max(xUpper * b, p50) + 1);
-}
-
-const QUANTILE_KEYS = new Set(['p10', 'p25', 'p50', 'p75', 'p90']);
-type Column = 'total' | 'fte' | 'base' | 'bonus' | 'wrvus' | 'perWrvu';
-const COLUMN_OF: Record<string, Column> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
-
-/**
- * A copy of `expected` (exact figures of the distorted values, percentiles unrounded) in which every published
- * percentile within its documented bound of its spread-corrected exact value (`withinFactor`) is replaced by the
- * published value, every `mean` within its bound likewise, so that the rest can be compared exactly: a figure out
- * of its bound stays exact and fails the comparison that follows, and so does a null on one side only. `n` (the
- * count the bound uses) comes from the nearest object with an `exact_n` or an `n`; the column (and so whether it
- * is pay) from the path. `exact_n` keys are the test's own and are left out of the copy.
- */
-function alignPublished<T>(published: unknown, expected: T, n: number | null = null, column: Column = 'total'): T {
-  if (Array.isArray(expected)) return expected.map((e, i) => alignPublished((published as unknown[] | undefined)?.[i], e, n, column)) as T;
-  if (expected === null || typeof expected !== 'object') return expected;
-  const e = expected as Record<string, unknown>;
-  if (published === null || typeof published !== 'object') return withoutExactN(e) as T;
-  const p = published as Record<string, unknown>;
-  const exactN = typeof e.exact_n === 'number' ? e.exact_n : typeof e.n === 'number' ? e.n : n;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(e)) {
-    if (k === 'exact_n') continue;
-    if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
-      const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, column !== 'wrvus');
-      out[k] = withinFactor(p[k] as number, t, exactN, column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
-    } else out[k] = alignPublished(p[k], v, exactN, COLUMN_OF[k] ?? column);
-  }
-  if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN)) out.mean = p.mean;
-  return out as T;
 }
 
 /** The headline reports of a query as the reference picks them (state from 5, else region from 5, else national). */

@@ -5,19 +5,23 @@
  * winsorize, type-7 quantiles, sample SD, the order-statistic CI of the median from exact binomial sums
  * (BigInt), FTE normalisation, experience bands, scope_used, variance_pct.
  *
- * Every published figure carries a secret disclosure perturbation (README: Disclosure control), so the
- * reference computes the EXACT figures and checks the published ones against the documented bounds:
- * - a mean's sum moves by at most 0.75 x the specialty's national median of every approved total
- *   (`meanWithin`); a sum of squared deviations by at most 0.25 x that median squared, no SD below 15
- *   (`sdWithin`);
- * - a percentile (and a bound of the median's 95% interval) moves by at most 2.5 x spread / n^0.75, where
- *   n is the number of values it is computed from and spread the specialty's national interquartile range
- *   of that column, then is rounded (`withinBound`, `expectWithinBound`, `alignPublished`). The exact
- *   percentiles here are therefore left unrounded;
+ * Every published figure carries the disclosure control (README: Disclosure control, method 3): each report's pay
+ * is multiplied by a permanent secret factor before any statistic, then each figure moves by its own draw
+ * relative to the cell's own figure. `distortedReference` recomputes the factors from the reports DB's secret
+ * with this file's own code (the documented derivation; only the constants come from disclosure.ts), so the
+ * reference's exact statistics run over the pay as the build reads it, and published figures are checked
+ * against the documented bounds (`withinFactor`, `meanWithin`, `sdWithin`, `expectCi`, `alignPublished`):
+ * - a percentile (and a bound of the median's interval) lies within exp(+-0.75 / n^0.75) of the exact one
+ *   brought towards the median by the spread correction; interval bounds only move outward;
+ * - a mean within 0.75 / n of the distorted mean / E[factor]; an SD within its moment-corrected range, none below 15;
  * - P10 and P90 only from 15 values; no count below 5 (null), and no years below 5.
  */
 import Database from 'better-sqlite3';
+import { createCipheriv, createHmac } from 'node:crypto';
 import { expect } from 'vitest';
+import {
+  DISCLOSURE_METHOD_VERSION, LOG_FACTOR_VARIANCE, MEAN_FACTOR, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SQUARE_FACTOR, SQUARE_SPAN,
+} from '../../build/compute/disclosure.ts';
 
 export interface RefReport {
   specialty: string; // slug
@@ -68,52 +72,6 @@ export function loadReference(dbPath: string): RefData {
   }
 }
 
-// ------------------------------------------------------------------ disclosure bounds (documented rule)
-
-export const MEAN_HALF_SPAN = 0.75;
-export const SQUARE_HALF_SPAN = 0.25;
-export const SD_MIN_N = 15;
-
-/** The specialty's national median of every approved (raw) total: the size of its perturbation. */
-export function nationalMedian(ref: RefData, slug: string): number {
-  return q7(sortNum(ref.reports.filter((r) => r.specialty === slug).map((r) => r.total)), 0.5);
-}
-
-/** A published whole-dollar mean of n reports is within the bound of the exact (rounded) one. */
-export function meanWithin(published: number | null, exact: number | null, n: number, refMedian: number): boolean {
-  if (published === null || exact === null) return published === exact;
-  return Math.abs(published - exact) <= (MEAN_HALF_SPAN * refMedian) / n + 1;
-}
-
-/** A published SD: null below 15 reports, else its sum of squares within the bound of the exact one. */
-export function sdWithin(published: number | null, exact: number | null, n: number, refMedian: number): boolean {
-  if (n < SD_MIN_N || exact === null) return published === null;
-  if (published === null) return false;
-  const rounding = (n - 1) * (2 * Math.max(published, exact) + 1); // both are rounded to whole dollars
-  return Math.abs((n - 1) * (published * published - exact * exact)) <= SQUARE_HALF_SPAN * refMedian * refMedian + rounding;
-}
-
-/** The documented largest move of a percentile of n values (README: Disclosure control): 2.5 x spread / n^0.75. */
-export const quantileBound = (n: number, spread: number) => (2.5 * spread) / n ** 0.75;
-
-/** Interquartile range of ascending values (a tenth of the median when 0): the documented spread. */
-export const spreadOf = (sorted: number[]) => (sorted.length ? (q7(sorted, 0.75) - q7(sorted, 0.25)) || Math.abs(q7(sorted, 0.5)) / 10 : 0);
-
-export interface Spreads { total: number; fte: number; base: number; bonus: number; wrvus: number; perWrvu: number }
-
-/** A specialty's national spreads of each column, recomputed from the reports DB (winsorized like the API). */
-export function spreadsOf(ref: RefData, slug: string, b: Bounds): Spreads {
-  const rs = ref.reports.filter((r) => r.specialty === slug);
-  const w = (r: RefReport) => clamp(r.total, b.lower, b.upper);
-  const fte = rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper));
-  const withW = rs.filter((r) => r.wrvus !== null && r.wrvus > 0);
-  return {
-    total: spreadOf(sortNum(rs.map(w))), fte: spreadOf(sortNum(fte)),
-    base: spreadOf(sortNum(rs.filter((r) => r.base !== null).map((r) => r.base!))), bonus: spreadOf(sortNum(rs.filter((r) => r.bonus !== null).map((r) => r.bonus!))),
-    wrvus: spreadOf(sortNum(withW.map((r) => r.wrvus!))), perWrvu: spreadOf(sortNum(withW.map((r) => w(r) / r.wrvus!))),
-  };
-}
-
 /** Rounding units of the published figures: whole dollars (and wRVUs), $/wRVU in cents. */
 export const DOLLAR = 1;
 export const CENT = 0.01;
@@ -124,42 +82,145 @@ export const CENT = 0.01;
  */
 export const moves = { compared: 0, moved: 0 };
 
-/** How far `published` is allowed to be from `exact`: the documented move, half the rounding unit, 1e-6 for floating point. */
-export const allowedMove = (n: number, spread: number, unit: number) => quantileBound(n, spread) + unit / 2 + 1e-6;
+export const SD_MIN_N = 15;
+
+// ------------------------------------------------------------------ disclosure control, method 3 (documented rule, written out here)
 
 /**
- * The documented check of one published percentile or interval bound against its exact (unrounded) value:
- * |published - exact| <= 2.5 x spread / n^0.75 + unit / 2 (+ 1e-6), `unit` the rounding unit of the figure.
- * Counts the comparison in `moves`.
+ * Each approved report's record key and factor, from the documented derivation (build/source/record-keys.ts): the
+ * report id as one 16-byte block (two little-endian 32-bit words), AES-256-ECB under HMAC-SHA256(secret,
+ * "physpay record keys v<method>"); bytes 0-3 and 4-7 are the two lanes of its record key, bytes 8-11 its factor
+ * word: the low bit the sign, the other 31 bits delta uniform in [RECORD_NOISE.min, RECORD_NOISE.max]; each pay
+ * value becomes round(value x exp(+-delta)).
  */
-export function withinBound(published: number, exact: number, n: number, spread: number, unit: number): boolean {
-  const off = Math.abs(published - exact);
-  moves.compared++;
-  if (off > unit / 2 + 1e-6) moves.moved++;
-  return off <= allowedMove(n, spread, unit);
+export function distortedReference(dbPath: string, base: RefData): { dref: RefData; secret: Buffer; lanesOf: Map<string, { lo: number[]; hi: number[] }>; factors: number[] } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const { secret: sec } = db.prepare('SELECT secret FROM record_key_secret WHERE id = 1').get() as { secret: Buffer };
+    const regionOf = new Map(base.states.map((s) => [s.code, s.region]));
+    const rows = db
+      .prepare(`SELECT r.id, s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
+          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
+        FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ORDER BY r.id`)
+      .all() as { id: number; slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
+    const key = createHmac('sha256', sec).update(`physpay record keys v${DISCLOSURE_METHOD_VERSION}`).digest();
+    const aes = createCipheriv('aes-256-ecb', key, null);
+    aes.setAutoPadding(false);
+    const blocks = Buffer.alloc(rows.length * 16);
+    rows.forEach((r, i) => {
+      blocks.writeUInt32LE(r.id % 2 ** 32, i * 16);
+      blocks.writeUInt32LE(Math.floor(r.id / 2 ** 32), i * 16 + 4);
+    });
+    const enc = Buffer.concat([aes.update(blocks), aes.final()]);
+    const lanes = new Map<string, { lo: number[]; hi: number[] }>();
+    const fs: number[] = [];
+    const reports: RefReport[] = rows.map((r, i) => {
+      const word = enc.readUInt32LE(i * 16 + 8);
+      const delta = RECORD_NOISE.min + (RECORD_NOISE.max - RECORD_NOISE.min) * ((word >>> 1) / 2 ** 31);
+      const f = Math.exp((word & 1) === 1 ? delta : -delta);
+      fs.push(f);
+      const l = lanes.get(r.slug) ?? { lo: [], hi: [] };
+      l.lo.push(enc.readUInt32LE(i * 16));
+      l.hi.push(enc.readUInt32LE(i * 16 + 4));
+      lanes.set(r.slug, l);
+      return {
+        specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year,
+        total: Math.round(r.total * f), base: r.base === null ? null : Math.round(r.base * f), bonus: r.bonus === null ? null : Math.round(r.bonus * f),
+        hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
+        day: new Date(r.submitted_at).toISOString().slice(0, 10),
+      };
+    });
+    return { dref: { ...base, reports }, secret: sec, lanesOf: lanes, factors: fs };
+  } finally {
+    db.close();
+  }
 }
 
-/** `withinBound` as an assertion, with a message that names both values and the bound. */
-export function expectWithinBound(published: number | null | undefined, exact: number, n: number, spread: number, unit: number, label = ''): void {
-  expect(typeof published, `${label}: published figure missing (exact ${exact})`).toBe('number');
-  const ok = withinBound(published!, exact, n, spread, unit);
-  expect(ok, `${label}: published ${published} vs exact ${exact}: off by ${Math.abs(published! - exact)}, allowed ${allowedMove(n, spread, unit)} (n ${n}, spread ${spread})`).toBe(true);
+/** Largest |log move| of a published percentile (or interval bound) of n values: QUANTILE_SPAN / n^QUANTILE_DECAY. */
+export const quantileBound = (n: number) => QUANTILE_SPAN / n ** QUANTILE_DECAY;
+
+/**
+ * What a published percentile of pay is moved from: the exact quantile of the distorted values brought towards
+ * their median by sqrt(max(1/4, 1 - Var(log factor) / sd^2)), sd = ln(P75 / P25) / 1.349, in log terms (the
+ * factors widen the spread; 1 for wRVUs, which are not distorted, and when P25 <= 0 or P75 <= P25).
+ */
+export function spreadCorrected(q: number, e: { p25: number; p50: number; p75: number }, pay: boolean): number {
+  const r = pay && e.p25 > 0 && e.p75 > e.p25 ? Math.sqrt(Math.max(0.25, 1 - LOG_FACTOR_VARIANCE / (Math.log(e.p75 / e.p25) / 1.349) ** 2)) : 1;
+  return r === 1 || q === e.p50 || !(q > 0) || !(e.p50 > 0) ? q : e.p50 * (q / e.p50) ** r;
+}
+
+/**
+ * The documented check of one published percentile or interval bound against the value it is moved from:
+ * within the factor exp(+-quantileBound(n)), plus half the rounding unit (+ floating point). Counts the
+ * comparison in `moves` (moved: further than rounding alone explains).
+ */
+export function withinFactor(published: number, target: number, n: number, unit: number): boolean {
+  const b = Math.exp(quantileBound(n));
+  const tol = unit / 2 + 1e-6 + 1e-9 * Math.abs(target);
+  moves.compared++;
+  if (Math.abs(published - target) > unit / 2 + 1e-6) moves.moved++;
+  return published >= target / b - tol && published <= target * b + tol;
+}
+
+export function expectWithinFactor(published: number | null | undefined, target: number, n: number, unit: number, label = ''): void {
+  expect(typeof published, `${label}: published figure missing (target ${target})`).toBe('number');
+  const b = quantileBound(n);
+  expect(withinFactor(published!, target, n, unit), `${label}: published ${published} vs ${target} x exp(+-${b}) (n ${n})`).toBe(true);
+}
+
+/** A published whole-dollar mean of pay: the distorted values' mean (`exact`, whole dollars) / the factors' mean, moved by at most meanMoveShare(n) of itself. */
+export function meanWithin(published: number | null, exact: number | null, n: number): boolean {
+  if (published === null || exact === null) return published === exact;
+  const t = exact / MEAN_FACTOR;
+  return Math.abs(published - t) <= (NOISE_SPAN / 2 / n) * t + 1;
+}
+
+/**
+ * A published SD of pay: null below 15 reports; else from the distorted values' sum of squared deviations moved
+ * by at most +-SQUARE_SPAN/2 x mean^2, with the factors' variance taken out ((Var + m^2) / E[f^2] - m^2 / E[f]^2).
+ */
+export function sdWithin(published: number | null, values: number[]): boolean {
+  const n = values.length;
+  if (n < SD_MIN_N) return published === null;
+  if (published === null) return false;
+  const m = avg(values);
+  const ss = values.reduce((a, v) => a + (v - m) ** 2, 0);
+  const sd = (vy: number) => Math.sqrt(Math.max(0, (vy + m * m) / SQUARE_FACTOR - (m * m) / (MEAN_FACTOR * MEAN_FACTOR)));
+  const lo = sd(Math.max(0, ss - (SQUARE_SPAN / 2) * m * m) / (n - 1));
+  const hi = sd((ss + (SQUARE_SPAN / 2) * m * m) / (n - 1));
+  return published >= lo - 0.5 - 1e-6 && published <= hi + 0.5 + 1e-6;
+}
+
+/**
+ * A published order-statistic interval of n values: each bound x(k), x(n-k+1) of the distorted values moved
+ * OUTWARD by at most the largest move, then widened to hold the published median (whole dollars).
+ */
+export function expectCi(ci: { lower: number; upper: number }, xLower: number, xUpper: number, n: number, p50: number, label: string): void {
+  const b = Math.exp(quantileBound(n));
+  for (const [got, x] of [[ci.lower, xLower], [ci.upper, xUpper]] as const) {
+    moves.compared++;
+    if (Math.abs(got - x) > 0.5 + 1e-6) moves.moved++;
+  }
+  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeLessThanOrEqual(xLower + 0.5);
+  expect(ci.lower, `${label} ci lower ${ci.lower} vs x(k) ${xLower}`).toBeGreaterThanOrEqual(Math.min(xLower / b, p50) - 1);
+  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeGreaterThanOrEqual(xUpper - 0.5);
+  expect(ci.upper, `${label} ci upper ${ci.upper} vs x(n-k+1) ${xUpper}`).toBeLessThanOrEqual(Math.max(xUpper * b, p50) + 1);
 }
 
 const QUANTILE_KEYS = new Set(['p10', 'p25', 'p50', 'p75', 'p90']);
-const COLUMN_OF: Record<string, keyof Spreads> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
+export type Column = 'total' | 'fte' | 'base' | 'bonus' | 'wrvus' | 'perWrvu';
+const COLUMN_OF: Record<string, Column> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
 
 /**
- * A copy of `expected` (exact figures, percentiles unrounded) in which every published percentile that lies
- * within its documented bound of the exact one (`withinBound`) is replaced by the published value, every
- * `mean` within its bound likewise, so that the rest can be compared exactly: a figure out of its bound
- * stays exact and fails the comparison that follows, and so does a null on one side only (P10/P90 below 15,
- * figures below 5). `n` (the count the bound uses) is taken from the nearest object that has an `exact_n` or
- * an `n`; the column (total, FTE, base, bonus, wRVUs, $/wRVU) from the path. `exact_n` keys are the test's
- * own and are left out of the copy.
+ * A copy of `expected` (exact figures of the distorted values, percentiles unrounded) in which every published
+ * percentile within its documented bound of its spread-corrected exact value (`withinFactor`) is replaced by the
+ * published value, every `mean` within its bound likewise, so that the rest can be compared exactly: a figure out
+ * of its bound stays exact and fails the comparison that follows, and so does a null on one side only. `n` (the
+ * count the bound uses) comes from the nearest object with an `exact_n` or an `n`; the column (and so whether it
+ * is pay) from the path. `exact_n` keys are the test's own and are left out of the copy.
  */
-export function alignPublished<T>(published: unknown, expected: T, refMedian: number, spreads: Spreads, n: number | null = null, column: keyof Spreads = 'total'): T {
-  if (Array.isArray(expected)) return expected.map((e, i) => alignPublished((published as unknown[] | undefined)?.[i], e, refMedian, spreads, n, column)) as T;
+export function alignPublished<T>(published: unknown, expected: T, n: number | null = null, column: Column = 'total'): T {
+  if (Array.isArray(expected)) return expected.map((e, i) => alignPublished((published as unknown[] | undefined)?.[i], e, n, column)) as T;
   if (expected === null || typeof expected !== 'object') return expected;
   const e = expected as Record<string, unknown>;
   if (published === null || typeof published !== 'object') return withoutExactN(e) as T;
@@ -169,12 +230,14 @@ export function alignPublished<T>(published: unknown, expected: T, refMedian: nu
   for (const [k, v] of Object.entries(e)) {
     if (k === 'exact_n') continue;
     if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
-      out[k] = withinBound(p[k] as number, v, exactN, spreads[column], column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
-    } else out[k] = alignPublished(p[k], v, refMedian, spreads, exactN, COLUMN_OF[k] ?? column);
+      const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, column !== 'wrvus');
+      out[k] = withinFactor(p[k] as number, t, exactN, column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
+    } else out[k] = alignPublished(p[k], v, exactN, COLUMN_OF[k] ?? column);
   }
-  if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN, refMedian)) out.mean = p.mean;
+  if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN)) out.mean = p.mean;
   return out as T;
 }
+
 
 /** `x` without the test's own `exact_n` keys, at any depth. */
 export function withoutExactN<T>(x: T): T {
