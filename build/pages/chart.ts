@@ -12,6 +12,8 @@ export const CHART_WIDTH = 400;
  * layout.ts): used to keep labels inside the chart and apart.
  */
 export const labelWidth = (text: string) => text.length * 8.4;
+/** Room kept between a label's estimated end and the chart's edge. */
+const LABEL_MARGIN = 8;
 
 export interface Domain {
   lo: number;
@@ -157,8 +159,9 @@ export function percentileBarSvg(
   const below = (field: string, v: number | null, name: string, y: number, away: 'start' | 'end') => {
     if (v === null) return;
     const x = g.x(v);
-    const w = labelWidth(`${name} ${money(v)}`);
-    // Labels of the lower figures extend to the left, of the upper ones to the right, unless that leaves the chart.
+    const w = labelWidth(`${name} ${money(v)}`) + LABEL_MARGIN;
+    // Labels of the lower figures extend to the left, of the upper ones to the right, unless that leaves the chart
+    // (with a margin: labelWidth is an estimate, and a label that ends a few pixels past the edge is cut off).
     const anchor = away === 'end' ? (x - w < 0 ? 'start' : 'end') : x + w > CHART_WIDTH ? 'end' : 'start';
     out.push(`<text${attrs({ x, y, 'text-anchor': anchor, class: 'label' })}>${esc(name)} ${num(f(field), v, money(v))}</text>`);
   };
