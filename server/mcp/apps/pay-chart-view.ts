@@ -35,6 +35,7 @@ function bandText(band){return band.replace('-','\u2013')}
 /** The percentile bar of build/pages/chart.ts, plus the marker of a given pay. */
 const CHART_JS = String.raw`var CHART_WIDTH=400,PLOT={left:16,right:384};
 function labelWidth(text){return text.length*8.4}
+var LABEL_MARGIN=8;
 function round2(v){return Math.round(v*100)/100}
 function niceStep(span,target){if(target===undefined)target=4;if(!(span>0))return 1;var raw=span/target;var pow=10**Math.floor(Math.log10(raw));var ms=[1,2,2.5,5,10];for(var i=0;i<ms.length;i++)if(ms[i]*pow>=raw)return ms[i]*pow;return 10*pow}
 function niceDomain(lo,hi,target){if(target===undefined)target=4;if(hi<=lo){var pad=Math.abs(hi)*0.1||1;lo-=pad;hi+=pad}var step=niceStep(hi-lo,target);var nlo=Math.max(0,Math.floor(lo/step)*step);var nhi=Math.ceil(hi/step)*step;var ticks=[];for(var t=nlo;t<=nhi+step/1e6;t+=step)ticks.push(Math.round(t*1e6)/1e6);return{lo:nlo,hi:nhi,step:step,ticks:ticks}}
@@ -76,7 +77,7 @@ labels.push('<text'+attrs({x:g.reference,y:12,'text-anchor':anchorFor(g.referenc
 if(px!==null){var payText='Pay '+amount(pay.value)+' \u00b7 '+pay.note;
 lines.push('<path'+attrs({'class':'pay-mark',d:g.pay.off?'M'+round2(px-9)+' '+(yBar-8)+'l12 8l-12 8z':'M'+px+' '+(yBar-8)+'l8 8l-8 8l-8 -8z'})+'></path>');
 labels.push('<text'+attrs({x:px,y:yPay,'text-anchor':anchorFor(px,labelWidth(payText)),'class':'label pay-label'})+'>Pay '+num(pay.field,pay.value,amount(pay.value))+' \u00b7 '+esc(pay.note)+'</text>')}
-var below=function(field,v,name,y,away){if(v===null)return;var x=g.x(v);var w=labelWidth(name+' '+money(v));
+var below=function(field,v,name,y,away){if(v===null)return;var x=g.x(v);var w=labelWidth(name+' '+money(v))+LABEL_MARGIN;
 var anchor=away==='end'?(x-w<0?'start':'end'):x+w>CHART_WIDTH?'end':'start';
 labels.push('<text'+attrs({x:x,y:y,'text-anchor':anchor,'class':'label'})+'>'+esc(name)+' '+num(f(field),v,money(v))+'</text>')};
 below('p25',p.p25,'P25',yBar+32,'end');below('p75',p.p75,'P75',yBar+32,'start');below('p10',p.p10,'P10',yBar+50,'end');below('p90',p.p90,'P90',yBar+50,'start');
