@@ -4,9 +4,9 @@
  */
 import type { Dataset } from './dataset.ts';
 import type { NationalFacts } from './national.ts';
-import { cellKeyOfRange, drawsFor, perturbedMean, COLUMN, type CellNoise, type Draws } from './disclosure.ts';
+import { cellKeyOfRange, drawsFor, perturbedCount, perturbedMean, COLUMN, type CellNoise, type Draws } from './disclosure.ts';
 import { publishedGrid } from './published.ts';
-import { ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
+import { FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from './stats.ts';
 import type { OpenSummary } from '../contract/open-feeds.ts';
 
 /** Report indexes grouped by key, each group keeping the input order. */
@@ -58,7 +58,8 @@ export const NO_VALUES: OpenValues = { values: [], days: [], keyLo: [], keyHi: [
 /**
  * Summary of an open cell (B, C). Outliers were decided per report beforehand (national.ts); this applies
  * `floor` to n, the P10/P90 floor and the rounding rule, and perturbs every figure with the cell key method
- * (disclosure.ts): the mean and each percentile by its own draw, relative to the cell's own figure.
+ * (disclosure.ts): the mean and each percentile by its own draw, relative to the cell's own figure, and the
+ * count (perturbedCount: +-2, never below the floor). Rounding and the P10/P90 floor follow the exact n.
  * `kind` picks dollar or $/wRVU rounding (and the draws' column).
  */
 export function openCell(cell: OpenValues, floor: number, kind: 'money' | 'rate' = 'money'): OpenCellResult {
@@ -78,7 +79,7 @@ export function openCell(cell: OpenValues, floor: number, kind: 'money' | 'rate'
   const { p10, p25, p50: m, p75, p90 } = publishedGrid(values, noise);
   return {
     summary: {
-      n,
+      n: cell.drawKey ? perturbedCount(n, [Math.max(1, floor), FLOORS.tails, ROUNDING_MAX_N + 1], noise) : n,
       median: round(m, n),
       mean: round(avg, n),
       p10: p10 === null ? null : round(p10, n),

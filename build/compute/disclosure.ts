@@ -89,10 +89,10 @@ export const COLUMN = { total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 
 export type Column = (typeof COLUMN)[keyof typeof COLUMN];
 
 /** Which figure of a column a draw moves. */
-export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8 } as const;
+export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8, count: 9 } as const;
 export type Slot = (typeof SLOT)[keyof typeof SLOT];
 const SLOTS_PER_COLUMN = 16;
-const DRAWS_PER_KEY = 8 * SLOTS_PER_COLUMN; // 8 columns (7 used) x 16 slots (9 used): 32 AES blocks
+const DRAWS_PER_KEY = 8 * SLOTS_PER_COLUMN; // 8 columns (7 used) x 16 slots (10 used): 32 AES blocks
 
 /** The draw of one figure, in [-1/2, 1/2). */
 export interface Draws {
@@ -222,4 +222,36 @@ export function quantileMoveBound(n: number): number {
 /** A published quantile before rounding: `exact` times its draw's factor (0 stays 0; a positive figure stays positive). */
 export function perturbQuantile(exact: number, n: number, noise: CellNoise, slot: Slot): number {
   return exact * Math.exp(2 * noise.draws.draw(noise.key, noise.column, slot) * quantileMoveBound(n));
+}
+
+// ---------------------------------------------------------------- counts
+//
+// An exact count at or above a floor, subtracted from another (a region minus its published states, a
+// specialty minus its published settings, a year range minus a narrower one), gives the count of a cell below
+// the floor. So every published count moves too (the ABS method for counts): by -2..2 drawn from the cell key.
+// A count stays within its class, the range between the thresholds that decide what a figure shows (the
+// floor, 15 for P10/P90 and "sufficient", 25 for whole-dollar figures), so a published count never
+// contradicts what is shown beside it and tells nothing those figures do not already tell. The same reports
+// always give the same count; a subtraction of two counts is off by up to 4.
+
+/** Largest move of a published count. */
+export const COUNT_SPAN = 2;
+
+/**
+ * A published count of n reports: n + e, e in -COUNT_SPAN..COUNT_SPAN from the cell's draw, kept within n's
+ * class: between the largest of `thresholds` (ascending; the first is the floor) at or below n and the next one
+ * minus 1. n is at or above the floor.
+ */
+export function perturbedCount(n: number, thresholds: readonly number[], noise: Pick<CellNoise, 'draws' | 'key'>): number {
+  let lo = thresholds[0]!;
+  let hi = Infinity;
+  for (const t of thresholds) {
+    if (t <= n) lo = t;
+    else {
+      hi = t - 1;
+      break;
+    }
+  }
+  const e = Math.round(2 * COUNT_SPAN * noise.draws.draw(noise.key, COLUMN.total, SLOT.count));
+  return Math.min(hi, Math.max(lo, n + e));
 }

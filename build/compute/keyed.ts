@@ -14,7 +14,7 @@ import {
 } from '../contract/keyed-artifacts.ts';
 import { dayToIso, type Dataset } from './dataset.ts';
 import {
-  DISCLOSURE_METHOD_VERSION, drawsFor, perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, TWO32,
+  DISCLOSURE_METHOD_VERSION, drawsFor, perturbedCount, perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, TWO32,
   type CellKey, type CellNoise, type Column,
 } from './disclosure.ts';
 import { publishedGrid, publishedMedianCi, TAILS_MIN_N, type PublishedCi, type PublishedGrid } from './published.ts';
@@ -151,8 +151,16 @@ export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReport
 const whole = Math.round;
 const cents = (v: number) => Math.round(v * 100) / 100;
 
-/** A count as the keyed API publishes it: exact from MIN_SAMPLE reports, null below (README: Disclosure control). */
+/**
+ * A count as the keyed API publishes it, from a cell's stored count: null below MIN_SAMPLE (README: Disclosure
+ * control). Stored counts from MIN_SAMPLE on are already perturbed (countOf), and stay at or above it.
+ */
 export const publishedCount = (n: number): number | null => (n >= MIN_SAMPLE ? n : null);
+
+/** The count a keyed cell or row stores and publishes: perturbed from MIN_SAMPLE reports (never below it), exact below (never published). */
+function countOf(c: KeyedColumns, n: number, key: CellKey): number {
+  return n >= MIN_SAMPLE ? perturbedCount(n, [MIN_SAMPLE, SUFFICIENT_SAMPLE], { draws: drawsFor(c.drawKey), key }) : n;
+}
 
 function sortedOf(src: Float64Array, idx: ArrayLike<number>): Float64Array {
   const out = new Float64Array(idx.length);
@@ -236,7 +244,7 @@ export function breakdownFigures(c: KeyedColumns, idx: ArrayLike<number>): Omit<
   const n = idx.length;
   if (n < MIN_SAMPLE) return { n: null, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const { v, sum, key } = cellTotals(c, idx);
-  return { n, ...quartiles(v, noiseOf(c, COLUMN.total, key)), mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))), publishable: true };
+  return { n: countOf(c, n, key), ...quartiles(v, noiseOf(c, COLUMN.total, key)), mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))), publishable: true };
 }
 
 /** A cell's values of the columns it gives percentiles of, each ascending with unknowns left out. */
@@ -291,6 +299,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   if (n < MIN_SAMPLE) return base;
 
   const { v, sum, key } = cellTotals(c, idx);
+  base.n = countOf(c, n, key);
   const exactMean = sum / n;
   let squares = 0;
   for (let k = 0; k < n; k++) squares += (v[k]! - exactMean) ** 2;
@@ -318,16 +327,19 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   const { fte, base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
   const fteSum = sumOf(c.fte, c, idx);
   const wrvuKey = sumOf(c.wrvus, c, idx).key;
-  const component = (vals: Float64Array, column: Column, src: Float64Array) =>
-    ({ n: publishedCount(vals.length), ...quartiles(vals, noiseOf(c, column, sumOf(src, c, idx).key)) });
+  const published = (n: number, key: CellKey) => publishedCount(countOf(c, n, key));
+  const component = (vals: Float64Array, column: Column, src: Float64Array) => {
+    const key = sumOf(src, c, idx).key;
+    return { n: published(vals.length, key), ...quartiles(vals, noiseOf(c, column, key)) };
+  };
   base.sections = {
     fte_normalized: {
-      n: publishedCount(fte.length),
+      n: published(fte.length, fteSum.key),
       percentiles: fte.length >= MIN_SAMPLE ? roundPercentiles(fivePercentiles(fte, noiseOf(c, COLUMN.fte, fteSum.key))) : null,
       mean: fte.length >= MIN_SAMPLE ? whole(perturbedMean(fteSum.sum, fteSum.n, noiseOf(c, COLUMN.fte, fteSum.key))) : null,
     },
     productivity: {
-      n: publishedCount(wrvuVals.length),
+      n: published(wrvuVals.length, wrvuKey),
       publishable: wrvuVals.length >= MIN_SAMPLE,
       sufficient: wrvuVals.length >= SUFFICIENT_SAMPLE,
       wrvus: upperQuartiles(wrvuVals, noiseOf(c, COLUMN.wrvus, wrvuKey), whole),
@@ -423,7 +435,7 @@ export function keyedNationalFigures(c: KeyedColumns): { n: number; median: numb
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   const { v, sum, key } = cellTotals(c, all);
-  return { n, median: roundPercentiles(fivePercentiles(v, noiseOf(c, COLUMN.total, key))).p50, mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))) };
+  return { n: countOf(c, n, key), median: roundPercentiles(fivePercentiles(v, noiseOf(c, COLUMN.total, key))).p50, mean: whole(perturbedMean(sum, n, noiseOf(c, COLUMN.total, key))) };
 }
 
 /** What /specialties needs of one specialty, taken from its cells. */

@@ -463,3 +463,15 @@ export function expectedBenchmark(ref: RefData, q: RefQuery, b: Bounds) {
     sections: sections(ref, q, headline, geo, b),
   };
 }
+
+/**
+ * A published count against the exact one (README: Disclosure control, counts): within +-2, and within the
+ * exact count's class between `thresholds` (ascending, the first the floor; keyed API [5, 15], open cells
+ * [floor, 15, 25]); null exactly when the exact count is below the floor.
+ */
+export function countWithin(published: number | null | undefined, exact: number, thresholds: readonly number[]): boolean {
+  if (exact < thresholds[0]!) return published === null;
+  if (typeof published !== 'number' || !Number.isInteger(published) || Math.abs(published - exact) > 2) return false;
+  const classOf = (n: number) => thresholds.filter((t) => t <= n).length;
+  return classOf(published) === classOf(exact);
+}
