@@ -88,7 +88,8 @@ describe('publication floors', () => {
       const inDb = (countIn.get(doc.specialty.slug, code, code) as { n: number }).n;
       const floor = code ? 3 : 5;
       expect(doc.n!, p).toBeGreaterThanOrEqual(floor);
-      expect(doc.n!, p).toBeLessThanOrEqual(inDb); // outlier exclusion only removes reports
+      // outlier exclusion only removes reports; the published count moves by at most 2 (README: Disclosure control)
+      expect(doc.n!, p).toBeLessThanOrEqual(inDb + 2);
       if (doc.p10 !== null || doc.p90 !== null) expect(doc.n!, p).toBeGreaterThanOrEqual(15);
       if (doc.n! <= 24) expect(doc.median % 1000, p).toBe(0);
       checked++;

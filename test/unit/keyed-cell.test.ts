@@ -50,6 +50,16 @@ function keyOf(count: number, idx: number[]): CellKey {
 /** The noise of one column's figures in a cell: its cell key, its column, whether it is pay (record factors). */
 interface Noise { key: CellKey; column: Column; pay: boolean }
 const u = (z: Noise, slot: number) => draws.draw(z.key, z.column, slot as never);
+/**
+ * A count as published (README: Disclosure control, counts): from 5 reports n + round(4 u), u the count draw of
+ * the reports counted (total column), kept within its class ([5, 15) or 15 and up); below 5 the cell stores the
+ * exact n, which is never published.
+ */
+function publishedN(n: number, key: CellKey): number {
+  if (n < 5) return n;
+  const e = Math.round(4 * draws.draw(key, COLUMN.total, SLOT.count));
+  return n < 15 ? Math.min(14, Math.max(5, n + e)) : Math.max(15, n + e);
+}
 /** Largest |log move| of a quantile of n values. */
 const moveBound = (n: number) => QUANTILE_SPAN / n ** QUANTILE_DECAY;
 
@@ -198,7 +208,7 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
   const c = keyedCell(cols, Y2023, BLS);
 
   it('figures', () => {
-    expect(c.n).toBe(5);
+    expect(c.n).toBe(publishedN(5, z2023.key));
     expect(c.figures).toEqual({
       percentiles: rounded(g2023), // P10 and P90 need 15 reports: null
       mean: publishedMean(1_120_000, 5, z2023),
@@ -219,7 +229,7 @@ describe('keyedCell with n = 5 (the 2023 reports)', () => {
   it('sections', () => {
     const s = c.sections!;
     // the year row holds exactly the cell's reports: the same reports give the same figures
-    expect(s.trending).toEqual([{ year: 2023, n: 5, p25: whole(g2023.p25), p50: whole(g2023.p50), p75: whole(g2023.p75), mean: publishedMean(1_120_000, 5, z2023), publishable: true, partial: false }]);
+    expect(s.trending).toEqual([{ year: 2023, n: publishedN(5, z2023.key), p25: whole(g2023.p25), p50: whole(g2023.p50), p75: whole(g2023.p75), mean: publishedMean(1_120_000, 5, z2023), publishable: true, partial: false }]);
     expect(s.trending[0]).toMatchObject({ p25: c.figures!.percentiles.p25, p50: c.figures!.percentiles.p50, p75: c.figures!.percentiles.p75, mean: c.figures!.mean });
     // bands of 0,2,4,6,9: 1, 1, 3, -1, -1
     expect(s.by_experience.map((r) => [r.label, r.n, r.publishable])).toEqual([
@@ -271,7 +281,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
   });
 
   it('percentiles, whole-dollar mean, sample SD and CI', () => {
-    expect(c.n).toBe(12);
+    expect(c.n).toBe(publishedN(12, z.key));
     expect(c.years).toEqual([2023, 2024, 2025]);
     expect(c.data_date_range).toEqual({ earliest: '2023-02-01', latest: '2025-03-31' });
     expect(c.figures).toEqual({
@@ -304,7 +314,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
   it('trending: one row per year, publishable only with n >= 5', () => {
     expect(c.sections!.trending).toEqual([
       // 2023 at 0,2,4,6,9: 150,200,220,250,300 -> p25 h1 = 200, p50 220, p75 250, mean 1120/5 = 224 (before the draws)
-      { year: 2023, n: 5, p25: whole(g2023.p25), p50: whole(g2023.p50), p75: whole(g2023.p75), mean: publishedMean(1_120_000, 5, z2023), publishable: true, partial: false },
+      { year: 2023, n: publishedN(5, z2023.key), p25: whole(g2023.p25), p50: whole(g2023.p50), p75: whole(g2023.p75), mean: publishedMean(1_120_000, 5, z2023), publishable: true, partial: false },
       // 2024 at 1,5,8,10 -> 4 reports: no count below 5
       { year: 2024, n: null, p25: null, p50: null, p75: null, mean: null, publishable: false, partial: false },
       // 2025 at 3,7,11 -> 3 reports; 2025 is the year still being reported (partial_from)
@@ -317,7 +327,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
     const band0 = [1, 3, 5, 7, 11];
     const g0 = publishedGrid({ n: 5, p25: 210_000, p50: 240_000, p75: 260_000 }, noise12(band0));
     expect(c.sections!.by_experience).toEqual([
-      { label: '0-2 years', n: 5, p25: whole(g0.p25), p50: whole(g0.p50), p75: whole(g0.p75), mean: publishedMean(1_290_000, 5, noise12(band0)), publishable: true },
+      { label: '0-2 years', n: publishedN(5, noise12(band0).key), p25: whole(g0.p25), p50: whole(g0.p50), p75: whole(g0.p75), mean: publishedMean(1_290_000, 5, noise12(band0)), publishable: true },
       { label: '3-5 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
       { label: '6-10 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
       { label: '11-20 years', n: null, p25: null, p50: null, p75: null, mean: null, publishable: false },
@@ -332,7 +342,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
     expect(withFte).toEqual([0, 1, 2, 4, 6, 8, 10]);
     const z = noise12(withFte, COLUMN.fte);
     expect(c.sections!.fte_normalized).toEqual({
-      n: 7,
+      n: publishedN(7, keyOf(12, withFte)),
       percentiles: rounded(publishedGrid({ n: 7, p25: 200_000, p50: 224_000, p75: 261_000 }, z)), // P10 and P90 null: n < 15
       mean: publishedMean(1_606_000, 7, z),
     });
@@ -343,7 +353,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
     // p25 h = 1.25 -> 150 + 0.25 x 20 = 155; p50 h = 2.5 -> 170 + 0.5 x 10 = 175; p75 h = 3.75 -> 180 + 0.75 x 20 = 195
     const g = publishedGrid({ n: 6, p25: 155_000, p50: 175_000, p75: 195_000 }, noise12(known(BASE, all), COLUMN.base));
     expect(c.sections!.components).toEqual({
-      base_salary: { n: 6, p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75) },
+      base_salary: { n: publishedN(6, keyOf(12, known(BASE, all))), p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75) },
       // bonus non-null 10,20,5,30 -> n 4 < 5
       bonus: { n: null, p25: null, p50: null, p75: null },
     });
@@ -354,7 +364,7 @@ describe('keyedCell with n = 12 (all reports)', () => {
     const c2 = keyedCell(keyedColumnsFromArtifact(artifact({ bonus })), all, BLS);
     // sorted 5,10,20,30,40: p25 h 1 = 10, p50 20, p75 30
     const g = publishedGrid({ n: 5, p25: 10_000, p50: 20_000, p75: 30_000 }, noise12(known(bonus, all), COLUMN.bonus));
-    expect(c2.sections!.components.bonus).toEqual({ n: 5, p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75) });
+    expect(c2.sections!.components.bonus).toEqual({ n: publishedN(5, keyOf(12, known(bonus, all))), p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75) });
   });
 });
 
@@ -389,7 +399,7 @@ describe('keyedCell with n = 6', () => {
     expect(c.sections!.fte_normalized).toEqual({ n: null, percentiles: null, mean: null });
     expect(c.sections!.components.base_salary).toEqual({ n: null, p25: null, p50: null, p75: null });
     // one year: its row has the cell's own reports, so the cell's own figures
-    expect(c.sections!.trending).toEqual([{ year: 2024, n: 6, p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75), mean: publishedMean(1_550_000, 6, z), publishable: true, partial: false }]);
+    expect(c.sections!.trending).toEqual([{ year: 2024, n: publishedN(6, z.key), p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75), mean: publishedMean(1_550_000, 6, z), publishable: true, partial: false }]);
     expect(c.sections!.by_experience).toHaveLength(5);
     expect(c.sections!.by_experience.every((r) => r.n === null && !r.publishable)).toBe(true);
   });
@@ -425,7 +435,7 @@ describe('breakdownFigures', () => {
     const idx = [0, 1, 2, 3, 4, 5];
     const g = publishedGrid({ n: 6, p25: 185_000, p50: 205_000, p75: 217_500 }, noise12(idx));
     expect(breakdownFigures(cols, idx)).toEqual({
-      n: 6, p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75), mean: publishedMean(1_200_000, 6, noise12(idx)), publishable: true,
+      n: publishedN(6, noise12(idx).key), p25: whole(g.p25), p50: whole(g.p50), p75: whole(g.p75), mean: publishedMean(1_200_000, 6, noise12(idx)), publishable: true,
     });
   });
 });
@@ -443,7 +453,7 @@ describe('keyedCell productivity (wRVUs and compensation per wRVU)', () => {
     const gw = publishedGrid(exact(w), { key, column: COLUMN.wrvus, pay: false });
     const gp = publishedGrid(exact(per), { key, column: COLUMN.perWrvu, pay: true });
     expect(c.sections!.productivity).toEqual({
-      n: 7, publishable: true, sufficient: false,
+      n: publishedN(7, key), publishable: true, sufficient: false,
       wrvus: { p25: whole(gw.p25), p50: whole(gw.p50), p75: whole(gw.p75), p90: null },
       compensation_per_wrvu: { p25: cents(gp.p25), p50: cents(gp.p50), p75: cents(gp.p75), p90: null },
     });
