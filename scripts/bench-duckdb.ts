@@ -13,9 +13,10 @@
  * - keyed cells: specialty x geography (national, region, state) x practice setting (any, each) x employment
  *   type (any, each) = 12 grouping sets; per cell n, P10-P90, sum (mean) and sample SD of the winsorized total,
  *   the same of the FTE total, P25-P75 of base and bonus, P25-P90 of wRVUs and of total/wRVU, first and last
- *   submission day, and the cell keys the perturbed means and SD need (each lane summed mod 2^32: over every
- *   report of the cell, and over those with an FTE total for the FTE mean); the trending rows (the 12 sets x
- *   year) and experience bands (x band): n, P25-P75, sum, cell key;
+ *   submission day, and the cell keys the perturbed counts, means and SD need (each lane summed mod 2^32: over
+ *   every report of the cell, and over those with an FTE total, a base, a bonus, wRVUs for the counts (and the
+ *   FTE mean) of those columns); the trending rows (the 12 sets x year) and experience bands (x band): n,
+ *   P25-P75, sum, cell key;
  * - open cells: specialty national, specialty x state, specialty x practice setting, state (all specialties)
  *   and specialty x year, over the totals inside each specialty's national Tukey fences (national.ts: type-7
  *   quartiles of every approved total of the specialty; computed in the same query, so exact, not
@@ -31,9 +32,10 @@
  *                                   [--check <dist-data dir built from the same DB>]
  *
  * --check compares every DuckDB cell with the build's files (private/keyed/benchmarks/{slug}.json and the
- * open feeds under public/data/api/v1/): counts must be equal; means and SDs are perturbed by physpay
- * (disclosure.ts), so the check applies the same perturbation (the build's draws, drawsFor(ds.drawKey), at
- * DuckDB's cell keys) to DuckDB's sums and allows one unit of the last rounded digit (summation order);
+ * open feeds under public/data/api/v1/): counts, means and SDs are perturbed by physpay (disclosure.ts), so
+ * the check applies the same perturbation (the build's draws, drawsFor(ds.drawKey), at DuckDB's cell keys) to
+ * DuckDB's exact counts (perturbedCount with the build's thresholds: keyed.ts countOf, cells.ts openCell; the
+ * counts must then be equal) and sums (allowing one unit of the last rounded digit: summation order);
  * each percentile is moved by a secret draw, so the check holds it to its bound: within
  * c x (exp(quantileMoveBound(n)) - 1) of c, DuckDB's exact value brought towards the median by the cell's
  * spread ratio (published.ts), plus half the rounding unit.
@@ -48,12 +50,12 @@ import {
 import { openReportsDb } from '../build/db/open.ts';
 import { readDataset } from '../build/source/read.ts';
 import type { Dataset } from '../build/compute/dataset.ts';
-import { KEYED_DEFAULTS, MIN_SAMPLE, keyedColumnsFromDataset, publishedCount } from '../build/compute/keyed.ts';
+import { KEYED_DEFAULTS, MIN_SAMPLE, SUFFICIENT_SAMPLE, keyedColumnsFromDataset, publishedCount } from '../build/compute/keyed.ts';
 import { TAILS_MIN_N, spreadRatio, towardsMedian } from '../build/compute/published.ts';
 import { nationalFacts } from '../build/compute/national.ts';
 import { EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N, roundMoney, roundRate } from '../build/compute/stats.ts';
 import {
-  COLUMN, drawsFor, perturbedMean, perturbedSd, quantileMoveBound, type CellKey, type CellNoise, type Column, type Draws,
+  COLUMN, drawsFor, perturbedCount, perturbedMean, perturbedSd, quantileMoveBound, type CellKey, type CellNoise, type Column, type Draws,
 } from '../build/compute/disclosure.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
@@ -196,9 +198,10 @@ const KEYED_SQL = [
      min(day) AS first_day, max(day) AS last_day,
      count(fte)::INTEGER AS fte_n, quantile_cont(fte, ${Q5}) AS fte_q, sum(fte) AS fte_sum,
      ${cellKeySql('fte_key', 'fte IS NOT NULL')},
-     count(base)::INTEGER AS base_n, quantile_cont(base, ${Q3}) AS base_q,
-     count(bonus)::INTEGER AS bonus_n, quantile_cont(bonus, ${Q3}) AS bonus_q,
-     count(wrvus)::INTEGER AS wrvu_n, quantile_cont(wrvus, ${Q4}) AS wrvu_q, quantile_cont(wtotal / wrvus, ${Q4}) AS per_wrvu_q
+     count(base)::INTEGER AS base_n, quantile_cont(base, ${Q3}) AS base_q, ${cellKeySql('base_key', 'base IS NOT NULL')},
+     count(bonus)::INTEGER AS bonus_n, quantile_cont(bonus, ${Q3}) AS bonus_q, ${cellKeySql('bonus_key', 'bonus IS NOT NULL')},
+     count(wrvus)::INTEGER AS wrvu_n, quantile_cont(wrvus, ${Q4}) AS wrvu_q, quantile_cont(wtotal / wrvus, ${Q4}) AS per_wrvu_q,
+     ${cellKeySql('wrvu_key', 'wrvus IS NOT NULL')}
    FROM r GROUP BY ${keyedSets()} ${KEYED_HAVING}`,
   `CREATE OR REPLACE TABLE keyed_trend AS
    SELECT ${KEYED_GROUP_COLS}, yr, count(*)::INTEGER AS n, quantile_cont(wtotal, ${Q3}) AS q, sum(wtotal) AS total_sum, ${cellKeySql('key')}
@@ -418,7 +421,7 @@ export async function duckdbReference(dbPath: string, opts: ReferenceOptions = {
       notes: [
         "quantiles: quantile_cont (type 7, index (n-1)p, linear interpolation) = physpay's quantile (simple-statistics quantileSorted); DuckDB interpolates lo*(1-f)+hi*f, physpay lo+f*(hi-lo), so an exact half can round one unit apart (rare ties)",
         "open cells: the exact outlier rule of national.ts (each specialty's Tukey fences on its approved totals, and on its $/wRVU for the wRVU cell) computed inside the open query, not approximated",
-        'means: DuckDB computes sums and cell keys; physpay perturbs the means and SDs (disclosure control), applied only in --check',
+        'counts and means: DuckDB computes exact counts, sums and cell keys; physpay perturbs the counts, means and SDs (disclosure control), applied only in --check',
         'not computed by DuckDB: the 95% CI of the median (order statistics), year lists, BLS variance, file writing, validation',
       ],
     };
@@ -595,6 +598,8 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
     for (const r of bands.get(si) ?? []) bandOf.set(`${keyOf(r)}#${r.band}`, r);
     c.eq(`${sp.slug}: number of keyed cells`, Object.keys(art.cells).length, mine.size);
     const pmean = (sum: unknown, n: number, key: CellKey, column: Column) => whole(perturbedMean(Number(sum), n, noiseAt(draws, key, column)));
+    // keyed.ts countOf: perturbed within its class from MIN_SAMPLE on (exact below, where only a cell's own n is published)
+    const pcount = (n: number, key: CellKey) => (n >= MIN_SAMPLE ? perturbedCount(n, [MIN_SAMPLE, SUFFICIENT_SAMPLE], { draws, key }) : n);
     for (const [key, cell] of Object.entries(art.cells)) {
       const d = mine.get(key);
       const at = `${sp.slug} ${key}`;
@@ -604,7 +609,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
       }
       keyedCells++;
       const n = Number(d.n);
-      c.eq(`${at} n`, cell.n, n);
+      c.eq(`${at} n`, cell.n, pcount(n, cellKeyFrom(d)));
       if (!cell.figures || !cell.sections) continue;
       within(`${at} total`, cell.figures.percentiles, list(d.total_q), P5, n, COLUMN.total);
       c.near(`${at} mean`, cell.figures.mean, pmean(d.total_sum, n, cellKeyFrom(d), COLUMN.total), 1);
@@ -616,7 +621,7 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
         earliest: new Date(Number(d.first_day) * 86_400_000).toISOString().slice(0, 10),
         latest: new Date(Number(d.last_day) * 86_400_000).toISOString().slice(0, 10),
       }));
-      c.eq(`${at} fte n`, s.fte_normalized.n, publishedCount(Number(d.fte_n)));
+      c.eq(`${at} fte n`, s.fte_normalized.n, publishedCount(pcount(Number(d.fte_n), cellKeyFrom(d, 'fte_key'))));
       if (s.fte_normalized.percentiles) {
         within(`${at} fte`, s.fte_normalized.percentiles, list(d.fte_q), P5, Number(d.fte_n), COLUMN.fte);
         c.near(`${at} fte mean`, s.fte_normalized.mean, pmean(d.fte_sum, Number(d.fte_n), cellKeyFrom(d, 'fte_key'), COLUMN.fte), 1);
@@ -624,16 +629,16 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
       for (const [name, comp, nn, q, column] of [
         ['base', s.components.base_salary, d.base_n, d.base_q, COLUMN.base], ['bonus', s.components.bonus, d.bonus_n, d.bonus_q, COLUMN.bonus],
       ] as const) {
-        c.eq(`${at} ${name} n`, comp.n, publishedCount(Number(nn)));
+        c.eq(`${at} ${name} n`, comp.n, publishedCount(pcount(Number(nn), cellKeyFrom(d, `${name}_key`))));
         if (comp.p50 !== null) within(`${at} ${name}`, comp, list(q), P3, Number(nn), column);
       }
-      c.eq(`${at} wrvu n`, s.productivity.n, publishedCount(Number(d.wrvu_n)));
+      c.eq(`${at} wrvu n`, s.productivity.n, publishedCount(pcount(Number(d.wrvu_n), cellKeyFrom(d, 'wrvu_key'))));
       if (s.productivity.wrvus) {
         within(`${at} wrvus`, s.productivity.wrvus, list(d.wrvu_q), P4, Number(d.wrvu_n), COLUMN.wrvus);
         within(`${at} $/wRVU`, s.productivity.compensation_per_wrvu!, list(d.per_wrvu_q), P4, Number(d.wrvu_n), COLUMN.perWrvu, 0.01);
       }
       const breakdown = (what: string, row: { n: number | null; p25: number | null; p50: number | null; p75: number | null; mean: number | null }, t: Row | undefined) => {
-        c.eq(`${at} ${what} n`, row.n, publishedCount(t ? Number(t.n) : 0));
+        c.eq(`${at} ${what} n`, row.n, t ? publishedCount(pcount(Number(t.n), cellKeyFrom(t))) : null);
         if (row.p50 === null || !t) return;
         within(`${at} ${what}`, row, list(t.q), P3, Number(t.n), COLUMN.total);
         c.near(`${at} ${what} mean`, row.mean, pmean(t.total_sum, Number(t.n), cellKeyFrom(t), COLUMN.total), 1);
@@ -653,7 +658,8 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
   const get = (gid: number, sp: number | null, st: number | null, setting: number | null, yr: number | null) => idx.get(`${gid}|${sp}|${st}|${setting}|${yr}`);
   /**
    * DuckDB's figures of an open cell as cells.ts openCell publishes them: its floors (n, P10/P90), rounding by
-   * n, the perturbed mean (column total, or rate for $/wRVU; pay either way) and the percentiles' targets.
+   * the exact n, the perturbed count (kept within its class: the floor, FLOORS.tails, ROUNDING_MAX_N + 1), the
+   * perturbed mean (column total, or rate for $/wRVU; pay either way) and the percentiles' targets.
    */
   const summary = (d: Row | undefined, floor: number, kind: 'money' | 'rate', sumField = 'total_sum') => {
     const n = d ? Number(d.n) : 0;
@@ -665,7 +671,8 @@ async function check(con: DuckDBConnection, ds: Dataset, dist: string, log: (l: 
     const [p10, p25, median, p75, p90] = quantileTargets([tails ? q[0] ?? null : null, q[1] ?? null, q[2] ?? null, q[3] ?? null, tails ? q[4] ?? null : null], P5, n, true);
     const column = kind === 'money' ? COLUMN.total : COLUMN.rate;
     return {
-      n: withheld ? null : n, withheld, round, unit,
+      n: withheld ? null : perturbedCount(n, [Math.max(1, floor), FLOORS.tails, ROUNDING_MAX_N + 1], { draws, key: cellKeyFrom(d!) }),
+      withheld, round, unit,
       targets: { median: median!, p10: p10!, p25: p25!, p75: p75!, p90: p90! },
       mean: withheld ? null : round(perturbedMean(Number(d![sumField]), n, noiseAt(draws, cellKeyFrom(d!), column))),
     };

@@ -37,6 +37,9 @@ export interface RefReport {
   employment: string | null;
   wrvus: number | null;
   day: string; // YYYY-MM-DD of submitted_at (UTC)
+  /** the two lanes of its record key (set by distortedReference) */
+  lo?: number;
+  hi?: number;
 }
 
 export interface RefData {
@@ -124,12 +127,14 @@ export function distortedReference(dbPath: string, base: RefData): { dref: RefDa
       l.hi.push(enc.readUInt32LE(i * 16 + 4));
       lanes.set(r.slug, l);
       return {
+        lo: enc.readUInt32LE(i * 16), hi: enc.readUInt32LE(i * 16 + 4),
         specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year,
         total: Math.round(r.total * f), base: r.base === null ? null : Math.round(r.base * f), bonus: r.bonus === null ? null : Math.round(r.bonus * f),
         hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
         day: new Date(r.submitted_at).toISOString().slice(0, 10),
       };
     });
+    countDrawKey = createHmac('sha256', sec).update(`physpay cell draws v${DISCLOSURE_METHOD_VERSION}`).digest();
     return { dref: { ...base, reports }, secret: sec, lanesOf: lanes, factors: fs };
   } finally {
     db.close();
@@ -336,8 +341,48 @@ const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const pct5 = (s: number[]) => ({
   p10: s.length >= 15 ? q7(s, 0.1) : null, p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75), p90: s.length >= 15 ? q7(s, 0.9) : null,
 });
-/** A count as published: exact from 5, null below. */
+/** A count as published when nothing moves it (tests of other rules): exact from 5, null below. */
 export const published = (n: number) => (n >= 5 ? n : null);
+
+/** The draw key of the count draws (set by distortedReference from the DB's secret). */
+let countDrawKey: Buffer | null = null;
+
+/**
+ * A count of these reports as the keyed API publishes it (README: Disclosure control, counts), written out:
+ * null below 5; else n + round(4 u), u the count draw of the reports' cell key (lane sums modulo 2^32) --
+ * AES-256-ECB under HMAC-SHA256(secret, "physpay cell draws v3") of the block (lo, hi, 2, 3), bytes 4-7, as
+ * w / 2^32 - 1/2 (column 0, slot 9 of the 32-block draw set) -- kept in its class [5, 14] or 15 and up.
+ */
+export function publishedOf(rs: RefReport[], thresholds: readonly number[] = [5, 15]): number | null {
+  const n = rs.length;
+  if (n < thresholds[0]!) return null;
+  if (!countDrawKey) throw new Error('publishedOf needs distortedReference first (the count draws need the secret)');
+  let lo = 0;
+  let hi = 0;
+  for (const r of rs) {
+    lo += r.lo!;
+    hi += r.hi!;
+  }
+  const block = Buffer.alloc(16);
+  block.writeUInt32LE(lo % 2 ** 32, 0);
+  block.writeUInt32LE(hi % 2 ** 32, 4);
+  block.writeUInt32LE(2, 8);
+  block.writeUInt32LE(DISCLOSURE_METHOD_VERSION, 12);
+  const aes = createCipheriv('aes-256-ecb', countDrawKey, null);
+  aes.setAutoPadding(false);
+  const u = aes.update(block).readUInt32LE(4) / 2 ** 32 - 0.5;
+  const e = Math.round(4 * u);
+  let min = thresholds[0]!;
+  let max = Infinity;
+  for (const t of thresholds) {
+    if (t <= n) min = t;
+    else {
+      max = t - 1;
+      break;
+    }
+  }
+  return Math.min(max, Math.max(min, n + e));
+}
 
 export function winsorized(rs: RefReport[], b: Bounds): number[] {
   return sortNum(rs.map((r) => clamp(r.total, b.lower, b.upper)));
@@ -345,6 +390,8 @@ export function winsorized(rs: RefReport[], b: Bounds): number[] {
 
 export interface RefScope {
   n: number;
+  /** the count as published (publishedOf) */
+  publishedN: number | null;
   publishable: boolean;
   sufficient: boolean;
   percentiles: { p10: number | null; p25: number; p50: number; p75: number; p90: number | null } | null;
@@ -361,7 +408,7 @@ export function scopeFigures(rs: RefReport[], b: Bounds): RefScope {
   const v = winsorized(rs, b);
   const days = rs.map((r) => r.day).sort();
   const base = {
-    n, publishable: n >= 5, sufficient: n >= 15,
+    n, publishedN: publishedOf(rs), publishable: n >= 5, sufficient: n >= 15,
     years: [...new Set(rs.map((r) => r.year))].sort((a, c) => a - c),
     dateRange: n ? { earliest: days[0]!, latest: days[n - 1]! } : null,
   };
@@ -381,19 +428,21 @@ export function row(rs: RefReport[], b: Bounds) {
   const n = rs.length;
   if (n < 5) return { n: null, p25: null, p50: null, p75: null, mean: null, publishable: false };
   const v = winsorized(rs, b);
-  return { exact_n: n, n, p25: q7(v, 0.25), p50: q7(v, 0.5), p75: q7(v, 0.75), mean: Math.round(avg(v)), publishable: true };
+  return { exact_n: n, n: publishedOf(rs), p25: q7(v, 0.25), p50: q7(v, 0.5), p75: q7(v, 0.75), mean: Math.round(avg(v)), publishable: true };
 }
 
-function quart(xs: number[]) {
-  const s = sortNum(xs);
+function quart(rs: RefReport[], value: (r: RefReport) => number | null) {
+  const with_ = rs.filter((r) => value(r) !== null);
+  const s = sortNum(with_.map((r) => value(r)!));
   if (s.length < 5) return { n: null, p25: null, p50: null, p75: null };
-  return { exact_n: s.length, n: s.length, p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
+  return { exact_n: s.length, n: publishedOf(with_), p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
 }
 
 /** The professional sections of one headline scope (headline reports `rs`, geo filter for breakdown rows). */
 export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { state?: string; region?: string }, b: Bounds) {
   // FTE: part-time (10 <= hours < 40) scaled to 40 hours; 40 to 100 hours counts unchanged
-  const fte = sortNum(rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100).map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper)));
+  const withFte = rs.filter((r) => r.hours !== null && r.hours >= 10 && r.hours <= 100);
+  const fte = sortNum(withFte.map((r) => clamp(r.hours! < 40 ? (r.total * 40) / r.hours! : r.total, b.lower, b.upper)));
   const currentYear = Number(ref.reports.map((r) => r.day).sort().at(-1)!.slice(0, 4)); // still being reported
   const years = [...new Set(rs.map((r) => r.year))].sort((a, c) => a - c);
   const withWrvus = rs.filter((r) => r.wrvus !== null && r.wrvus > 0);
@@ -405,7 +454,7 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
   return {
     productivity: {
       exact_n: pn,
-      n: published(pn),
+      n: publishedOf(withWrvus),
       publishable: pn >= 5,
       sufficient: pn >= 15,
       wrvus: pn >= 5 ? q4(withWrvus.map((r) => r.wrvus!)) : null,
@@ -413,13 +462,13 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
     },
     fte_normalized: {
       exact_n: fte.length,
-      n: published(fte.length),
+      n: publishedOf(withFte),
       percentiles: fte.length >= 5 ? pct5(fte) : null,
       mean: fte.length >= 5 ? Math.round(avg(fte)) : null,
     },
     components: {
-      base_salary: quart(rs.filter((r) => r.base !== null).map((r) => r.base!)),
-      bonus: quart(rs.filter((r) => r.bonus !== null).map((r) => r.bonus!)),
+      base_salary: quart(rs, (r) => r.base),
+      bonus: quart(rs, (r) => r.bonus),
     },
     trending: years.map((year) => ({ year, ...row(rs.filter((r) => r.year === year), b), partial: year >= currentYear })),
     breakdowns: {
