@@ -12,8 +12,8 @@ const int = z.number().int();
 const count = int.nonnegative();
 const num = z.number();
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-/** A count as published: exact from 5 reports, null below (no exact count below the floor). */
-const floorCount = count.nullable().describe('exact from 5 reports; null below 5 (no exact count is published below the floor)');
+/** A count as published: perturbed from 5 reports, null below (no count below the floor; README: Disclosure control). */
+const floorCount = count.nullable().describe('a perturbed count: the number of reports moved by up to 2 (the same reports always give the same count), never across 5 or 15; null below 5 reports. No count below a floor follows by subtracting published counts');
 
 export const ErrorBody = z.object({ error: z.string() }).strict();
 
@@ -89,7 +89,7 @@ export const BenchmarkData = z
     geography: z
       .object({ state: z.string().nullable(), region: z.enum(REGIONS).nullable(), scope_used: z.enum(['state', 'regional', 'national']) })
       .strict(),
-    sample_size: count,
+    sample_size: count.describe('reports in the scope used, perturbed by up to 2 like every published count (never across 5 or 15)'),
     percentiles: Percentiles,
     mean: num,
     confidence: z
@@ -171,7 +171,7 @@ export const PercentileRankData = z
       .object({ state: z.string().nullable(), region: z.enum(REGIONS).nullable(), scope_used: z.enum(['state', 'regional', 'national']) })
       .strict(),
     filters: Filters.omit({ year_start: true, year_end: true }),
-    sample_size: count.describe('reports in the scope used (FTE figures: reports with usable hours)'),
+    sample_size: count.describe('reports in the scope used (FTE figures: reports with usable hours), perturbed by up to 2 like every published count'),
     percentile: num.nullable().describe('estimated percentile, one decimal, interpolated between the published percentiles; null below P10 or above P90'),
     band: z.string().describe('"below P10", "P10-P25", "P25-P50", "P50-P75", "P75-P90" or "above P90"'),
     band_lower_percentile: num,

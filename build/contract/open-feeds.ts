@@ -17,7 +17,7 @@ const url = z.string().url();
 
 /** Fields present in every document of B (spec "Fields present in every response of B"), plus ours. */
 export const CommonFields = {
-  n: count.nullable().describe('approved reports behind the figures; null when withheld and for pay scales'),
+  n: count.nullable().describe('approved reports behind the figures, perturbed: moved by up to 2 (the same reports always give the same n), never across the floor, 15 or 25; null when withheld and for pay scales. No count below a floor follows by subtracting published counts'),
   as_of: isoDay.describe('submission date of the newest report included (an index: the newest as_of of its published entries), or the date a pay scale was checked. Withheld figures never date themselves by their own reports: a withheld specialty in a state and a withheld $/wRVU take the as_of of their specialty nationally when that is published, anything else withheld the fixed date 1970-01-01'),
   citation_url: url.describe('public page showing the same figures'),
   methodology_url: url,

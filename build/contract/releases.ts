@@ -39,7 +39,7 @@ export const FigureMove = z
 export const ReleaseChanges = z
   .object({
     previous: ReleaseId,
-    reports_added: z.number().int().describe('change of the reports used in the published national figures (specialties.json n); negative when reports were removed or moved below a floor'),
+    reports_added: z.number().int().describe('change of the reports used in the published national figures (specialties.json n, a sum of perturbed counts: each moves by up to 2); negative when reports were removed or moved below a floor'),
     newly_published: ListedCells.describe('cells withheld in the previous release and published in this one'),
     newly_withheld: ListedCells.describe('cells published in the previous release and withheld in this one'),
     figures_moved: z.number().int().nonnegative().describe('published cells (in both releases) with at least one figure that moved by more than its rounding unit ($1,000 when rounded, otherwise $1)'),

@@ -153,8 +153,10 @@ describe('nightly churn: new reports in one specialty in one state', () => {
     expect1(page(pagePaths.specialtyState(SP, ST.slug)), 'shows the specialty in the state');
     expect1(page(pagePaths.state(ST.slug)), 'shows the state');
     for (const f of [feedPaths.specialty(SP), feedPaths.wrvu(SP), feedPaths.specialtyState(SP, ST.slug), feedPaths.state(ST.slug)]) {
-      const [a, b] = [read<{ n: number }>(first, f), read<{ n: number }>(second, f)];
-      expect(b.n, f).toBeGreaterThan(a.n); // the new reports are counted there
+      const [a, b] = [read<{ n: number; median: number; mean: number }>(first, f), read<{ n: number; median: number; mean: number }>(second, f)];
+      // the new reports are counted there: 3 more, each count moved by up to 2 (README: Disclosure control, counts)
+      expect(Math.abs(b.n - (a.n + 3)), `${f}: ${a.n} -> ${b.n}`).toBeLessThanOrEqual(4);
+      expect([b.n, b.median, b.mean], f).not.toEqual([a.n, a.median, a.mean]);
     }
 
     // 2. The indexes listing those cells (their n, figures, as_of).
@@ -321,7 +323,9 @@ describe('releases: what changed, from the feeds of two builds', () => {
     const [sp1, sp2] = [read<{ n: number }>(first, feedPaths.specialties()), read<{ n: number }>(second, feedPaths.specialties())];
     expect(r.reports_used).toBe(sp2.n);
     expect(r.changes!.reports_added).toBe(sp2.n - sp1.n);
-    expect(r.changes!.reports_added).toBe(3); // the three cardiology reports, all within the fences
+    // the three cardiology reports, all within the fences; only cardiology's count changed, and each published count
+    // moves by up to 2, so the difference is within 4 of 3
+    expect(Math.abs(r.changes!.reports_added - 3)).toBeLessThanOrEqual(4);
     expect(r.archive_sha256).toBe(readFileSync(join(second.dir, pub(ARCHIVE_SHA256_PATH)), 'utf8').split(' ')[0]);
     // the expected changes, from every cell feed of both builds
     const published: string[] = [];
