@@ -20,6 +20,9 @@ import { decide, keyView, MalformedEventError, readEvent, type SubscriptionState
 import type { PriceMap } from './prices.ts';
 import { sealKey } from './reveal.ts';
 
+/** How far a signed timestamp may be from now, either way (Stripe's default tolerance). */
+const SIGNATURE_TOLERANCE_S = 300;
+
 export const WEBHOOK_PATH = '/billing/stripe/webhook';
 export const WEBHOOK_MAX_BYTES = 256 * 1024;
 
@@ -102,13 +105,20 @@ export function createWebhookHandler(deps: WebhookDeps): (req: IncomingMessage, 
       return;
     }
     const now = deps.clock();
+    // Stripe's constructEvent refuses only timestamps older than the tolerance: one dated in the future is refused
+    // here, beyond the same tolerance, so a signature cannot be made to live longer than 300 s either way.
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(header)?.[1] ?? NaN);
+    if (Number.isFinite(signedAt) && signedAt * 1000 - now.getTime() > SIGNATURE_TOLERANCE_S * 1000) {
+      sendJson(res, 400, { error: `stale Stripe-Signature: the signed timestamp is more than ${SIGNATURE_TOLERANCE_S} s from now` }, HEADERS);
+      return;
+    }
     let event: Stripe.Event;
     try {
-      event = stripe.webhooks.constructEvent(body, header, webhookSecret, undefined, undefined, now.getTime());
+      event = stripe.webhooks.constructEvent(body, header, webhookSecret, SIGNATURE_TOLERANCE_S, undefined, now.getTime());
     } catch (err) {
       // bad or stale signature, or a body that is not JSON: nothing is recorded
       const stale = /tolerance/i.test((err as Error).message);
-      sendJson(res, 400, { error: stale ? 'stale Stripe-Signature: the signed timestamp is more than 300 s from now' : err instanceof SyntaxError ? 'the body is not JSON' : 'bad Stripe-Signature: it does not match the body and the endpoint secret' }, HEADERS);
+      sendJson(res, 400, { error: stale ? `stale Stripe-Signature: the signed timestamp is more than ${SIGNATURE_TOLERANCE_S} s from now` : err instanceof SyntaxError ? 'the body is not JSON' : 'bad Stripe-Signature: it does not match the body and the endpoint secret' }, HEADERS);
       return;
     }
     let input;

@@ -160,6 +160,12 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const stale = await deliver(server.url, e, { at: Math.floor(Date.now() / 1000) - 301 });
       expect(stale.status).toBe(400);
       expect(stale.json().error).toMatch(/^stale Stripe-Signature/);
+      // dated in the future beyond the tolerance: refused alike (Stripe's library checks only the past)
+      const future = await deliver(server.url, e, { at: Math.floor(Date.now() / 1000) + 400 });
+      expect(future.status).toBe(400);
+      expect(future.json().error).toMatch(/^stale Stripe-Signature/);
+      const nextYear = await deliver(server.url, e, { at: Math.floor(Date.now() / 1000) + 365 * 86_400 });
+      expect(nextYear.status).toBe(400);
       const { body, signature } = signed(e);
       const tampered = await post(server.url, body.replace('"paid"', '"unpaid"'), { 'stripe-signature': signature });
       expect(tampered.status).toBe(400);
@@ -168,7 +174,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const missing = await post(server.url, body, {});
       expect(missing.status).toBe(400);
       expect(missing.json()).toEqual({ error: 'missing Stripe-Signature header' });
-      for (const r of [wrongSecret, stale, tampered, missing]) {
+      for (const r of [wrongSecret, stale, future, nextYear, tampered, missing]) {
         expect(r.headers['cache-control']).toBe('no-store');
         expect(r.text).not.toContain(SECRET);
       }
