@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): App {
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
   const mcp = createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
-    directCalls: deps.mcpDirectCalls, onRefused: () => deps.metrics?.quotaRefused('mcp') });
+    directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
   web.use('/mcp', mcp.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {

@@ -35,8 +35,8 @@ export interface McpRouteDeps {
   allowedHosts?: string[];
   /** when set, requests with an Origin header must carry one of these */
   allowedOrigins?: string[];
-  /** called once per request whose tool call was refused by the per-IP limit (metrics) */
-  onRefused?: () => void;
+  /** called with the number of a request's tool calls refused by the per-IP limit (metrics: refused calls, not requests) */
+  onRefused?: (calls: number) => void;
   /**
    * answer plain tool calls without building an SDK server per request (direct-call.ts); default on.
    * Off: every request goes through the SDK (the reference the direct path is tested against).
@@ -303,7 +303,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
         const retry = IpLimiter.retryAfter(v);
         limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
         res.setHeader('Retry-After', String(retry));
-        deps.onRefused?.();
+        deps.onRefused?.(calls - counted); // this call and every later one of the batch
       } else counted++;
     }
     const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers) };

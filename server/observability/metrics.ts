@@ -12,7 +12,8 @@ export type Interface = 'open_data' | 'keyed' | 'mcp' | 'pages' | 'other';
 export interface Metrics {
   registry: client.Registry;
   observe(iface: Interface, status: number, seconds: number): void;
-  quotaRefused(iface: Interface): void;
+  /** `count` requests or tool calls refused by a limit (default 1) */
+  quotaRefused(iface: Interface, count?: number): void;
   swapped(): void;
   /** the service store stopped accepting reads or commits (once per outage) */
   storeFault(): void;
@@ -36,7 +37,7 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Me
     name: 'physpay_http_request_duration_seconds', help: 'Time to answer, by interface', labelNames: ['interface'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [registry],
   });
-  const refusals = new client.Counter({ name: 'physpay_quota_refusals_total', help: 'Requests refused by a per-IP limit or a key quota (429)', labelNames: ['interface'], registers: [registry] });
+  const refusals = new client.Counter({ name: 'physpay_quota_refusals_total', help: 'Requests refused by a per-IP limit or a key quota (429), and tool calls refused by the per-IP limit (each call of a batch)', labelNames: ['interface'], registers: [registry] });
   const swaps = new client.Counter({ name: 'physpay_build_swaps_total', help: 'Builds swapped in without restart (first load not counted)', registers: [registry] });
   const storeFaults = new client.Counter({ name: 'physpay_store_faults_total', help: 'Outages of the service store (cannot read or commit; requests answered 503)', registers: [registry] });
   new client.Gauge({
@@ -66,8 +67,8 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Me
       latency.observe({ interface: iface }, seconds);
       if (status === 429) refusals.inc({ interface: iface });
     },
-    quotaRefused(iface) {
-      refusals.inc({ interface: iface });
+    quotaRefused(iface, count = 1) {
+      if (count > 0) refusals.inc({ interface: iface }, count);
     },
     swapped() {
       swaps.inc();

@@ -67,11 +67,14 @@ describe('one process', () => {
     const refusedCall = await mcpPost(serve.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_specialties', arguments: {} } }, xff(99));
     expect(refusedCall.json<{ result: { isError: boolean; content: { text: string }[] } }>().result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Rate limit exceeded/) }] });
     note('mcp', refusedCall.status);
-    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 3 } });
+    // a batch of three tool calls from the same IP: three refused calls, three refusals (not one per request)
+    const batch = await mcpPost(serve.url, [1, 2, 3].map((i) => ({ jsonrpc: '2.0', id: 20 + i, method: 'tools/call', params: { name: 'list_specialties', arguments: {} } })), xff(99));
+    note('mcp', batch.status);
+    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 4 } });
 
     const after = await waitFor('the counters to show every request', async () => {
       const { samples } = await scrape(serve.url);
-      return delta(before, samples, REQ, { interface: 'mcp' }) >= 3 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
+      return delta(before, samples, REQ, { interface: 'mcp' }) >= 4 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
     });
     for (const iface of ifaces) {
       const total = Object.values(sent[iface]!).reduce((a, b) => a + b, 0);
@@ -88,7 +91,7 @@ describe('one process', () => {
     }
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'open_data' })).toBe(2);
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'keyed' })).toBe(2);
-    expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'mcp' })).toBe(1);
+    expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'mcp' })).toBe(4); // one call, then a batch of three
   });
 
   it('names the served build and its age; counts a swap when a new build is published', async () => {
