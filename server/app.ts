@@ -11,6 +11,7 @@
  *   /account                 the subscriber's page: plan, use, history chart, key rotation (server/billing/account.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
+import { guardHtml } from './http/page-security.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { BuildRegistry } from './builds/registry.ts';
@@ -170,6 +171,8 @@ export function createApp(deps: AppDeps): App {
       return;
     }
     const target = canonical ?? { path: url, route: url };
+    // every HTML answer carries the page protections (the open data sets its own on its hot path)
+    if (!under(target.route, '/data')) guardHtml(res);
     if (isWebhookTarget(url)) {
       webhook(req, res).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' }, { 'cache-control': 'no-store' });

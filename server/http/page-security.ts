@@ -5,6 +5,7 @@
  * and the static export (server/export/) send the same headers for the same page.
  */
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 
 const INLINE = /<(script|style)(\s[^>]*)?>([\s\S]*?)<\/\1>/gi;
 
@@ -64,4 +65,31 @@ export function securityHeadersFor(contentType: string, body: Buffer): Record<st
   let h = cache.get(body);
   if (!h) cache.set(body, (h = pageSecurityHeaders(body)));
   return h;
+}
+
+/** The protections every HTML answer carries at least (a page's own CSP, by hash, is stricter and kept). */
+const HTML_FLOOR: Record<string, string> = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+/**
+ * Every HTML answer on `res`, whatever its status or handler (an error page, a 405, the API reference), gets
+ * the protections it lacks when its head is written: no framing, no MIME sniffing, the referrer policy, and a
+ * CSP that at least forbids framing. Handlers that set their own keep them. Node writes an implicit head
+ * through writeHead too, so every path is covered.
+ */
+export function guardHtml(res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function guarded(this: ServerResponse, ...args: unknown[]) {
+    const given = args.find((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a)) as Record<string, unknown> | undefined;
+    const inArgs = (name: string) => given !== undefined && Object.keys(given).some((k) => k.toLowerCase() === name);
+    const type = String((inArgs('content-type') ? Object.entries(given!).find(([k]) => k.toLowerCase() === 'content-type')![1] : this.getHeader('content-type')) ?? '');
+    if (isHtml(type)) {
+      for (const [name, value] of Object.entries(HTML_FLOOR)) if (!this.hasHeader(name) && !inArgs(name)) this.setHeader(name, value);
+    }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
 }

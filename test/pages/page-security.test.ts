@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { haveBrowser, launchChromium } from '../helpers/browser.ts';
-import { get } from '../helpers/http.ts';
+import { get, request } from '../helpers/http.ts';
 import { serveGolden, type Served } from './helpers.ts';
 
 const PAGES = ['/', '/salaries', '/salaries/family-medicine', '/salaries/family-medicine/california', '/states', '/states/texas', '/residency', '/methodology', '/license', '/changelog', '/compare/cardiology/family-medicine'];
@@ -56,6 +56,23 @@ describe('security headers of HTML pages', () => {
     const feed = await get(s.url, '/data/api/v1/specialties.json');
     expect(feed.headers['content-security-policy']).toBeUndefined();
     expect(feed.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('every HTML answer, whatever its status: the API reference pages and the 405 of /account', async () => {
+    const answers = [
+      await get(s.url, '/docs/api/', { accept: 'text/html' }),
+      await get(s.url, '/docs/api/keyed', { accept: 'text/html' }),
+      await request(s.url, '/account', { method: 'POST', headers: { accept: 'text/html' } }),
+      await request(s.url, '/account', { method: 'PUT', headers: { accept: 'text/html' } }),
+    ];
+    for (const r of answers) {
+      if (!String(r.headers['content-type']).startsWith('text/html')) continue;
+      expect(r.headers['x-frame-options'], `${r.status}`).toBe('DENY');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['referrer-policy']).toBeTruthy();
+      expect(String(r.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    }
+    expect(answers.filter((r) => String(r.headers['content-type']).startsWith('text/html')).length).toBeGreaterThanOrEqual(3);
   });
 });
 
