@@ -11,6 +11,7 @@
  *   /account                 the subscriber's page: plan, use, history chart, key rotation (server/billing/account.ts)
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
+import { redactSecrets } from './http/redact.ts';
 import { guardHtml } from './http/page-security.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
@@ -157,7 +158,7 @@ export function createApp(deps: AppDeps): App {
         metrics?.observe(iface, res.statusCode, seconds);
         if (logger?.isLevelEnabled('info')) {
           const q = url.indexOf('?');
-          logger.info({ req_id: requestId, interface: iface, method: req.method, route: (q >= 0 ? url.slice(0, q) : url).slice(0, 300), status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+          logger.info({ req_id: requestId, interface: iface, method: req.method, route: redactSecrets((q >= 0 ? url.slice(0, q) : url).slice(0, 300)), status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
         }
       });
     }

@@ -3,6 +3,7 @@
  * server events. API keys are never logged: no header is logged, and the path is logged without its
  * query string (a query never holds a key, but it is the caller's data).
  */
+import { redactSecrets } from '../http/redact.ts';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -27,7 +28,7 @@ export function createLogger(level = process.env.PHYSPAY_LOG_LEVEL ?? 'info', de
 export function logWarningsAsJson(logger: Pick<Logger, 'warn'>): () => void {
   const previous = process.listeners('warning');
   process.removeAllListeners('warning');
-  const onWarning = (w: Error & { code?: string }) => logger.warn({ warning: w.name, code: w.code, detail: w.message }, w.message.split('\n')[0]!.slice(0, 300));
+  const onWarning = (w: Error & { code?: string }) => logger.warn({ warning: w.name, code: w.code, detail: redactSecrets(w.message) }, redactSecrets(w.message.split('\n')[0]!.slice(0, 300)));
   process.on('warning', onWarning);
   return () => {
     process.off('warning', onWarning);

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { waitFor, type HttpResponse } from '../helpers/http.ts';
 import { generateKey } from '../../server/keyed/keys.ts';
+import { redactSecrets } from '../../server/http/redact.ts';
 import { addKey } from '../helpers/keys.ts';
 import { closeAfterAll } from '../helpers/server.ts';
 import { fresh, logLines, mcpPost, requestLines, serveArgs, useOpsFixture } from './ops-helpers.ts';
@@ -58,6 +59,9 @@ describe('request lines', () => {
     expect((await send('/api/v1/specialties', { 'x-api-key': suspended })).status).toBe(403);
     expect((await send(`/api/v1/specialties?api_key=${valid}`)).status).toBe(401);
     expect((await send('/healthz')).status).toBe(200);
+    // key-shaped values in paths: the log's route holds them redacted, like the error body
+    expect((await send(`/api/v1/${valid}`, { 'x-api-key': valid })).status).toBe(404);
+    expect((await send(`/data/api/v1/specialties/${unknown}.json`)).status).toBe(404);
     const mcp = await mcpPost(serve.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(mcp.status).toBe(200);
     sent.push({ r: mcp, method: 'POST', route: '/mcp', iface: 'mcp' });
@@ -73,7 +77,7 @@ describe('request lines', () => {
       const mine = lines.filter((l) => l.req_id === id);
       expect(mine, `${s.method} ${s.route}`).toHaveLength(1);
       const l = mine[0]!;
-      expect(l).toMatchObject({ interface: s.iface, method: s.method, route: s.route, status: s.r.status, pid: serve.child.pid });
+      expect(l).toMatchObject({ interface: s.iface, method: s.method, route: redactSecrets(s.route), status: s.r.status, pid: serve.child.pid });
       expect(typeof l.ms).toBe('number');
       expect(l.ms).toBeGreaterThanOrEqual(0);
       expect(l.ms).toBeLessThan(10_000);
