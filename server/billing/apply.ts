@@ -130,10 +130,13 @@ export function decide(current: SubscriptionState | null, input: BillingInput, p
     subscription_id: input.subscriptionId, customer_id: null, plan_tier: null, plan_version: null,
     status: null, stripe_status: null, status_version: null, checkout_session_id: null,
   };
+  // An unknown price (a retired one, a custom price not in the mapping yet) leaves the plan as it is, but the
+  // status still applies: a cancellation or a failed payment must stop the key whatever the price says.
   let plan: PlanTier | null = null;
+  let unknownPrice: string | null = null;
   if (input.priceId !== null) {
     plan = planOfPrice(prices, input.priceId);
-    if (plan === null) return { next: null, outcome: `unknown price ${input.priceId}: no change (add it to the price mapping)`, createKey: false };
+    if (plan === null) unknownPrice = `unknown price ${input.priceId}: plan unchanged (add it to the price mapping)`;
   }
   let status: BillingStatus | null = input.impliedStatus;
   if (input.stripeStatus !== null) {
@@ -165,7 +168,8 @@ export function decide(current: SubscriptionState | null, input: BillingInput, p
   const createKey = input.checkoutSessionId !== null && !hasKey;
   if (input.checkoutSessionId !== null && next.checkout_session_id === null) next.checkout_session_id = input.checkoutSessionId;
   if (createKey) changes.push(`key created (${keyView(next).plan}, ${keyView(next).status})`);
-  return { next, outcome: changes.length ? changes.join('; ') : `no change${older ? ' (older than the stored state)' : ''}`, createKey };
+  const outcome = changes.length ? changes.join('; ') : `no change${older ? ' (older than the stored state)' : ''}`;
+  return { next, outcome: unknownPrice ? `${unknownPrice}; ${outcome}` : outcome, createKey };
 }
 
 /**

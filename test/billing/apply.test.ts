@@ -113,11 +113,19 @@ describe('decide', () => {
     expect(keyView(run([events[1]!, events[0]!]).state!)).toEqual({ plan: 'starter', status: 'active' });
   });
 
-  it('an unknown price changes nothing and says so', () => {
+  it('an unknown price leaves the plan as it is and says so; the status applies whatever the price', () => {
     const { events } = lifecycle('c');
-    const before = run(events.slice(0, 3)).state;
-    const d = decide(before, readEvent(subscriptionEvent('customer.subscription.updated', { id: 'evt_x', created: 1_900_000_000, sub: 'sub_c', price: 'price_unknown', status: 'canceled' }))!, prices, true);
-    expect(d).toEqual({ next: null, outcome: 'unknown price price_unknown: no change (add it to the price mapping)', createKey: false });
+    const before = run(events.slice(0, 3)).state!;
+    expect(keyView(before).status).toBe('active');
+    for (const [type, status, want] of [['customer.subscription.deleted', 'canceled', 'canceled'], ['customer.subscription.updated', 'past_due', 'past_due'], ['customer.subscription.updated', 'unpaid', 'past_due']] as const) {
+      const d = decide(before, readEvent(subscriptionEvent(type, { id: `evt_x_${status}`, created: 1_900_000_000, sub: 'sub_c', price: 'price_retired', status }))!, prices, true);
+      expect(d.outcome).toMatch(/^unknown price price_retired: plan unchanged \(add it to the price mapping\); status active -> /);
+      expect(d.next!.plan_tier).toBe(before.plan_tier);
+      expect(keyView(d.next!)).toEqual({ plan: keyView(before).plan, status: want });
+    }
+    // an active event with an unknown price: nothing to apply but the note
+    const same = decide(before, readEvent(subscriptionEvent('customer.subscription.updated', { id: 'evt_x_same', created: 1_900_000_000, sub: 'sub_c', price: 'price_unknown', status: 'active' }))!, prices, true);
+    expect(same.outcome).toBe('unknown price price_unknown: plan unchanged (add it to the price mapping); no change');
   });
 
   it('an older event changes nothing; canceled is final whatever the timestamps', () => {

@@ -91,7 +91,7 @@ describe('physpay serve with billing from the config file', () => {
       await serve.stop();
     }
     const listed = await runCliText(['billing', 'events', '--service-db', join(dir, 'service.db')]);
-    expect(listed.out).toContain('evt_serve_1\tcustomer.subscription.created\tsub_serve\tunknown price price_elsewhere: no change');
+    expect(listed.out).toContain('evt_serve_1\tcustomer.subscription.created\tsub_serve\tunknown price price_elsewhere: plan unchanged');
     const keys = JSON.parse((await runCliText(['keys', 'list', '--json', '--service-db', join(dir, 'service.db')])).out).keys;
     expect(keys).toEqual([expect.objectContaining({ plan_tier: 'professional', state: 'active', customer_id: 'cus_paid', subscription_id: 'sub_paid' })]);
     const table = (await runCliText(['keys', 'list', '--service-db', join(dir, 'service.db')])).out.split('\n');

@@ -186,7 +186,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(await keysOf(sub)).toHaveLength(1);
     });
 
-    it('unknown price: 200, no change, the event recorded with its outcome', async () => {
+    it('unknown price: 200, the plan unchanged but the status applied (a retired price cannot keep a key alive), the event recorded with its outcome', async () => {
       const t = Math.floor(Date.now() / 1000) - 100;
       const sub = `sub_unk_${kind}`;
       await deliver(server.url, subscriptionEvent('customer.subscription.created', { id: `evt_unk_${kind}_1`, created: t, sub, price: 'price_starter_y', status: 'active' }));
@@ -194,9 +194,15 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const r = await deliver(server.url, subscriptionEvent('customer.subscription.updated', { id: `evt_unk_${kind}_2`, created: t + 1, sub, price: 'price_1NotInTheMapping', status: 'past_due' }));
       expect(r.status).toBe(200);
       expect(r.json()).toEqual({ received: true });
-      expect(await server.store.getSubscription(sub)).toEqual(before);
+      const after = (await server.store.getSubscription(sub))!;
+      expect(after.plan_tier).toBe(before!.plan_tier);
+      expect(after.status).toBe('past_due');
       const ev = (await server.store.listBillingEvents(1000)).find((x) => x.event_id === `evt_unk_${kind}_2`)!;
-      expect(ev).toMatchObject({ type: 'customer.subscription.updated', subscription_id: sub, outcome: 'unknown price price_1NotInTheMapping: no change (add it to the price mapping)' });
+      expect(ev).toMatchObject({ type: 'customer.subscription.updated', subscription_id: sub, outcome: 'unknown price price_1NotInTheMapping: plan unchanged (add it to the price mapping); status active -> past_due' });
+      // a cancellation with a retired price cancels (Stripe does not retry a 200)
+      const c = await deliver(server.url, subscriptionEvent('customer.subscription.deleted', { id: `evt_unk_${kind}_3`, created: t + 2, sub, price: 'price_retired', status: 'canceled' }));
+      expect(c.status).toBe(200);
+      expect((await server.store.getSubscription(sub))!.status).toBe('canceled');
     });
 
     it('other event types: 200, recorded as ignored; malformed, oversized and non-POST requests refused', async () => {
