@@ -138,15 +138,20 @@ export function createDraws(drawKey: Uint8Array): Draws {
 }
 
 const drawsByKey = new Map<string, Draws>();
+/** the same key array is asked for once per figure: found by identity first, without hashing its bytes */
+const drawsByArray = new WeakMap<Uint8Array, Draws>();
 
 /** One Draws per draw key (build threads and the server each keep theirs). */
 export function drawsFor(drawKey: Uint8Array): Draws {
+  let d = drawsByArray.get(drawKey);
+  if (d) return d;
   const id = Buffer.from(drawKey).toString('hex');
-  let d = drawsByKey.get(id);
+  d = drawsByKey.get(id);
   if (!d) {
     d = createDraws(drawKey);
     drawsByKey.set(id, d);
   }
+  drawsByArray.set(drawKey, d);
   return d;
 }
 
