@@ -20,12 +20,14 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
- * What Node answers itself, before any handler sees a request, in the documented error shape
- * (`{"error"}` with a reason) instead of an empty body: 431 for a request line or headers over 16 KB, 408
- * for a client too slow to send its request, 400 for a malformed request. The connection is closed.
+ * What Node answers itself, before or while a handler reads a request, in the documented error shape
+ * (`{"error"}` with a reason) instead of an empty body or a bare close: 431 for a request line or headers over
+ * 16 KB, 408 for a client too slow to send its request (its headers, or its body while a handler waits for
+ * it), 400 for a malformed request. The connection is closed after the answer.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
@@ -35,6 +37,14 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
       ? [408, 'Request Timeout', 'request not received in time; the connection is closed']
       : [400, 'Bad Request', 'malformed HTTP request'];
   const body = `${JSON.stringify({ error: message })}\n`;
+  if (inFlight) {
+    // A handler is reading the body: answer through its response, so the request is logged and counted with
+    // its status and keeps its request id; Node closes the connection once the answer is written.
+    for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'cache-control']) inFlight.removeHeader(name);
+    inFlight.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', connection: 'close' });
+    inFlight.end(body);
+    return;
+  }
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
 }
 

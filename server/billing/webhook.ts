@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
 import type { Clock } from '../http/clock.ts';
 import { sendJson } from '../http/send.ts';
+import { readBody } from '../http/body.ts';
 import type { Logger } from '../observability/logger.ts';
 import { StoreUnavailableError, type ServiceStore, type StoredSubscription } from '../store/types.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../keyed/keys.ts';
@@ -49,33 +50,6 @@ export function isWebhookTarget(route: string): boolean {
   return route === WEBHOOK_PATH;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      if (over) return;
-      size += c.length;
-      if (size > limit) {
-        over = true;
-        resolve(null);
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks, size));
-    });
-    req.on('error', reject);
-  });
-}
-
 export function createWebhookHandler(deps: WebhookDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (!deps.billing) {
@@ -87,18 +61,13 @@ export function createWebhookHandler(deps: WebhookDeps): (req: IncomingMessage, 
       return;
     }
     const { webhookSecret, prices } = deps.billing;
-    let body: Buffer | null;
-    try {
-      body = await readBody(req, WEBHOOK_MAX_BYTES);
-    } catch {
-      if (!res.headersSent) sendJson(res, 400, { error: 'the request body could not be read' }, HEADERS);
-      return;
-    }
-    if (body === null) {
+    const read = await readBody(req, WEBHOOK_MAX_BYTES);
+    if (read.kind === 'gone') return;
+    if (read.kind === 'too-large') {
       sendJson(res, 413, { error: `request body over ${WEBHOOK_MAX_BYTES / 1024} kB` }, { ...HEADERS, connection: 'close' });
-      req.resume();
       return;
     }
+    const body = read.bytes;
     const header = req.headers['stripe-signature'];
     if (typeof header !== 'string' || header === '') {
       sendJson(res, 400, { error: 'missing Stripe-Signature header' }, HEADERS);

@@ -20,6 +20,7 @@ import { submissionFingerprint } from '../../build/db/fingerprint.ts';
 import type { BuildRegistry } from '../builds/registry.ts';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
 import type { Clock } from '../http/clock.ts';
+import { readBody } from '../http/body.ts';
 import { pageSecurityHeaders } from '../http/page-security.ts';
 import { requestIdHeader, sendJson } from '../http/send.ts';
 import { evaluateAgainst } from '../mcp/tools/evaluate-compensation.ts';
@@ -57,25 +58,6 @@ class Refusal extends Error {
   constructor(readonly status: number, message: string, readonly fields: FieldErrors = {}) {
     super(message);
   }
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > INTAKE_MAX_BYTES) {
-      req.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= INTAKE_MAX_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > INTAKE_MAX_BYTES ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -195,11 +177,13 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
         sendJson(res, 415, { error: 'send the report as application/json or application/x-www-form-urlencoded' }, { 'cache-control': 'no-store' });
         return;
       }
-      const body = await readBody(req);
-      if (body === null) {
-        sendJson(res, 413, { error: `the report is larger than ${INTAKE_MAX_BYTES / 1024} kB` }, { 'cache-control': 'no-store' });
+      const read = await readBody(req, INTAKE_MAX_BYTES);
+      if (read.kind === 'gone') return;
+      if (read.kind === 'too-large') {
+        sendJson(res, 413, { error: `the report is larger than ${INTAKE_MAX_BYTES / 1024} kB` }, { 'cache-control': 'no-store', connection: 'close' });
         return;
       }
+      const body = read.bytes;
       let values: Record<string, unknown>;
       if (json) {
         try {
