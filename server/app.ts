@@ -59,6 +59,8 @@ export interface AppDeps {
   billing?: BillingConfig;
   /** /contribute: submissions a client may make per UTC day (default 5) */
   intakePerDay?: number;
+  /** /contribute: reports without a proof of work (no JavaScript) the whole site takes per UTC day (default 20) */
+  intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
   billingPortalUrl?: string;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
@@ -144,7 +146,7 @@ export function createApp(deps: AppDeps): App {
   const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
   const welcome = createWelcomeHandler({ store: deps.store, billing: deps.billing, registry: deps.registry, logger });
   const account = createAccountHandler({ registry: deps.registry, billingPortalUrl: deps.billingPortalUrl });
-  const intake = createIntakeHandler({ registry: deps.registry, store: deps.store, clock, clientIp, perDay: deps.intakePerDay });
+  const intake = createIntakeHandler({ registry: deps.registry, store: deps.store, clock, clientIp, perDay: deps.intakePerDay, withoutJsPerDay: deps.intakeWithoutJsPerDay });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const started = process.hrtime.bigint();

@@ -40,6 +40,8 @@ export interface ServerConfig {
   billing?: BillingConfig;
   /** /contribute: submissions a client may make per UTC day (default 5) */
   intakePerDay?: number;
+  /** /contribute: reports without a proof of work (no JavaScript) the whole site takes per UTC day (default 20) */
+  intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account (default: not linked) */
   billingPortalUrl?: string;
   /** JSON request logs (pino); default: none (the CLI passes one) */
@@ -131,7 +133,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
-    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay,
+    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay, intakeWithoutJsPerDay: config.intakeWithoutJsPerDay,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   bound.serve(app.listener);
   await registry.start(config.pollMs);

@@ -35,6 +35,12 @@ import { checkFormToken, clientHash, cookieValue, FORM_COOKIE, formToken, MAX_AG
 
 export const INTAKE_MAX_BYTES = 16 * 1024;
 export const DEFAULT_INTAKE_PER_DAY = 5;
+/**
+ * Reports without a proof of work (the form without JavaScript) the whole site takes per UTC day. Without
+ * JavaScript nothing costs a bot work (a wait is not work), so what it can add that way is capped for
+ * everyone; past the cap the form asks for a browser with JavaScript. Each is marked for the moderator.
+ */
+export const DEFAULT_INTAKE_WITHOUT_JS_PER_DAY = 20;
 
 export interface IntakeDeps {
   registry: BuildRegistry;
@@ -43,6 +49,8 @@ export interface IntakeDeps {
   clientIp: (req: IncomingMessage) => string;
   /** submissions a client may make per UTC day (default 5) */
   perDay?: number;
+  /** submissions without a proof of work the whole site takes per UTC day (default 20) */
+  withoutJsPerDay?: number;
 }
 
 /** The canonical route is one of this module's. */
@@ -62,6 +70,7 @@ class Refusal extends Error {
 
 export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const perDay = deps.perDay ?? DEFAULT_INTAKE_PER_DAY;
+  const limits = { perClient: perDay, withoutProofPerDay: deps.withoutJsPerDay ?? DEFAULT_INTAKE_WITHOUT_JS_PER_DAY };
   let secret: string | undefined;
   const secretOf = async () => (secret ??= await deps.store.intakeSecret());
 
@@ -78,7 +87,7 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     const nonce = randomBytes(18).toString('base64url');
     const secure = (req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
     const body = formPage(siteContextOf(build), {
-      values, errors, problem, token: formToken(key, nonce, Math.floor(now / 1000)), challenge: await newChallenge(key, now), perDay,
+      values, errors, problem, token: formToken(key, nonce, Math.floor(now / 1000), clientHash(key, deps.clientIp(req))), challenge: await newChallenge(key, now), perDay,
       specialties: build.keyedIndex.specialties.map((s) => s.name), states: build.keyedIndex.states.map((s) => ({ code: s.code, name: s.name })), script: contributeScript(),
     });
     html(res, status, body, { 'set-cookie': `${FORM_COOKIE}=${nonce}; Path=${CONTRIBUTE_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure}` });
@@ -104,14 +113,17 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     if (typeof values.website === 'string' && values.website.trim() !== '') throw new Refusal(400, 'This submission was not accepted.');
     let challenge: 'pow' | 'form' = 'pow';
     let seconds: number | null = null;
+    let formNonce: string | null = null;
+    const client = clientHash(key, deps.clientIp(req));
     if (!json) {
-      const t = checkFormToken(key, typeof values.form_token === 'string' ? values.form_token : undefined, cookieValue(req.headers.cookie, FORM_COOKIE), Math.floor(now.getTime() / 1000));
+      const t = checkFormToken(key, typeof values.form_token === 'string' ? values.form_token : undefined, cookieValue(req.headers.cookie, FORM_COOKIE), client, Math.floor(now.getTime() / 1000));
       if (!t.ok) {
         throw new Refusal(403, t.reason === 'too_fast'
           ? 'The form was sent too quickly after it was opened; check your answers and send it again.'
-          : 'This form has expired or was not opened on this site (cookies must be allowed for it); it has been reloaded: send it again.');
+          : 'This form has expired, was opened from another connection, or was not opened on this site (cookies must be allowed for it); it has been reloaded: send it again.');
       }
       seconds = t.secondsToSubmit;
+      formNonce = t.nonce;
     }
     const pow = typeof values.altcha === 'string' ? values.altcha : '';
     let signature: string | null = null;
@@ -121,7 +133,9 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     } else if (json) {
       throw new Refusal(400, `altcha is required: GET ${CONTRIBUTE_PATH}/challenge, solve it (SHA-256 of salt + number = challenge) and send the base64 JSON payload`);
     } else {
+      // without JavaScript: the form's token is what the report spends
       challenge = 'form';
+      signature = `form:${formNonce}`;
     }
     const checked = checkReport(values, {
       resolver: build.resolver,
@@ -133,10 +147,17 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     const outcome = await deps.store.submitReport({
       id: randomUUID(), report: r,
       fingerprint: submissionFingerprint(r),
-      clientHash: clientHash(key, deps.clientIp(req)), day: now.toISOString().slice(0, 10), received_at: now.toISOString(), challenge, challengeSignature: signature, seconds_to_submit: seconds,
-    }, perDay);
+      clientHash: client, day: now.toISOString().slice(0, 10), received_at: now.toISOString(), challenge, challengeSignature: signature, seconds_to_submit: seconds,
+    }, limits);
     if (outcome.outcome === 'limited') throw new Refusal(429, `You have sent ${perDay} reports today, the most a day from one connection; please come back tomorrow.`);
-    if (outcome.outcome === 'spent') throw new Refusal(403, 'This anti-abuse check was already used for a report; reload the page (or get a new challenge) for the next one.');
+    if (outcome.outcome === 'budget') {
+      throw new Refusal(429, `Today's reports without JavaScript are used up for the whole site (${limits.withoutProofPerDay} a day: without JavaScript the form has no proof of work, so this is what keeps bots out). Send it from a browser with JavaScript on, where a check of about a second replaces this limit, or come back tomorrow.`);
+    }
+    if (outcome.outcome === 'spent') {
+      throw new Refusal(403, challenge === 'form'
+        ? 'This form was already used for a report; it has been reloaded for the next one.'
+        : 'This anti-abuse check was already used for a report; reload the page (or get a new challenge) for the next one.');
+    }
     if (outcome.outcome === 'repeat') throw new Refusal(409, 'You have already sent this report; it is waiting for moderation.');
     return { report: r };
   }

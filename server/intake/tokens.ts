@@ -2,9 +2,11 @@
  * The form's anti-forgery token and the client's hash (pure: the secret and the times are arguments).
  *
  * GET /contribute sets a random nonce in a cookie (HttpOnly, SameSite=Strict) and puts
- * `issued.nonce.hmac` in the form. A POST is accepted only with both, the same nonce, a valid HMAC, and at
- * least MIN_FILL_SECONDS and at most MAX_AGE_SECONDS since the page was served: a page of another site cannot
- * read the token or set the cookie (double submit, signed), and a bot that posts at once is refused.
+ * `issued.nonce.hmac` in the form, the HMAC covering the time, the nonce and the hash of the client's address.
+ * A POST is accepted only with both, the same nonce, a valid HMAC for the address it comes from, and at least
+ * MIN_FILL_SECONDS and at most MAX_AGE_SECONDS since the page was served: a page of another site cannot read
+ * the token or set the cookie (double submit, signed), a token taken from one address cannot be sent from
+ * others, and a bot that posts at once is refused. The store spends the nonce with the one report it carries.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -14,23 +16,28 @@ export const FORM_COOKIE = 'physpay_form';
 
 const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
 
-export function formToken(secret: string, nonce: string, issuedAtSeconds: number): string {
-  return `${issuedAtSeconds}.${nonce}.${mac(secret, `form:${issuedAtSeconds}.${nonce}`)}`;
+/** `client`: the client's address hash (clientHash), so the token is good from that address only. */
+export function formToken(secret: string, nonce: string, issuedAtSeconds: number, client: string): string {
+  return `${issuedAtSeconds}.${nonce}.${mac(secret, `form:${issuedAtSeconds}.${nonce}.${client}`)}`;
 }
 
-export type TokenCheck = { ok: true; secondsToSubmit: number } | { ok: false; reason: 'missing' | 'invalid' | 'too_fast' | 'expired' };
+export type TokenCheck = { ok: true; secondsToSubmit: number; nonce: string } | { ok: false; reason: 'missing' | 'invalid' | 'too_fast' | 'expired' };
 
-export function checkFormToken(secret: string, token: string | undefined, cookieNonce: string | undefined, nowSeconds: number): TokenCheck {
+/**
+ * `invalid` covers a forged token, another page's token and a token sent from another address than the one
+ * that opened the form (one HMAC cannot tell them apart, and need not: each gets a fresh form).
+ */
+export function checkFormToken(secret: string, token: string | undefined, cookieNonce: string | undefined, client: string, nowSeconds: number): TokenCheck {
   if (!token || !cookieNonce) return { ok: false, reason: 'missing' };
   const m = /^(\d{1,12})\.([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m || m[2] !== cookieNonce) return { ok: false, reason: 'invalid' };
-  const expected = Buffer.from(mac(secret, `form:${m[1]}.${m[2]}`));
+  const expected = Buffer.from(mac(secret, `form:${m[1]}.${m[2]}.${client}`));
   const given = Buffer.from(m[3]!);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
   const age = nowSeconds - Number(m[1]);
   if (age < MIN_FILL_SECONDS) return { ok: false, reason: 'too_fast' };
   if (age > MAX_AGE_SECONDS) return { ok: false, reason: 'expired' };
-  return { ok: true, secondsToSubmit: age };
+  return { ok: true, secondsToSubmit: age, nonce: m[2]! };
 }
 
 /** The client's address as kept with a submission: an HMAC under the store's secret, never the address. */

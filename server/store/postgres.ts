@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { pendingOf, quotaRefusal, refusal, type StoreEvents, type SubmissionRow } from './sqlite.ts';
 import {
   historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
-  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -138,6 +138,11 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       name  TEXT PRIMARY KEY,
       value TEXT NOT NULL
     )`,
+  },
+  {
+    // the site-wide daily budget of submissions without a proof of work counts them by day
+    version: 8,
+    sql: 'CREATE INDEX IF NOT EXISTS intake_day_challenge ON intake_submissions (day, challenge)',
   },
 ];
 
@@ -679,14 +684,20 @@ export class PostgresServiceStore implements ServiceStore {
     )).rows;
   }
 
-  async submitReport(n: NewSubmission, perDay: number): Promise<SubmitResult> {
+  async submitReport(n: NewSubmission, limits: IntakeLimits): Promise<SubmitResult> {
     return this.transaction(async (c) => {
       // the client's row of the day, locked: two submissions of one client (any instances) are decided in turn
       await c.query('INSERT INTO intake_clients (client_hash, day, count) VALUES ($1, $2, 0) ON CONFLICT (client_hash, day) DO NOTHING', [n.clientHash, n.day]);
       const counted = (await c.query<{ count: number }>('SELECT count FROM intake_clients WHERE client_hash = $1 AND day = $2 FOR UPDATE', [n.clientHash, n.day])).rows[0]!.count;
       if (n.challengeSignature !== null && (await c.query('SELECT 1 FROM intake_submissions WHERE challenge_signature = $1', [n.challengeSignature])).rows.length) return { outcome: 'spent', clientCount: counted };
       if ((await c.query('SELECT 1 FROM intake_submissions WHERE fingerprint = $1 AND client_hash = $2', [n.fingerprint, n.clientHash])).rows.length) return { outcome: 'repeat', clientCount: counted };
-      if (counted >= perDay) return { outcome: 'limited', clientCount: counted };
+      if (counted >= limits.perClient) return { outcome: 'limited', clientCount: counted };
+      if (n.challenge === 'form') {
+        // the day's budget is the whole site's: reports without a proof of work are decided one at a time
+        await c.query("SELECT pg_advisory_xact_lock(hashtext('physpay intake without proof ' || $1))", [n.day]);
+        const today = Number((await c.query<{ n: string }>("SELECT count(*) AS n FROM intake_submissions WHERE day = $1 AND challenge = 'form'", [n.day])).rows[0]!.n);
+        if (today >= limits.withoutProofPerDay) return { outcome: 'budget', clientCount: counted };
+      }
       const elsewhere = Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = $1', [n.fingerprint])).rows[0]!.n);
       await c.query(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere]);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -127,6 +127,11 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       name  TEXT PRIMARY KEY,
       value TEXT NOT NULL
     ) STRICT;`,
+  },
+  {
+    // the site-wide daily budget of submissions without a proof of work counts them by day
+    version: 7,
+    sql: 'CREATE INDEX intake_day_challenge ON intake_submissions (day, challenge);',
   },
 ];
 
@@ -505,13 +510,16 @@ export class SqliteServiceStore implements ServiceStore {
       .all({ key: keyId, from: fromDay, to: toDay }) as DailyUse[]);
   }
 
-  submitReport(n: NewSubmission, perDay: number): SubmitResult {
+  submitReport(n: NewSubmission, limits: IntakeLimits): SubmitResult {
     return this.guard(true, () => this.db
       .transaction((): SubmitResult => {
         const counted = (this.db.prepare('SELECT count FROM intake_clients WHERE client_hash = ? AND day = ?').get(n.clientHash, n.day) as { count: number } | undefined)?.count ?? 0;
         if (n.challengeSignature !== null && this.db.prepare('SELECT 1 FROM intake_submissions WHERE challenge_signature = ?').get(n.challengeSignature)) return { outcome: 'spent', clientCount: counted };
         if (this.db.prepare('SELECT 1 FROM intake_submissions WHERE fingerprint = ? AND client_hash = ?').get(n.fingerprint, n.clientHash)) return { outcome: 'repeat', clientCount: counted };
-        if (counted >= perDay) return { outcome: 'limited', clientCount: counted };
+        if (counted >= limits.perClient) return { outcome: 'limited', clientCount: counted };
+        if (n.challenge === 'form' && (this.db.prepare("SELECT count(*) AS n FROM intake_submissions WHERE day = ? AND challenge = 'form'").get(n.day) as { n: number }).n >= limits.withoutProofPerDay) {
+          return { outcome: 'budget', clientCount: counted };
+        }
         const elsewhere = (this.db.prepare('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = ?').get(n.fingerprint) as { n: number }).n;
         this.db.prepare(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere);

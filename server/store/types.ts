@@ -199,7 +199,10 @@ export interface NewSubmission {
   day: string;
   received_at: string;
   challenge: IntakeSignals['challenge'];
-  /** the solved proof-of-work challenge's signature: one stored report per challenge (null: the form path) */
+  /**
+   * What the report spent: the solved proof-of-work challenge's signature, or on the form path without
+   * JavaScript `form:` and its token's nonce. One stored report each (null: nothing to spend).
+   */
   challengeSignature: string | null;
   seconds_to_submit: number | null;
 }
@@ -213,9 +216,21 @@ export interface PendingSubmission {
   signals: IntakeSignals;
 }
 
+/** The daily limits a submission is checked against (counted per UTC day, in the store: shared by every process). */
+export interface IntakeLimits {
+  /** submissions one client (its address hash) may store a day */
+  perClient: number;
+  /** submissions without a proof of work (the form without JavaScript) the whole site stores a day */
+  withoutProofPerDay: number;
+}
+
 export interface SubmitResult {
-  /** stored; refused by the per-client daily limit; already sent by this same client; or its challenge already spent (nothing stored) */
-  outcome: 'stored' | 'limited' | 'repeat' | 'spent';
+  /**
+   * stored; refused by the per-client daily limit; already sent by this same client; its challenge or form
+   * token already spent; or (without a proof of work) the site's daily budget for those used up. Nothing is
+   * stored unless `stored`.
+   */
+  outcome: 'stored' | 'limited' | 'repeat' | 'spent' | 'budget';
   /** the client's submissions counted today, this one included when stored */
   clientCount: number;
 }
@@ -278,12 +293,14 @@ export interface ServiceStore {
   /** Was a checkout with this session id recorded (a subscription started by it)? The welcome page's second visit. */
   hasCheckoutSession(checkoutSessionId: string): MaybePromise<boolean>;
   /**
-   * One atomic step: refuse when its solved challenge was already used for a stored report (`spent`), when
-   * this client (its hash) already stored the same report (`repeat`), or has
-   * `perDay` submissions today (`limited`); otherwise store it (pending import), count it, and record how many
-   * other clients sent the same report before (a signal for the moderator, never told to the sender).
+   * One atomic step: refuse when its solved challenge or form token was already used for a stored report
+   * (`spent`), when this client (its hash) already stored the same report (`repeat`), or has
+   * `limits.perClient` submissions today (`limited`), or when it has no proof of work and the site stored
+   * `limits.withoutProofPerDay` such submissions today (`budget`); otherwise store it (pending import), count
+   * it, and record how many other clients sent the same report before (a signal for the moderator, never told
+   * to the sender).
    */
-  submitReport(s: NewSubmission, perDay: number): MaybePromise<SubmitResult>;
+  submitReport(s: NewSubmission, limits: IntakeLimits): MaybePromise<SubmitResult>;
   /** Submissions not taken into a reports DB yet, oldest first (at most `limit`). */
   pendingSubmissions(limit: number): MaybePromise<PendingSubmission[]>;
   /**

@@ -22,12 +22,13 @@ const tmp = useTempDir('contribute');
 let now = new Date('2026-11-20T12:00:00Z');
 let s: RunningServer;
 let ipNo = 0;
+let dist: string;
 const nextIp = () => `203.0.113.${++ipNo}`;
 const wait = (seconds: number) => void (now = new Date(now.getTime() + seconds * 1000));
 const pending = async () => s.store.pendingSubmissions(1000);
 
 beforeAll(async () => {
-  const { dist } = goldenBuildIn(tmp.path, join(tmp.path, 'dist'));
+  dist = goldenBuildIn(tmp.path, join(tmp.path, 'dist')).dist;
   s = later(await startTestServer(dist, join(tmp.path, 'service.db'), { clock: () => now, trustProxy: 1 }));
 }, 60_000);
 
@@ -81,6 +82,30 @@ describe('accepted', () => {
   });
 });
 
+describe('without JavaScript: a site-wide daily budget', () => {
+  it('reports without a proof of work stop at the budget for every client (429, the answers kept), reports with one are still taken, and the next day it opens again', async () => {
+    const small = later(await startTestServer(dist, join(tmp.path, 'service-budget.db'), { clock: () => now, trustProxy: 1, intakeWithoutJsPerDay: 2 }));
+    const send = async (total: number) => {
+      const ip = nextIp();
+      const f = await openForm(small.url, ip);
+      wait(5);
+      return postForm(small.url, ip, f, { ...REPORT, total_compensation: String(total), base_salary: '', bonus: '' });
+    };
+    expect((await send(281_000)).status).toBe(201);
+    expect((await send(282_000)).status).toBe(201);
+    const third = await send(283_000);
+    expect(third.status).toBe(429);
+    expect(third.text).toContain('reports without JavaScript');
+    expect(third.text).toContain('value="283000"');
+    const ip = nextIp();
+    const f = await openForm(small.url, ip);
+    expect((await postJson(small.url, ip, { ...REPORT, total_compensation: 284_000, base_salary: '', bonus: '', altcha: await solve(f.challenge) })).status).toBe(201);
+    wait(86_400);
+    expect((await send(285_500)).status).toBe(201);
+    expect((await small.store.pendingSubmissions(100)).map((p) => [p.report.total_compensation, p.signals.challenge])).toEqual([[281_000, 'form'], [282_000, 'form'], [284_000, 'pow'], [285_500, 'form']]);
+  });
+});
+
 describe('refused', () => {
   it('challenge: missing (JSON), wrong number, expired', async () => {
     const ip = nextIp();
@@ -103,7 +128,7 @@ describe('refused', () => {
     wait(5);
     const noCookie = await postForm(s.url, ip, { cookie: 'other=1', token: f.token }, REPORT);
     expect(noCookie.status).toBe(403);
-    expect(noCookie.text).toContain('expired or was not opened on this site');
+    expect(noCookie.text).toContain('was not opened on this site');
     expect(noCookie.text).toContain('value="285,000"'); // the answers are kept
     expect(noCookie.text).toContain('name="form_token"');
     expect((await postForm(s.url, ip, { cookie: f.cookie, token: g.token }, REPORT)).status).toBe(403); // another page's token
@@ -114,6 +139,22 @@ describe('refused', () => {
     expect(fast.text).toContain('sent too quickly');
     wait(2 * 3600 + 1);
     expect((await postForm(s.url, ip, f, REPORT)).status).toBe(403);
+  });
+
+  it('a form token is spent by its one report, and only the address that opened the form can send it', async () => {
+    const ip = nextIp();
+    const f = await openForm(s.url, ip);
+    wait(5);
+    const report = (total: string) => ({ ...REPORT, total_compensation: total, base_salary: '', bonus: '' });
+    const elsewhere = await Promise.all([nextIp(), nextIp()].map((other) => postForm(s.url, other, f, report('287,000'))));
+    expect(elsewhere.map((r) => r.status)).toEqual([403, 403]);
+    expect(elsewhere[0]!.text).toContain('opened from another connection');
+    expect((await postForm(s.url, ip, f, report('286,000'))).status).toBe(201);
+    const again = await postForm(s.url, ip, f, report('286,001'));
+    expect(again.status).toBe(403);
+    expect(again.text).toContain('already used for a report');
+    expect(again.text).toContain('value="286,001"'); // the answers come back with a fresh form
+    expect((await pending()).filter((p) => [286_000, 286_001, 287_000].includes(p.report.total_compensation)).map((p) => p.report.total_compensation)).toEqual([286_000]);
   });
 
   it('a solved challenge is spent by the report it carried: reusing it (any client) is 403', async () => {

@@ -44,7 +44,7 @@ async function submit(store: ServiceStore, count: number, base: number, run: str
     const r = await store.submitReport({
       id, report: report(base + i), fingerprint: `fp-${run}-${base + i}`, clientHash: `client-${run}-${Math.floor(i / 5)}`, day: '2026-11-20',
       received_at: new Date(Date.UTC(2026, 10, 20, 10) + i).toISOString(), challenge: i % 2 ? 'pow' : 'form', challengeSignature: null, seconds_to_submit: 10 + i,
-    }, 5);
+    }, { perClient: 5, withoutProofPerDay: 1_000_000 });
     expect(r.outcome).toBe('stored');
     ids.push(id);
   }
@@ -153,7 +153,7 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
     const res = await store.submitReport({
       id, report: r, fingerprint: `fp-${id}`, clientHash: client, day: receivedAt.slice(0, 10), received_at: receivedAt, challenge,
       challengeSignature: null, seconds_to_submit: 12,
-    }, 5);
+    }, { perClient: 5, withoutProofPerDay: 1_000_000 });
     expect(res.outcome).toBe('stored');
     return id;
   };

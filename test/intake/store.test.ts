@@ -23,6 +23,9 @@ const sub = (client: string, total: number, over: Partial<NewSubmission> = {}): 
   challenge: 'pow', challengeSignature: null, seconds_to_submit: null, ...over,
 });
 
+/** 5 a client a day; no budget for reports without a proof of work to reach */
+const LIMITS = { perClient: 5, withoutProofPerDay: 1_000_000 };
+
 const backends: [string, () => Promise<ServiceStore>][] = [
   ['sqlite', async () => new SqliteServiceStore(file())],
   ['postgres', async () => PostgresServiceStore.open(PG_URL)],
@@ -44,22 +47,22 @@ for (const [kind, open] of backends) {
 
     it('per-client daily limit exact under concurrency across connections: 40 at once, 5 stored', async () => {
       const client = `c1-${run}`;
-      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => Promise.resolve((i % 2 ? a : b).submitReport(sub(client, 100_000 + i), 5))));
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => Promise.resolve((i % 2 ? a : b).submitReport(sub(client, 100_000 + i), LIMITS))));
       expect(results.filter((r) => r.outcome === 'stored')).toHaveLength(5);
       expect(results.filter((r) => r.outcome === 'limited')).toHaveLength(35);
       expect(new Set(results.filter((r) => r.outcome === 'stored').map((r) => r.clientCount))).toEqual(new Set([1, 2, 3, 4, 5]));
       // the next day the client may send again
-      expect((await a.submitReport(sub(client, 100_500, { day: '2026-11-21' }), 5)).outcome).toBe('stored');
+      expect((await a.submitReport(sub(client, 100_500, { day: '2026-11-21' }), LIMITS)).outcome).toBe('stored');
     });
 
     it('a repeat by the same client, a spent challenge; the same report elsewhere counted for the moderator', async () => {
       const c2 = `c2-${run}`;
       const c3 = `c3-${run}`;
       const total = 200_000 + (Date.now() % 1000);
-      expect(await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, challengeSignature: `sig-${run}` }), 5)).toEqual({ outcome: 'stored', clientCount: 1 });
-      expect(await b.submitReport(sub(c2, total, { fingerprint: `same-${run}` }), 5)).toEqual({ outcome: 'repeat', clientCount: 1 });
-      expect(await b.submitReport(sub(c3, total + 1, { challengeSignature: `sig-${run}` }), 5)).toEqual({ outcome: 'spent', clientCount: 0 });
-      expect((await b.submitReport(sub(c3, total, { fingerprint: `same-${run}`, received_at: '2026-11-20T11:00:00Z' }), 5)).outcome).toBe('stored');
+      expect(await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, challengeSignature: `sig-${run}` }), LIMITS)).toEqual({ outcome: 'stored', clientCount: 1 });
+      expect(await b.submitReport(sub(c2, total, { fingerprint: `same-${run}` }), LIMITS)).toEqual({ outcome: 'repeat', clientCount: 1 });
+      expect(await b.submitReport(sub(c3, total + 1, { challengeSignature: `sig-${run}` }), LIMITS)).toEqual({ outcome: 'spent', clientCount: 0 });
+      expect((await b.submitReport(sub(c3, total, { fingerprint: `same-${run}`, received_at: '2026-11-20T11:00:00Z' }), LIMITS)).outcome).toBe('stored');
       const mine = (await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`);
       expect(mine.map((p) => p.signals)).toEqual([
         { challenge: 'pow', seconds_to_submit: null, client_submissions_today: 1, same_report_elsewhere: 0 },
@@ -69,7 +72,17 @@ for (const [kind, open] of backends) {
       expect(await a.markSubmissionsTaken(mine.map((p) => p.id), 7, '2026-11-21T02:00:00Z')).toBe(2);
       expect(await b.markSubmissionsTaken(mine.map((p) => p.id), 8, '2026-11-21T02:00:01Z')).toBe(0);
       expect((await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`)).toEqual([]);
-      expect((await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), 5)).outcome).toBe('stored');
+      expect((await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), LIMITS)).outcome).toBe('stored');
+    });
+
+    it('reports without a proof of work share one daily budget across connections: 20 at once from 20 clients, 3 stored', async () => {
+      const day = `2027-0${kind === 'sqlite' ? 1 : 2}-${String(10 + (Date.now() % 18)).padStart(2, '0')}`;
+      const limits = { perClient: 5, withoutProofPerDay: 3 };
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => Promise.resolve((i % 2 ? a : b).submitReport(sub(`nojs-${i}-${run}`, 310_000 + i, { day, challenge: 'form', challengeSignature: `form:${i}-${run}` }), limits))));
+      expect(results.filter((r) => r.outcome === 'stored')).toHaveLength(3);
+      expect(results.filter((r) => r.outcome === 'budget')).toHaveLength(17);
+      // a report with a proof of work is not counted against it
+      expect((await a.submitReport(sub(`nojs-pow-${run}`, 320_000, { day }), limits)).outcome).toBe('stored');
     });
 
     it('one secret for every connection', async () => {

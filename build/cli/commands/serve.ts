@@ -13,7 +13,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl', 'intakePerDay'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl', 'intakePerDay', 'intakeWithoutJsPerDay'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -39,6 +39,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('stripePrices'))
     .addOption(option('billingPortalUrl'))
     .addOption(option('intakePerDay'))
+    .addOption(option('intakeWithoutJsPerDay'))
     .action(async (opts) => {
       // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
       // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
@@ -107,6 +108,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           billing,
           billingPortalUrl: s.billingPortalUrl,
           intakePerDay: s.intakePerDay,
+          intakeWithoutJsPerDay: s.intakeWithoutJsPerDay,
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
