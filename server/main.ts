@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './http/clock.ts';
 import type { TrustProxy } from './http/client-ip.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { listenFirst, type BoundServer } from './listen.ts';
+import { acceptQueueLength } from './http/accept-queue.ts';
 import type { BillingConfig } from './billing/webhook.ts';
 
 export { answerClientError, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './listen.ts';
@@ -50,6 +51,11 @@ export interface ServerConfig {
   metrics?: boolean;
   /** graceful shutdown: how long in-flight requests may take before connections are cut, ms */
   shutdownGraceMs?: number;
+  /**
+   * A stop asked for before the server is ready (SIGTERM while the build loads): startServer then returns
+   * without waiting for the build (or without starting to load it), and the caller closes the server.
+   */
+  stopSignal?: AbortSignal;
   /** slow clients: how long a client may take to send its request headers / its whole request, ms (tests shorten them) */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -69,11 +75,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Graceful stop: keep accepting until no new connection came for QUIET_MS, at most DRAIN_MS (or half the grace). */
+/**
+ * Graceful stop: keep accepting until the kernel's queue of connections waiting for this server is empty
+ * (server/http/accept-queue.ts), for at most half the grace period. Where the queue cannot be read (not
+ * Linux), until no new connection came for QUIET_MS.
+ */
 const QUIET_MS = 100;
 /** How often the service store is checked (SQLite: deleted or replaced file, lost write access; PostgreSQL: a query answered). */
 const STORE_PROBE_MS = 1_000;
-const DRAIN_MS = 1_000;
 
 /** The service store could not be opened at start (a missing folder, a file that is not a DB, PostgreSQL down). */
 export class ServiceStoreOpenError extends Error {
@@ -136,7 +145,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay, intakeWithoutJsPerDay: config.intakeWithoutJsPerDay,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   bound.serve(app.listener);
-  await registry.start(config.pollMs);
   const pruneTimer = setInterval(() => {
     void Promise.resolve(store.pruneIp(Math.floor(clock().getTime() / 86_400_000) - 1)).catch(() => {});
   }, 3_600_000);
@@ -146,15 +154,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   }, STORE_PROBE_MS);
   probeTimer.unref();
   let closing: Promise<void> | null = null;
-  return {
+  const running: RunningServer = {
     url,
     port,
     server,
     registry,
     store,
     /**
-     * Graceful stop: take the connections already queued (the kernel's accept queue, or the cluster
-     * primary's), then stop accepting; let requests in flight finish (their answers say Connection: close),
+     * Graceful stop: take the connections already queued (until the kernel's accept queue is empty), then
+     * stop accepting; let requests in flight finish (their answers say Connection: close),
      * close keep-alive connections as they go idle, cut what is left after the grace period, then close
      * the stores.
      */
@@ -167,11 +175,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         const grace = config.shutdownGraceMs ?? 10_000;
         const cut = setTimeout(() => server.closeAllConnections(), grace);
         // Closing the listener at once would reset connections a client already opened and wrote its
-        // request on but that this process has not accepted yet (the kernel's accept queue, or the cluster
-        // primary's queue), and http's close() also drops accepted connections whose request is not read
-        // yet as "idle". So: keep accepting until two loop turns and QUIET_MS passed without a new
-        // connection (at most DRAIN_MS), stop listening, let two more turns read what they sent, and only
-        // then close keep-alive connections as they go idle.
+        // request on but that this process has not accepted yet: Node takes one connection from the kernel's
+        // queue per turn of its event loop, so on a busy process a hundred queued connections take seconds.
+        // So: keep accepting until the queue is empty (read from the kernel; where it cannot be read, until
+        // two loop turns and QUIET_MS passed without a new connection), for at most half the grace period;
+        // stop listening in the same step as the last look, let two more turns read what they sent, and only
+        // then close keep-alive connections as they go idle. With --workers every worker does this on the
+        // shared socket (the primary hands out no connections itself: serve sets SCHED_NONE), so each
+        // queued connection is taken by some worker.
         const turn = () => new Promise((r) => setTimeout(r, 1)); // at least one full event loop iteration
         const started = Date.now();
         let accepted = 0;
@@ -181,15 +192,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         server.on('connection', onConnection);
         let last = started;
         let quietTurns = 0;
-        while (Date.now() - started < Math.min(DRAIN_MS, grace / 2)) {
+        while (Date.now() - started < grace / 2) {
           const before = accepted;
           await turn();
+          const queued = acceptQueueLength(port);
+          if (queued !== null) {
+            if (queued === 0) break;
+            continue;
+          }
           if (accepted !== before) {
             last = Date.now();
             quietTurns = 0;
           } else if (++quietTurns >= 2 && Date.now() - last >= QUIET_MS) break;
         }
         server.off('connection', onConnection);
+        log({ msg: 'stopped accepting connections', accepted_while_draining: accepted, drain_ms: Date.now() - started });
         const stopped = new Promise<void>((resolve) => {
           // net's close: stop listening; called back once every connection has ended
           net.Server.prototype.close.call(server, () => resolve());
@@ -207,4 +224,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       return closing;
     },
   };
+  const stop = config.stopSignal;
+  if (!stop?.aborted) {
+    const loaded = registry.start(config.pollMs);
+    await (stop ? Promise.race([loaded, new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))]) : loaded);
+  }
+  return running;
 }

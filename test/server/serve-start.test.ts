@@ -123,3 +123,38 @@ describe('while the build loads', () => {
     expect(lines[1]!.since_start_ms as number).toBeGreaterThanOrEqual(lines[0]!.since_start_ms as number);
   }, 60_000);
 });
+
+describe('signals while starting (issue 40, item 10)', () => {
+  /** Spawn serve until its `listening` log line, send `signal` once `when` says so; how it ended. */
+  async function signalWhileStarting(extra: string[], when: (url: string) => Promise<void>): Promise<{ code: number | null; signal: string | null; ms: number; stderr: string; loaded: boolean }> {
+    const serve = later(await spawnServe(['--data', golden.dist, '--service-db', join(golden.path, `service-signal-${extra.length}.db`), '--host', '127.0.0.1', '--port', '0', ...extra], 30_000, { until: 'listening' }));
+    const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => serve.child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+    await when(serve.url);
+    const sent = Date.now();
+    serve.child.kill('SIGTERM');
+    const exit = await exited;
+    return { code: exit.code, signal: exit.signal, ms: exit.at - sent, stderr: serve.stderr(), loaded: logLines(serve.stderr()).some((l) => l.msg === 'build loaded') };
+  }
+
+  it.each([[[]], [['--workers', '2']]])('a SIGTERM right after the port is bound, while the server\'s code still loads, stops it gracefully: exit 0 (%j)', async (extra) => {
+    const r = await signalWhileStarting(extra, async () => {});
+    expect([r.code, r.signal], r.stderr.slice(-1500)).toEqual([0, null]);
+    expect(r.stderr).toMatch(/SIGTERM: (shutting down gracefully|stopping 2 workers gracefully|stopped before listening)/);
+    expect(r.loaded).toBe(false); // it did not wait for the build
+    expect(r.ms).toBeLessThan(10_000);
+  }, 40_000);
+
+  it('a SIGTERM while the build loads: requests are answered (503) until it stops, and the process exits 0 without waiting for the load', async () => {
+    let waiting: Promise<{ status: number; connection: string | undefined }> | undefined;
+    const r = await signalWhileStarting([], async (url) => {
+      await waitFor('the server answering while it loads', async () => (await get(url, '/readyz')).status === 503 || null, 20_000);
+      // a request in flight when the signal comes (its answer is written as the server stops)
+      waiting = get(url, '/readyz').then((x) => ({ status: x.status, connection: x.headers.connection }));
+    });
+    expect([r.code, r.signal], r.stderr.slice(-1500)).toEqual([0, null]);
+    expect(r.stderr).toContain('SIGTERM: shutting down gracefully (no build loaded yet)');
+    expect(r.loaded).toBe(false);
+    expect(r.ms).toBeLessThan(5_000);
+    expect((await waiting!).status).toBe(503);
+  }, 40_000);
+});

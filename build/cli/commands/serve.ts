@@ -3,7 +3,9 @@
  * With --workers N it forks N processes sharing the port (node:cluster) and the service store.
  * Binds the port first (a JSON log line `listening`), then loads the build (`build loaded`); prints exactly one
  * line to stdout when ready, i.e. once the build is loaded: `listening on http://HOST:PORT`. SIGTERM/SIGINT
- * stop it gracefully: stop accepting, finish requests in flight, close the stores.
+ * stop it gracefully: stop accepting, finish requests in flight, close the stores. They are caught from the
+ * command's first moment: a signal while the server's code or the build is still loading stops it the same
+ * way (exit 0), without waiting for the load.
  */
 import cluster from 'node:cluster';
 import v8 from 'node:v8';
@@ -41,6 +43,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('intakePerDay'))
     .addOption(option('intakeWithoutJsPerDay'))
     .action(async (opts) => {
+      const stops = catchStopSignals();
       // V8 allocation-site pretenuring: sites that allocated long-lived objects while a build was loading are
       // "tenured", and the same sites then allocate every request's short-lived objects straight into the old
       // generation. Under steady load that filled the old generation at about 4 MB/s and, after the first full
@@ -62,6 +65,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         const { level, msg, ...rest } = line as { level?: string; msg?: string };
         (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
       };
+      if (stops.received()) {
+        log({ msg: `${stops.received()}: stopped before listening` });
+        return;
+      }
 
       // A wrong --service-db (a reports DB, a file that is not SQLite, a missing folder) is refused first, as
       // the one line it is, before the port is bound; once, rather than by every worker the primary would restart.
@@ -79,7 +86,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         }
         const { serveAggregates } = await import('../../../server/observability/metrics.ts');
         serveAggregates();
-        await runPrimary(s.workers, s.host, io, log);
+        await runPrimary(s.workers, io, log, stops);
         return;
       }
       if (cluster.isWorker) (await import('../../../server/observability/metrics.ts')).listenForAggregates();
@@ -109,6 +116,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           billingPortalUrl: s.billingPortalUrl,
           intakePerDay: s.intakePerDay,
           intakeWithoutJsPerDay: s.intakeWithoutJsPerDay,
+          stopSignal: stops.signal,
         });
       } catch (err) {
         // Start-up failures as one sentence naming the setting, not a stack.
@@ -119,13 +127,13 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         }
         throw listenFailure(err, s.host, s.port);
       }
+      const server = running;
+      stops.onStop((signal) => {
+        log({ msg: `${signal}: shutting down gracefully${server.registry.current ? '' : ' (no build loaded yet)'}` });
+        void server.close().then(() => process.exit(0));
+      });
+      if (stops.received()) return;
       if (!running.registry.current) log({ level: 'warn', msg: `no build in ${s.data} yet: data endpoints answer 503 until one is published` });
-      const stop = (signal: string) => {
-        log({ msg: `${signal}: shutting down gracefully` });
-        void running.close().then(() => process.exit(0));
-      };
-      process.once('SIGTERM', () => stop('SIGTERM'));
-      process.once('SIGINT', () => stop('SIGINT'));
       if (cluster.isWorker) process.send?.({ type: 'listening', url: running.url });
       else io.out(`listening on ${running.url}`);
       await new Promise(() => {}); // serve until a signal
@@ -158,7 +166,38 @@ function listenFailure(err: unknown, host: string, port: number): unknown {
   return err;
 }
 
-async function runPrimary(workers: number, host: string, io: CliIo, log: (l: Record<string, unknown>) => void): Promise<void> {
+/** The first SIGTERM or SIGINT, caught from the moment this is called (a second one kills at once, as Node does). */
+interface StopSignals {
+  signal: AbortSignal;
+  /** the signal received, or null */
+  received(): string | null;
+  /** call `fn` with the signal's name when it comes (now, when it came already) */
+  onStop(fn: (signal: string) => void): void;
+}
+
+function catchStopSignals(): StopSignals {
+  const controller = new AbortController();
+  // one that came while the CLI was loading (bin/physpay.js records it)
+  let received = ((globalThis as Record<symbol, unknown>)[Symbol.for('physpay.earlyStopSignal')] as string | undefined) ?? null;
+  if (received !== null) controller.abort(received);
+  const catchOne = (name: string) => () => {
+    if (received !== null) return;
+    received = name;
+    controller.abort(name);
+  };
+  process.once('SIGTERM', catchOne('SIGTERM'));
+  process.once('SIGINT', catchOne('SIGINT'));
+  return {
+    signal: controller.signal,
+    received: () => received,
+    onStop(fn) {
+      if (received !== null) fn(received);
+      else controller.signal.addEventListener('abort', () => fn(received!), { once: true });
+    },
+  };
+}
+
+async function runPrimary(workers: number, io: CliIo, log: (l: Record<string, unknown>) => void, stops: StopSignals): Promise<void> {
   let ready = 0;
   let url = '';
   let stopping = false;
@@ -169,6 +208,11 @@ async function runPrimary(workers: number, host: string, io: CliIo, log: (l: Rec
       if (++ready === workers) io.out(`listening on ${url}`);
     }
   };
+  // The workers accept from the shared listening socket themselves (SCHED_NONE) rather than being handed
+  // connections by the primary (round robin): on SIGTERM each worker keeps accepting until the kernel's queue
+  // is empty (server/main.ts), while a round-robin primary dropped the connections still in its own queue
+  // when the last worker stopped (0 to 110 of 160 requests written before the signal were reset).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < workers; i++) cluster.fork().on('message', onMessage);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
@@ -178,13 +222,10 @@ async function runPrimary(workers: number, host: string, io: CliIo, log: (l: Rec
     log({ level: 'error', msg: `worker ${worker.process.pid} exited (${signal ?? code}); starting a new one` });
     cluster.fork().on('message', onMessage);
   });
-  const stop = (signal: string) => {
+  stops.onStop((signal) => {
     stopping = true;
     log({ msg: `${signal}: stopping ${workers} workers gracefully` });
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  void host;
+  });
   await new Promise(() => {});
 }
