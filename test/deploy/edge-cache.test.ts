@@ -51,7 +51,13 @@ let db: pg.Client;
 const agents: Record<string, Agent> = {};
 const summary: Record<string, unknown> = {};
 
-const agentFor = (ip: string) => (agents[ip] ??= new Agent({ keepAlive: true, maxSockets: 256, localAddress: ip } as ConstructorParameters<typeof Agent>[0]));
+/**
+ * How long the test's clients keep an idle connection to the edge: less than Varnish's timeout_idle (5 s),
+ * as a client of the edge must (README: Deploying), or a request can be written on a connection as Varnish
+ * closes it ("socket hang up").
+ */
+const CLIENT_IDLE_MS = 4_000;
+const agentFor = (ip: string) => (agents[ip] ??= new Agent({ keepAlive: true, maxSockets: 256, localAddress: ip, timeout: CLIENT_IDLE_MS } as ConstructorParameters<typeof Agent>[0]));
 const get = (base: string, path: string, from: string, headers: Record<string, string> = {}) => request(base, path, { agent: agentFor(from), headers });
 
 /** Requests physpay answered on its public interfaces (not the edge's /readyz probes), both processes. */
@@ -230,6 +236,24 @@ describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
     expect(Number(stored.rows[0].day_count)).toBe(100);
     summary.quota = { plan_daily: 100, burst: 110, served: 100, refused: 10, stored: 100 };
   });
+
+  it('the test\'s clients stop reusing a connection before the edge closes it for being idle (5 s), so none is written on as it closes', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // The cause of a "socket hang up" in the quota burst above: Varnish closes a client connection idle for
+    // timeout_idle (5 s); a client that keeps idle connections longer (Node's keep-alive agent, by default
+    // forever) can write a request on one just as Varnish closes it. Measured with this Varnish (startVarnish)
+    // in front of a plain Node backend: 8 of 360 requests on connections idle 4.99-5.01 s failed. (The race is
+    // too rare to show in a test of reasonable length; what removes it is checked here.)
+    const C = '127.0.0.4';
+    const wave = async () => (await Promise.all(Array.from({ length: 60 }, () => get(edge.url, FEED, C).then((r) => String(r.status), (e: Error) => e.message)))).filter((o) => o !== '200');
+    expect(await wave()).toEqual([]);
+    const open = () => Object.values(agentFor(C).freeSockets).flat().length;
+    expect(open()).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, CLIENT_IDLE_MS + 500));
+    expect(open(), 'idle connections kept past the client\'s idle limit').toBe(0);
+    await new Promise((r) => setTimeout(r, 5_000 - CLIENT_IDLE_MS));
+    expect(await wave()).toEqual([]);
+  }, 60_000);
 
   it('MCP POSTs pass through uncached (official client), and /metrics is not reachable through the edge', async (ctx) => {
     if (skip) return ctx.skip(skip);
