@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The fault pass: tests that take a shared component away (e.g. restart PostgreSQL) run after the main
- * suite, one file at a time, so that no other test sees the outage.
+ * The fault pass: tests that take a shared component away (restart PostgreSQL, or load every core with a
+ * CPU hog) run after the main suite, one file at a time, so that no other test sees the outage.
  */
 export default defineConfig({
   test: {

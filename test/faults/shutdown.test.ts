@@ -17,7 +17,7 @@ import { spawnServe } from '../server/serve-process.ts';
 import { waitFor } from '../helpers/http.ts';
 import { addKey } from '../helpers/keys.ts';
 import { closeAfterAll } from '../helpers/server.ts';
-import { logLines, requestLines, serveArgs, useOpsFixture } from './ops-helpers.ts';
+import { logLines, requestLines, serveArgs, useOpsFixture } from '../ops/ops-helpers.ts';
 
 const f = useOpsFixture('shutdown');
 const stopLater = closeAfterAll();
