@@ -138,7 +138,7 @@ describe('physpay init and stats', () => {
     });
     expect(second.code, second.err.join('\n')).toBe(0);
     expect(second.out[0]).toContain(`; removed the old build ${firstId} (--keep)`);
-  });
+  }, 120_000); // two whole builds with their pages (fsynced): 28 s alone, 54 s beside another file on 2 cores
 
   it('stats on a missing DB fails with one line naming physpay init', async () => {
     const r = await run('stats', '--db', join(dir, 'nope.db'));
