@@ -3,11 +3,12 @@
  * listens before the rest of the server's code is even imported and before any build is loaded, so a taken
  * port or a bad address is reported in a fraction of a second. Requests that arrive before the app is
  * attached (the second or so its modules take to load) wait for it and are then answered by it. Only
- * node:http and node:net here: importing this file costs nothing.
+ * node:http, node:net and the small send helpers here: importing this file costs nothing.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { requestIdHeader } from './http/send.ts';
 
 /**
  * Slow clients (README: Security): a connection that has not sent its whole request line and headers within
@@ -41,7 +42,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     // A handler is reading the body: answer through its response, so the request is logged and counted with
     // its status and keeps its request id; Node closes the connection once the answer is written.
     for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'cache-control']) inFlight.removeHeader(name);
-    inFlight.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', connection: 'close' });
+    inFlight.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...requestIdHeader(inFlight), connection: 'close' });
     inFlight.end(body);
     return;
   }

@@ -144,6 +144,28 @@ describe('signals while starting (issue 40, item 10)', () => {
     expect(r.ms).toBeLessThan(10_000);
   }, 40_000);
 
+  it('--workers 2: a SIGTERM just after the workers are forked (their code still loading) stops them all: exit 0', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--data', golden.dist, '--service-db', join(golden.path, 'service-forked.db'), '--host', '127.0.0.1', '--port', '0', '--workers', '2'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const workers = () => {
+      try {
+        return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).length;
+      } catch {
+        return 0;
+      }
+    };
+    await waitFor('two forked workers', () => workers() >= 2 || null, 20_000, 5);
+    await new Promise((r) => setTimeout(r, 250)); // Node is up in the workers; the CLI's code is loading
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const exit = await exited;
+    clearTimeout(timer);
+    expect([exit.code, exit.signal], stderr.slice(-1500)).toEqual([0, null]);
+    expect(stderr).toContain('SIGTERM: stopping 2 workers gracefully');
+  }, 40_000);
+
   it('a SIGTERM while the build loads: requests are answered (503) until it stops, and the process exits 0 without waiting for the load', async () => {
     let waiting: Promise<{ status: number; connection: string | undefined }> | undefined;
     const r = await signalWhileStarting([], async (url) => {

@@ -66,8 +66,10 @@ export function registerServeCommand(program: Command, io: CliIo): void {
         (level === 'error' ? logger.error : level === 'warn' ? logger.warn : logger.info).call(logger, rest, String(msg ?? ''));
       };
       if (stops.received()) {
+        // exit explicitly: a cluster worker's IPC channel would keep the process alive
         log({ msg: `${stops.received()}: stopped before listening` });
-        return;
+        logger.flush();
+        process.exit(0);
       }
 
       // A wrong --service-db (a reports DB, a file that is not SQLite, a missing folder) is refused first, as
