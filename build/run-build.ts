@@ -273,6 +273,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
      */
     /** files that are an earlier build's, whose bytes differ from this build's (access date, release label) */
     const relabelled = new Set<string>();
+    /** files that are an earlier build's, hard-linked (their figures did not change) */
+    const linked = new Set<string>();
     const emit = (path: string, text: string | Buffer, validated = false) => {
       if (++emitted % 64 === 0) pool?.pump(); // keyed threads: take finished results, hand out more work
       let bytes: Buffer = typeof text === 'string' ? Buffer.from(text) : text;
@@ -288,6 +290,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
       // equal figures (access date and release label masked): the earlier file, with its release, stays
       if (before && (before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) && before.content_type === entry.content_type) {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
+        linked.add(path);
         if (before.sha256 === entry.sha256) files[path] = entry;
         else {
           relabelled.add(path);
@@ -381,7 +384,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
     const pkg = Buffer.from(canonicalJson(dataPackage({ baseUrl, publisher: opts.publisher, dataAsOf, csv: csvs })));
     openFiles.set(DATA_PACKAGE_PATH, pkg);
     emit(`public/${DATA_PACKAGE_PATH}`, pkg);
-    const bundle = openDataArchive(openFiles, buildDate, dataAsOf);
+    // the archive says when it was built: when none of its files changed, the earlier archive stays
+    const previousArchive = previousId && [...openFiles.keys()].every((p) => linked.has(`public/${p}`)) && previousFiles?.[`public/${ARCHIVE_PATH}`]
+      ? { archive: readFileSync(join(buildsDir(opts.out), previousId, 'public', ARCHIVE_PATH)), sha256Line: readFileSync(join(buildsDir(opts.out), previousId, 'public', ARCHIVE_SHA256_PATH), 'utf8') }
+      : null;
+    const bundle = previousArchive ?? openDataArchive(openFiles, buildDate);
     emit(`public/${ARCHIVE_PATH}`, bundle.archive);
     emit(`public/${ARCHIVE_SHA256_PATH}`, bundle.sha256Line);
 

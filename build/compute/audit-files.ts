@@ -7,7 +7,8 @@
  *    section naming its feed (`data-feed`). The page must be well-formed (build/pages/parse.ts); every
  *    figure must sit in a feed section, be shown with its n, and have one value wherever it appears.
  *  - CSV: RFC 4180 with a header; rows of specialties.csv and states.csv are audited like the entries
- *    of specialties.json and states.json (floor 5, P10/P90 15, rounding, withheld => empty n).
+ *    of specialties.json and states.json (floor 5, P10/P90 15, rounding, withheld => empty n), and rows of
+ *    specialty-states.csv like a specialty in a state (floor 3).
  */
 import { auditDocument } from './audit.ts';
 import { schemaForPath } from '../contract/artifacts.ts';
@@ -99,6 +100,7 @@ export function auditPage(path: string, html: string): string[] {
 const CSV_KIND: Record<string, FeedKind> = {
   'public/data/api/v1/specialties.csv': 'specialties',
   'public/data/api/v1/states.csv': 'states',
+  'public/data/api/v1/specialty-states.csv': 'specialtyState',
 };
 
 /** Problems with one CSV download of the public tree (empty when it is fine). */

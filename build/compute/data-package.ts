@@ -18,7 +18,7 @@ export const ARCHIVE_SHA256_PATH = `${ARCHIVE_PATH}.sha256`;
 type Json = Record<string, unknown>;
 interface FieldSpec { type: 'string' | 'integer' | 'number' | 'boolean' | 'date'; description: string; format?: string; unit?: string }
 
-const USD = (what: string): FieldSpec => ({ type: 'number', description: `${what}, in US dollars per year; empty when withheld`, unit: 'USD' });
+const USD = (what: string, empty = 'empty when withheld'): FieldSpec => ({ type: 'number', description: `${what}, in US dollars per year; ${empty}`, unit: 'USD' });
 
 /** What every column of the CSV downloads means (columns named pgyN_salary are matched by pattern). */
 const FIELDS: Record<string, FieldSpec> = {
@@ -32,7 +32,7 @@ const FIELDS: Record<string, FieldSpec> = {
   academic_year: { type: 'string', description: 'academic year of the pay scale, e.g. 2025-2026' },
   n: { type: 'integer', description: `approved reports behind the figures; empty below the publication floor (${FLOORS.national} nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state)` },
   median: USD('median total compensation (P50)'),
-  mean: USD('mean total compensation (winsorized)'),
+  mean: USD('mean total compensation of the reports inside the outlier fences (outliers are left out, not winsorized; the disclosure control moves it slightly)'),
   p10: USD(`10th percentile of total compensation (needs ${FLOORS.tails} reports)`),
   p25: USD('25th percentile of total compensation'),
   p75: USD('75th percentile of total compensation'),
@@ -42,8 +42,14 @@ const FIELDS: Record<string, FieldSpec> = {
   cost_of_living_index: { type: 'number', description: 'cost-of-living index of the state (US average = 100)', unit: 'index' },
   col_adjusted_median: USD('median total compensation divided by the cost-of-living index x 100'),
   pgy1_col_adjusted: USD('PGY-1 salary divided by the cost-of-living index x 100'),
-  rank: { type: 'integer', description: 'rank of the PGY-1 salary among the state\'s teaching hospitals (1 = highest)' },
-  rank_of: { type: 'integer', description: 'how many teaching hospitals of the state are ranked' },
+  rank: { type: 'integer', description: 'national rank of the cost-of-living-adjusted PGY-1 salary (pgy1_col_adjusted) among the pay scales of the same academic year, every state (1 = highest; ties share a rank); empty when the state has no cost-of-living index' },
+  rank_of: { type: 'integer', description: 'how many pay scales of that academic year are ranked nationally; empty when the row is not ranked' },
+  specialty_slug: { type: 'string', description: 'stable identifier of the specialty, used in URLs' },
+  specialty_name: { type: 'string', description: 'name of the specialty' },
+  state_slug: { type: 'string', description: 'stable identifier of the state, used in URLs' },
+  state_name: { type: 'string', description: 'state name' },
+  national_median: USD('the specialty\'s national median total compensation, for comparison', 'empty when the national figures are withheld'),
+  difference_from_national_pct: { type: 'number', description: 'the state median\'s difference from the national median, in percent of the national median; empty when either is withheld', unit: '%' },
   source_url: { type: 'string', format: 'uri', description: 'where the hospital publishes its pay scale' },
   as_of: { type: 'date', description: 'data date of the row: the newest submission (reports) or the scale\'s check date (residency)' },
   citation_url: { type: 'string', format: 'uri', description: 'the page to cite for this row' },
@@ -57,18 +63,19 @@ const FIELDS: Record<string, FieldSpec> = {
 
 function field(name: string): Json {
   const pgy = /^pgy(\d+)_salary$/.exec(name);
-  const spec = pgy ? USD(`PGY-${pgy[1]} salary`) : FIELDS[name];
+  const spec = pgy ? USD(`PGY-${pgy[1]} salary of the hospital's published scale`, `empty when the scale has no PGY-${pgy[1]} level`) : FIELDS[name];
   if (!spec) throw new Error(`data package: no description of CSV column ${name}`);
   return { name, type: spec.type, description: spec.description, ...(spec.format ? { format: spec.format } : {}), ...(spec.unit ? { unit: spec.unit } : {}) };
 }
 
 /** One CSV download to describe: its path under data/api/v1/, its text, title and primary key. */
-interface CsvResource { name: string; path: string; title: string; description: string; primaryKey: string }
+interface CsvResource { name: string; path: string; title: string; description: string; primaryKey: string[] }
 
 const RESOURCES: CsvResource[] = [
-  { name: 'specialties', path: 'specialties.csv', title: 'Specialties: national figures', description: 'One row per specialty: national total compensation of approved self-reported reports.', primaryKey: 'slug' },
-  { name: 'states', path: 'states.csv', title: 'States: all specialties', description: 'One row per state and DC: total compensation of all specialties, with the cost-of-living index.', primaryKey: 'code' },
-  { name: 'residency-institutions', path: 'residency/institutions.csv', title: 'Resident salaries by teaching hospital', description: 'One row per teaching hospital: its published PGY pay scale (wide), from the hospital\'s own publication.', primaryKey: 'slug' },
+  { name: 'specialties', path: 'specialties.csv', title: 'Specialties: national figures', description: 'One row per specialty: national total compensation of approved self-reported reports.', primaryKey: ['slug'] },
+  { name: 'specialty-states', path: 'specialty-states.csv', title: 'Specialties by state', description: 'One row per specialty and state (DC included), every pair: total compensation of that specialty in that state, beside its national median. Most rows are withheld (fewer than the floor of reports).', primaryKey: ['specialty_slug', 'state_code'] },
+  { name: 'states', path: 'states.csv', title: 'States: all specialties', description: 'One row per state and DC: total compensation of all specialties, with the cost-of-living index.', primaryKey: ['code'] },
+  { name: 'residency-institutions', path: 'residency/institutions.csv', title: 'Resident salaries by teaching hospital', description: 'One row per teaching hospital: its published PGY pay scale (wide), from the hospital\'s own publication.', primaryKey: ['slug'] },
 ];
 
 export interface PackageInput {
@@ -90,14 +97,14 @@ export function dataPackage(p: PackageInput): Json {
       name: r.name, path: r.path, title: r.title, description: r.description,
       format: 'csv', mediatype: 'text/csv', encoding: 'utf-8', bytes: Buffer.byteLength(text), hash: `sha256:${createHash('sha256').update(text).digest('hex')}`,
       dialect: { delimiter: ',', lineTerminator: '\r\n', quoteChar: '"', doubleQuote: true, header: true },
-      schema: { fields: header.map(field), primaryKey: [r.primaryKey], missingValues: [''] },
+      schema: { fields: header.map(field), primaryKey: r.primaryKey, missingValues: [''] },
     };
   });
   return {
     $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
     name: 'physpay-open-data',
     title: `${p.publisher} physician compensation open data`,
-    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Disclosure control: figures are computed on winsorized values, perturbed by a small deterministic amount and rounded to $1,000 from ${ROUNDING_MAX_N} reports or fewer, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission); the files in the archive carry it as their access date.`,
+    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Disclosure control: figures are computed on winsorized values, perturbed by a small deterministic amount and rounded to $1,000 from ${ROUNDING_MAX_N} reports or fewer, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission).`,
     homepage: `${p.baseUrl}/data/api/v1/`,
     version: p.dataAsOf,
     created: `${p.dataAsOf}T00:00:00Z`,
@@ -113,20 +120,26 @@ export function dataPackage(p: PackageInput): Json {
   };
 }
 
+/** What an archived file's attribution says in place of "accessed <date>": when the archive was built. */
+export function archivedToken(buildDate: string): string {
+  return `archive built ${buildDate})`;
+}
+
 /**
  * The archive of the open data (pure): every feed and CSV of `files` (paths under data/api/v1/, as the build
  * wrote them for `buildDate`) and the data package, under one folder, and its SHA-256 line (`sha256sum -c`
- * reads it). Its bytes depend on the data only, not on the day it was built: the files carry the data date
- * (`dataAsOf`) as their access date and as their time, so a rebuild of the same reports on another day makes
- * the same archive (and changes no file of the build).
+ * reads it). A served file's attribution says when it was accessed (the server writes the day); an
+ * archived one says when the archive was built (`archive built <buildDate>`), and the files' times are that
+ * day. The build makes a new archive only when one of its files changed: otherwise it keeps the earlier
+ * archive, which still says when it was built.
  */
-export function openDataArchive(files: ReadonlyMap<string, Buffer>, buildDate: string, dataAsOf: string): { archive: Buffer; sha256Line: string } {
-  const built = accessDateToken(buildDate);
-  const dated = accessDateToken(dataAsOf);
+export function openDataArchive(files: ReadonlyMap<string, Buffer>, buildDate: string): { archive: Buffer; sha256Line: string } {
+  const accessed = accessDateToken(buildDate);
+  const archived = archivedToken(buildDate);
   const entries = [...files.keys()].sort().map((path) => {
     const bytes = files.get(path)!;
-    return { path: `physpay-open-data/${path.slice('data/api/v1/'.length)}`, bytes: bytes.includes(built) ? Buffer.from(bytes.toString('utf8').split(built).join(dated)) : bytes };
+    return { path: `physpay-open-data/${path.slice('data/api/v1/'.length)}`, bytes: bytes.includes(accessed) ? Buffer.from(bytes.toString('utf8').split(accessed).join(archived)) : bytes };
   });
-  const archive = tarGz(entries, Date.parse(`${dataAsOf}T00:00:00Z`) / 1000);
+  const archive = tarGz(entries, Date.parse(`${buildDate}T00:00:00Z`) / 1000);
   return { archive, sha256Line: `${createHash('sha256').update(archive).digest('hex')}  ${ARCHIVE_NAME}\n` };
 }

@@ -2,6 +2,7 @@
  * CSV downloads of the open data (pure), written beside the JSON feeds from the same finished documents:
  *
  *   data/api/v1/specialties.csv              one row per specialty (national figures)
+ *   data/api/v1/specialty-states.csv         one row per specialty and state, every pair (most withheld)
  *   data/api/v1/states.csv                   one row per state (all specialties)
  *   data/api/v1/residency/institutions.csv   one row per teaching hospital (its PGY scale, wide)
  *
@@ -13,7 +14,7 @@
  * `license_url`, `citation_url` (the row's page), `as_of` (the row's own data date), plus `feed_url`,
  * `methodology_url`, `publisher` and `synthetic`, so any extract of rows still says how to credit it.
  */
-import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
+import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
 import type { FeedFile } from './open-feeds.ts';
 
 export type CsvCell = string | number | boolean | null;
@@ -46,10 +47,12 @@ type Licensed = { as_of: string; citation_url: string; feed_url: string; methodo
 const licence = (d: Licensed): CsvCell[] => LICENCE_COLUMNS.map((k) => d[k]);
 
 export const SPECIALTIES_CSV_HEADER = ['slug', 'name', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', ...LICENCE_COLUMNS];
+export const SPECIALTY_STATES_CSV_HEADER = ['specialty_slug', 'specialty_name', 'state_code', 'state_slug', 'state_name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'national_median', 'difference_from_national_pct', ...LICENCE_COLUMNS];
 export const STATES_CSV_HEADER = ['code', 'slug', 'name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'cost_of_living_index', 'col_adjusted_median', ...LICENCE_COLUMNS];
 
 export const csvPaths = {
   specialties: () => 'data/api/v1/specialties.csv',
+  specialtyStates: () => 'data/api/v1/specialty-states.csv',
   states: () => 'data/api/v1/states.csv',
   institutions: () => 'data/api/v1/residency/institutions.csv',
 };
@@ -74,6 +77,19 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
       return [d.specialty.slug, d.specialty.name, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, ...licence(d)];
     });
     out.set(csvPaths.specialties(), csvText(SPECIALTIES_CSV_HEADER, rows));
+  }
+
+  // every specialty x state pair, in the order of specialties.json, then states.json
+  const statesList = list<StatesFeed>('states');
+  if (specialties && statesList) {
+    const docs = index<SpecialtyStateFeed>(feeds, 'specialtyState', (d) => `${d.specialty.slug}/${d.state.slug}`);
+    const rows = specialties.specialties.flatMap((sp) => statesList.states.map((e) => {
+      const d = docs.get(`${sp.slug}/${e.state.slug}`);
+      if (!d) throw new Error(`specialty-states.csv: no feed for ${sp.slug} in ${e.state.slug}`);
+      const s = d.state;
+      return [d.specialty.slug, d.specialty.name, s.code, s.slug, s.name, s.region, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, d.national_median, d.difference_from_national_pct, ...licence(d)];
+    }));
+    out.set(csvPaths.specialtyStates(), csvText(SPECIALTY_STATES_CSV_HEADER, rows));
   }
 
   const states = list<StatesFeed>('states');

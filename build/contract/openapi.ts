@@ -195,6 +195,7 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
 /** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */
 const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
   { path: '/specialties.csv', feed: '/specialties.json', summary: 'Every specialty as CSV (slug, name, n, median, mean, p10-p90, rounded, withheld, licence fields per row)' },
+  { path: '/specialty-states.csv', feed: '/specialties/{slug}/states/{state}.json (every pair)', summary: 'Every specialty in every state as CSV, one row per pair (most withheld): figures, the national median and the difference from it, licence fields per row' },
   { path: '/states.csv', feed: '/states.json', summary: 'Every state as CSV (code, slug, name, region, figures, cost of living, licence fields per row)' },
   { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
 ];
@@ -245,7 +246,7 @@ export function openDataOpenApi(): Json {
   const routes = [
     ...FEED_ROUTES.map((r) => ({ ...r, operationId: r.operationId ?? `get_${r.kind}`, content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } } })),
     ...CSV_ROUTES.map((r) => ({
-      path: r.path, params: [] as string[], summary: r.summary, operationId: `get_${r.path.slice(1).replace(/[/.]/g, '_')}`,
+      path: r.path, params: [] as string[], summary: r.summary, operationId: `get_${r.path.slice(1).replace(/[/.-]/g, '_')}`,
       content: { 'text/csv': { schema: { type: 'string', description: `RFC 4180, UTF-8, one header row; the figures of ${r.feed}` } } },
     })),
     ...RELEASE_ROUTES.map((r) => ({ ...r, params: [] as string[], operationId: `get_${r.path.slice(1).replace(/[/.-]/g, '_')}` })),

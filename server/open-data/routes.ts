@@ -35,6 +35,7 @@ export const FEED_INDEX = [
   '/data/api/v1/compare/{slug}/{other}.json',
   '/data/api/v1/compare/{slug}/{other}/states/{state}.json',
   '/data/api/v1/specialties.csv',
+  '/data/api/v1/specialty-states.csv',
   '/data/api/v1/states.csv',
   '/data/api/v1/residency/institutions.csv',
   '/data/api/v1/releases.json',

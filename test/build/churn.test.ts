@@ -13,7 +13,7 @@
  * A second night adds one report to a withheld cell of a withheld specialty: no file of that specialty
  * changes (a withheld cell's as_of never looks at its own reports).
  */
-import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH } from '../../build/compute/data-package.ts';
+import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH, archivedToken } from '../../build/compute/data-package.ts';
 import { RELEASES_PATH, type ReleasesFeed } from '../../build/contract/releases.ts';
 import { accessDateToken } from '../../build/contract/manifest.ts';
 import { execFileSync } from 'node:child_process';
@@ -165,6 +165,7 @@ describe('nightly churn: new reports in one specialty in one state', () => {
     expect1(page(pagePaths.specialtiesIndex()), 'lists the specialty\'s national figures');
     expect1(pub(feedPaths.states()), 'lists the state\'s figures');
     expect1(pub(csvPaths.states()), 'lists the state\'s figures');
+    expect1(pub(csvPaths.specialtyStates()), 'lists the specialty in the state (and every state\'s national median)');
     expect1(page(pagePaths.statesIndex()), 'lists the state\'s figures');
     expect1(page(pagePaths.license()), 'cites specialties.json (its n and as_of) as the example');
     expect1(page('/'), 'the front page: specialties.json\'s headline figures and ranking');
@@ -367,15 +368,14 @@ describe('releases: what changed, from the feeds of two builds', () => {
     expect(JSON.stringify(r)).not.toContain(WITHHELD_SP);
   });
 
-  it('the archive of a build that reuses files holds the served bytes (each feed with the release it last changed in)', () => {
+  it('the archive of a build that reuses files holds the served bytes (each feed with the release it last changed in), saying when the archive was built', () => {
     const out2 = join(tmp.path, 'extract-2');
     mkdirSync(out2);
     execFileSync('tar', ['-xzf', join(second.dir, pub(ARCHIVE_PATH)), '-C', out2]);
-    const dataAsOf = second.summary.data_as_of;
     let checked = 0;
     for (const [path, entry] of Object.entries(m2.files)) {
       if (!/^public\/data\/api\/v1\/.*\.(json|csv)$/.test(path) || path === pub(RELEASES_PATH)) continue;
-      const served = readFileSync(join(second.dir, path), 'utf8').split(accessDateToken(entry.access_date ?? m2.build_date)).join(accessDateToken(dataAsOf));
+      const served = readFileSync(join(second.dir, path), 'utf8').split(accessDateToken(entry.access_date ?? m2.build_date)).join(archivedToken(m2.build_date));
       expect(readFileSync(join(out2, 'physpay-open-data', path.slice('public/data/api/v1/'.length)), 'utf8'), path).toBe(served);
       checked++;
     }

@@ -6,8 +6,9 @@
  *  - every CSV conforms to its Table Schema: header order, every cell of its type or a missing value,
  *    primary keys present and unique; bytes and hash as declared;
  *  - the archive's SHA-256 is the one published beside it, and its files are exactly the served feeds, CSVs
- *    and data package, byte for byte, as served on the data date (the access date the archive's files carry,
- *    so that the archive depends on the data only) (extracted with the system's tar).
+ *    and data package, byte for byte but for the citation line's date: "archive built <build date>" where the
+ *    server writes "accessed <day>" (extracted with the system's tar); a rebuild with the same figures keeps
+ *    the archive, a rebuild with other figures makes a new one that says so.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -47,7 +48,8 @@ describe('datapackage.json', () => {
     expect(pkg.$schema).toBe('https://datapackage.org/profiles/2.0/datapackage.json');
     expect(pkg.licenses).toEqual([{ name: 'CC-BY-4.0', path: 'https://creativecommons.org/licenses/by/4.0/', title: 'Creative Commons Attribution 4.0 International' }]);
     expect(pkg.description).toMatch(/Publication floors: .*Disclosure control: /);
-    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'states.csv', 'residency/institutions.csv']);
+    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'specialty-states.csv', 'states.csv', 'residency/institutions.csv']);
+    expect(pkg.resources[1].schema.primaryKey).toEqual(['specialty_slug', 'state_code']);
     for (const r of pkg.resources) {
       check('dataresource', r);
       check('tableschema', r.schema);
@@ -124,14 +126,22 @@ describe('the archive', () => {
     expect(inArchive).toEqual(published);
     const releases = JSON.parse(pub('data/api/v1/releases.json').toString('utf8')) as { releases: { archive_sha256: string }[] };
     expect(releases.releases[0]!.archive_sha256).toBe(createHash('sha256').update(archive).digest('hex'));
-    // and what the server sends for each on the data date
-    expect(pkg.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const s = later(await startTestServer(g.dist, join(tmp.path, 'service.db'), { clock: () => new Date(`${pkg.version}T12:00:00Z`) }));
+    // and what the server sends for each, but for the date phrase of the citation line
+    const buildDate = JSON.parse(readFileSync(join(g.buildDir, 'build.json'), 'utf8')).build_date as string;
+    const day = '2027-01-15';
+    const s = later(await startTestServer(g.dist, join(tmp.path, 'service.db'), { clock: () => new Date(`${day}T12:00:00Z`) }));
+    let dated = 0;
     for (const path of inArchive.filter((_, i) => i % 25 === 0 || i < 5)) {
       const r = await request(s.url, `/data/api/v1/${path}`);
       expect(r.status, path).toBe(200);
-      expect(r.body.equals(readFileSync(join(out, root!, path))), path).toBe(true);
+      const archived = readFileSync(join(out, root!, path), 'utf8');
+      expect(archived, path).not.toContain('accessed ');
+      if (archived.includes(`archive built ${buildDate})`)) dated++;
+      expect(r.text, path).toBe(archived.split(`archive built ${buildDate})`).join(`accessed ${day})`));
     }
+    expect(dated).toBeGreaterThan(0);
+    const mtimes = execFileSync('tar', ['-tvzf', join(g.buildDir, 'public', ARCHIVE_PATH)], { encoding: 'utf8' });
+    expect(mtimes).toContain(buildDate);
     const dl = await request(s.url, `/${ARCHIVE_PATH}`);
     expect([dl.status, dl.headers['content-type']]).toEqual([200, 'application/gzip']);
     expect(dl.body.equals(archive)).toBe(true);

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -51,6 +52,7 @@ describe('reusing unchanged files', () => {
       const before = a.files[path]!;
       expect(entry.content_hash).toBe(before.content_hash);
       expect(statSync(join(second.dir, path)).ino).toBe(statSync(join(first.dir, path)).ino);
+      if (path.endsWith('.tar.gz')) expect(gunzipSync(readFileSync(join(second.dir, path))).includes('archive built 2026-11-16)')).toBe(true);
       // the file still says when the first build wrote it, and the manifest says so
       const hasDate = readFileSync(join(second.dir, path)).includes('accessed 2026-11-16)');
       expect(entry.access_date).toBe(hasDate ? '2026-11-16' : undefined);
@@ -82,6 +84,10 @@ describe('reusing unchanged files', () => {
     expect(third.filesReused).toBeGreaterThan(0);
     expect(third.filesReused + third.filesChanged).toBeGreaterThanOrEqual(third.summary.files);
     expect(third.pruned).toEqual(expect.arrayContaining([first.id, second.id]));
+    // the archive: the unchanged rebuild kept the first one (it says when it was built); new figures, a new one
+    const archived = (d: string) => gunzipSync(readFileSync(join(d, 'public/data/api/v1/physpay-open-data.tar.gz'))).toString('latin1');
+    expect(archived(third.dir)).toContain('archive built 2026-11-18)');
+    expect(archived(third.dir)).not.toMatch(/archive built 2026-11-1[67]\)|accessed \d{4}/);
     expect(verifyBuildDir(third.dir)).toEqual([]);
     const loaded = await LoadedBuild.load(third.dir, third.id);
     expect(loaded.files.size).toBeGreaterThan(1000);

@@ -39,7 +39,7 @@ const RELEASE_FILES = ['/releases.json', '/datapackage.json', '/physpay-open-dat
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
 const UNREACHABLE: Record<string, string> = {};
-for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/states.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/specialty-states.csv', '/states.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
   UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
   UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
 }
@@ -151,6 +151,7 @@ const openPaths = () => ({
   '/wrvu/{slug}.json': { ok: '/wrvu/family-medicine.json', alias: '/wrvu/Family-Medicine.json', bad: '/wrvu/%00.json', unknown: '/wrvu/famliy-medicine.json' },
   '/residency/institutions.json': { ok: '/residency/institutions.json', alias: null, bad: null, unknown: null },
   '/specialties.csv': { ok: '/specialties.csv', alias: null, bad: null, unknown: null },
+  '/specialty-states.csv': { ok: '/specialty-states.csv', alias: null, bad: null, unknown: null },
   '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },

@@ -74,7 +74,7 @@ const FIGS = ['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90'];
 
 describe('CSV downloads', () => {
   it('are served like the feeds: text/csv, strong ETag, 304, CORS, rate-limit headers, access date untouched', async () => {
-    for (const p of ['/data/api/v1/specialties.csv', '/data/api/v1/states.csv', '/data/api/v1/residency/institutions.csv']) {
+    for (const p of ['/data/api/v1/specialties.csv', '/data/api/v1/specialty-states.csv', '/data/api/v1/states.csv', '/data/api/v1/residency/institutions.csv']) {
       const r = await get(s.url, p);
       expect(r.status, p).toBe(200);
       expect(r.headers['content-type'], p).toBe('text/csv; charset=utf-8');
@@ -131,6 +131,30 @@ describe('CSV downloads', () => {
       }
     }
     expect(withheld).toBeGreaterThan(0);
+  });
+
+  it('specialty-states.csv has one row per specialty and state, every pair, with the figures of each specialty-in-state feed', async () => {
+    const specialties = (await get(s.url, '/data/api/v1/specialties.json')).json<{ specialties: { slug: string }[] }>().specialties;
+    const states = (await get(s.url, '/data/api/v1/states.json')).json<{ states: { state: { code: string; slug: string } }[] }>().states;
+    const rows = records((await get(s.url, '/data/api/v1/specialty-states.csv')).text);
+    expect(rows.map((r) => `${r.specialty_slug}/${r.state_code}`)).toEqual(specialties.flatMap((sp) => states.map((e) => `${sp.slug}/${e.state.code}`)));
+    let withheld = 0;
+    let published = 0;
+    // every published row and a sample of the withheld ones, against the feed
+    for (const [k, row] of rows.entries()) {
+      if (row.withheld === 'true' && k % 17 !== 0) {
+        withheld++;
+        for (const f of FIGS) expect(row[f], `${row.specialty_slug}/${row.state_code}.${f} of a withheld row`).toBe('');
+        continue;
+      }
+      const doc = (await get(s.url, `/data/api/v1/specialties/${row.specialty_slug}/states/${row.state_slug}.json`)).json<Record<string, unknown> & { state: { code: string; name: string }; specialty: { name: string } }>();
+      expect([row.state_code, row.state_name, row.specialty_name]).toEqual([doc.state.code, doc.state.name, doc.specialty.name]);
+      for (const f of [...FIGS, 'withheld', 'rounded', 'national_median', 'difference_from_national_pct', ...LICENCE]) expect(row[f], `${row.specialty_slug}/${row.state_code}.${f}`).toBe(cell(doc[f]));
+      if (row.withheld === 'true') withheld++;
+      else published++;
+    }
+    expect(withheld).toBeGreaterThan(0);
+    expect(published).toBeGreaterThan(0);
   });
 
   it('institutions.csv has each teaching hospital\'s PGY scale and rank as in its feed', async () => {
