@@ -275,8 +275,15 @@ describe('attacks across builds and with planted reports (method version 3)', ()
       }
     };
     for (const f of walk(dir2).filter((p) => p.endsWith('.json') && !p.includes('/reports/'))) visit(JSON.parse(readFileSync(f, 'utf8')), f);
+    // CSV money columns (a difference from the national median, in percent, may be negative)
     for (const f of walk(dir2).filter((p) => p.endsWith('.csv'))) {
-      for (const line of readFileSync(f, 'utf8').split('\n').slice(1)) expect(line, f).not.toMatch(/(^|,)-\d/);
+      // fields of one record (quoted fields may hold commas; no field of these files holds a line break)
+      const fields = (l: string) => [...l.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!);
+      const [header, ...rows] = readFileSync(f, 'utf8').split('\r\n').filter(Boolean).map(fields);
+      for (const r of rows) expect(r.length, f).toBe(header!.length);
+      const cols = header!.flatMap((h, k) => (money.test(h) || /^pgy\d+_salary$|_col_adjusted$/.test(h) ? [k] : []));
+      expect(cols.length, f).toBeGreaterThan(0);
+      for (const r of rows) for (const k of cols) expect(r[k] ?? '', `${f} ${header![k]}`).not.toMatch(/^-/);
     }
     lines.push(`4. negatives: ${checked.toLocaleString('en-US')} published money figures checked, none below 0`);
     expect(checked).toBeGreaterThan(10_000);
