@@ -33,12 +33,14 @@ const pidsFor = (route: string) => new Set(requestLines(serve.stderr()).filter((
 
 describe('two workers, one port, one service store', () => {
   it('answers come from two worker processes (not the primary)', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, () => fresh(serve.url, '/healthz')));
-    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
-    const pids = await waitFor('log lines of both workers', () => {
-      const p = pidsFor('/healthz');
-      return requestLines(serve.stderr()).filter((l) => l.route === '/healthz').length >= 30 ? p : null;
-    });
+    // batches of 30 fresh connections until both workers answered: the kernel gives each connection to the
+    // worker that accepts it first (SCHED_NONE), so on a loaded machine one batch may go to one worker
+    let pids = new Set<number>();
+    for (let batch = 1; batch <= 10 && pids.size < 2; batch++) {
+      const answers = await Promise.all(Array.from({ length: 30 }, () => fresh(serve.url, '/healthz')));
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+      pids = await waitFor('the log lines', () => (requestLines(serve.stderr()).filter((l) => l.route === '/healthz').length >= 30 * batch ? pidsFor('/healthz') : null));
+    }
     expect(pids.size).toBe(2);
     expect(pids.has(serve.child.pid!)).toBe(false);
     for (const pid of pids) expect(alive(pid)).toBe(true);
@@ -46,7 +48,8 @@ describe('two workers, one port, one service store', () => {
 
   it('the per-IP limit is exact across them: N concurrent requests, exactly the limit served', async () => {
     await awayFromMinuteEnd(20);
-    const N = 70;
+    // many more than the limit, so that both workers take part even when the kernel favours one (SCHED_NONE)
+    const N = 150;
     const route = '/data/api/v1/states.json';
     const answers = await Promise.all(Array.from({ length: N }, () => fresh(serve.url, route)));
     const statuses = answers.map((a) => a.status);
