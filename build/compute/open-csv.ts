@@ -80,10 +80,10 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
   }
 
   // every specialty x state pair, in the order of specialties.json, then states.json
-  const statesList = list<StatesFeed>('states');
-  if (specialties && statesList) {
+  const states = list<StatesFeed>('states');
+  if (specialties && states) {
     const docs = index<SpecialtyStateFeed>(feeds, 'specialtyState', (d) => `${d.specialty.slug}/${d.state.slug}`);
-    const rows = specialties.specialties.flatMap((sp) => statesList.states.map((e) => {
+    const rows = specialties.specialties.flatMap((sp) => states.states.map((e) => {
       const d = docs.get(`${sp.slug}/${e.state.slug}`);
       if (!d) throw new Error(`specialty-states.csv: no feed for ${sp.slug} in ${e.state.slug}`);
       const s = d.state;
@@ -92,7 +92,6 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
     out.set(csvPaths.specialtyStates(), csvText(SPECIALTY_STATES_CSV_HEADER, rows));
   }
 
-  const states = list<StatesFeed>('states');
   if (states) {
     const docs = index<StateFeed>(feeds, 'state', (d) => d.state.slug);
     const rows = states.states.map((e) => {
