@@ -13,6 +13,7 @@ import { MIGRATIONS, schemaVersion } from './db/migrations.ts';
 import { nationalFacts } from './compute/national.ts';
 import { readDataset } from './source/read.ts';
 import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
+import { DEFAULT_HEADLINE_YEARS, headlineBasis, openPopulations } from './compute/headline.ts';
 import {
   blsInfo, keyedColumnsFromDataset, keyedIndex, keyedNationalFigures, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedColumns,
   type KeyedOptions, type KeyedSpecialtySummary,
@@ -51,6 +52,8 @@ export interface BuildOptions {
   /** date written into attribution lines; default: today (UTC) from `now` */
   buildDate?: string;
   keep: number;
+  /** complete compensation years in the open data's headline figures (headline.ts); default 3 */
+  headlineYears?: number;
   force: boolean;
   thresholds: DiffThresholds;
   keyed: KeyedOptions;
@@ -366,7 +369,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
       p.pump();
     }
 
-    const feeds = buildOpenFeeds(ds, feedOptions, facts);
+    const populations = openPopulations(ds, headlineBasis(partialFrom, opts.headlineYears ?? DEFAULT_HEADLINE_YEARS));
+    const feeds = buildOpenFeeds(ds, feedOptions, populations);
     const siteOptions = { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE };
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     // every feed and CSV, then the data package describing the CSVs, then one archive of all of them

@@ -40,6 +40,7 @@ export const SETTINGS = {
   baseUrl: { flags: '--base-url <url>', env: 'PHYSPAY_BASE_URL', description: 'public base URL written into citation_url, feed_url and pages', default: 'http://localhost:8080', schema: z.string().url() },
   publisher: { flags: '--publisher <name>', env: 'PHYSPAY_PUBLISHER', description: 'publisher named in attribution lines', default: 'PhysPay', schema: z.string().min(1).max(100) },
   buildDate: { flags: '--build-date <date>', env: 'PHYSPAY_BUILD_DATE', description: 'date written into the files\' attribution lines (default: today, UTC)', schema: isoDay.optional() },
+  headlineYears: { flags: '--headline-years <n>', env: 'PHYSPAY_HEADLINE_YEARS', description: 'complete compensation years in the open data\'s headline figures (the most recent ones)', default: '3', schema: positiveInt.max(50) },
   keep: { flags: '--keep <n>', env: 'PHYSPAY_KEEP_BUILDS', description: 'published builds to keep for rollback', default: '7', schema: positiveInt.max(1000) },
   maxCountDrop: { flags: '--max-count-drop <fraction>', env: 'PHYSPAY_MAX_COUNT_DROP', description: 'refuse to publish when reports used fall by more than this fraction', default: '0.2', schema: z.coerce.number().min(0).max(1) },
   maxMedianShift: { flags: '--max-median-shift <fraction>', env: 'PHYSPAY_MAX_MEDIAN_SHIFT', description: 'refuse to publish when a national median moves by more than this fraction', default: '0.15', schema: z.coerce.number().min(0).max(10) },

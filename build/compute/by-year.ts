@@ -19,15 +19,14 @@ export interface YearSpan {
   partialFrom: number;
 }
 
-/** First and last compensation year of all approved reports; `partialFrom` is the newest submission's year. */
-export function yearSpan(ds: Dataset, newestDayIso: string): YearSpan {
+/** First and last compensation year of the reports of `ds`; `partialFrom` is the newest submission's year (of all approved reports). */
+export function yearSpan(ds: Dataset, partialFrom: number): YearSpan {
   let first = Infinity;
   let last = -Infinity;
   for (const y of ds.reports.year) {
     if (y < first) first = y;
     if (y > last) last = y;
   }
-  const partialFrom = Number(newestDayIso.slice(0, 4));
   if (!Number.isFinite(first)) return { firstYear: partialFrom, lastYear: partialFrom - 1, partialFrom };
   return { firstYear: first, lastYear: last, partialFrom };
 }

@@ -62,6 +62,7 @@ export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocum
     feed_url: url(feedPaths.comparison(a.specialty.slug, b.specialty.slug, state?.slug)),
     synthetic: a.synthetic,
     release: laterRelease(a.release, b.release),
+    basis: a.basis,
     scope: state ? 'state' : 'national',
     state,
     specialty_a: a,

@@ -20,6 +20,9 @@ interface FieldSpec { type: 'string' | 'integer' | 'number' | 'boolean' | 'date'
 
 const USD = (what: string, empty = 'empty when withheld'): FieldSpec => ({ type: 'number', description: `${what}, in US dollars per year; ${empty}`, unit: 'USD' });
 
+/** the population of a reported-pay figure (headline.ts) */
+const ROW_BASIS = ' of the reports of the row\'s compensation years (compensation_year_from to compensation_year_to), on a full-time basis';
+
 /** What every column of the CSV downloads means (columns named pgyN_salary are matched by pattern). */
 const FIELDS: Record<string, FieldSpec> = {
   slug: { type: 'string', description: 'stable identifier used in URLs' },
@@ -31,12 +34,15 @@ const FIELDS: Record<string, FieldSpec> = {
   state: { type: 'string', description: 'state name' },
   academic_year: { type: 'string', description: 'academic year of the pay scale, e.g. 2025-2026' },
   n: { type: 'integer', description: `approved reports behind the figures; empty below the publication floor (${FLOORS.national} nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state)` },
-  median: USD('median total compensation (P50)'),
-  mean: USD('mean total compensation of the reports inside the outlier fences (outliers are left out, not winsorized; the disclosure control moves it slightly)'),
-  p10: USD(`10th percentile of total compensation (needs ${FLOORS.tails} reports)`),
-  p25: USD('25th percentile of total compensation'),
-  p75: USD('75th percentile of total compensation'),
-  p90: USD(`90th percentile of total compensation (needs ${FLOORS.tails} reports)`),
+  median: USD(`median total compensation (P50)${ROW_BASIS}`),
+  mean: USD(`mean total compensation${ROW_BASIS}, outliers left out (not winsorized; the disclosure control moves it slightly)`),
+  p10: USD(`10th percentile of total compensation${ROW_BASIS} (needs ${FLOORS.tails} reports)`),
+  p25: USD(`25th percentile of total compensation${ROW_BASIS}`),
+  p75: USD(`75th percentile of total compensation${ROW_BASIS}`),
+  p90: USD(`90th percentile of total compensation${ROW_BASIS} (needs ${FLOORS.tails} reports)`),
+  compensation_year_from: { type: 'integer', description: 'first compensation year the row\'s figures count: they count the most recent complete years (the year of the newest submission is still being reported and is left out)' },
+  compensation_year_to: { type: 'integer', description: 'last compensation year the row\'s figures count' },
+  full_time_basis: { type: 'boolean', description: 'true: pay is on a full-time basis (part-time pay of 10-39 hours a week scaled to 40 hours; reports without hours count as full-time unless their employment type is Part-Time (W-2), which is left out; hours outside 10-100 left out)' },
   rounded: { type: 'boolean', description: `true when the figures come from ${ROUNDING_MAX_N} reports or fewer and are rounded to $1,000` },
   withheld: { type: 'boolean', description: 'true when the row is below its publication floor: its figures are empty' },
   cost_of_living_index: { type: 'number', description: 'cost-of-living index of the state (US average = 100)', unit: 'index' },
@@ -104,7 +110,7 @@ export function dataPackage(p: PackageInput): Json {
     $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
     name: 'physpay-open-data',
     title: `${p.publisher} physician compensation open data`,
-    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Disclosure control: figures are computed on winsorized values, perturbed by a small deterministic amount and rounded to $1,000 from ${ROUNDING_MAX_N} reports or fewer, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission).`,
+    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Reported pay counts the most recent complete compensation years on a full-time basis (each row says which years). Outliers (outside the Tukey fences of a specialty's national full-time pay) are left out. Disclosure control: every report's pay carries a permanent noise factor, every figure and count is perturbed by a small deterministic amount, and figures from ${ROUNDING_MAX_N} reports or fewer are rounded to $1,000, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission).`,
     homepage: `${p.baseUrl}/data/api/v1/`,
     version: p.dataAsOf,
     created: `${p.dataAsOf}T00:00:00Z`,

@@ -12,9 +12,11 @@
  * A withheld figure is an empty cell and the row's `withheld` column is true (P10/P90 may also be empty
  * on a published row: they need 15 reports). The licence travels with every row: `license`,
  * `license_url`, `citation_url` (the row's page), `as_of` (the row's own data date), plus `feed_url`,
- * `methodology_url`, `publisher` and `synthetic`, so any extract of rows still says how to credit it.
+ * `methodology_url`, `publisher` and `synthetic`, so any extract of rows still says how to credit it. Rows
+ * of reported pay also carry their basis (`compensation_year_from`, `compensation_year_to`,
+ * `full_time_basis`), so an extract still says which years and which basis its figures count.
  */
-import type { InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
+import type { HeadlineBasis, InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
 import type { FeedFile } from './open-feeds.ts';
 
 export type CsvCell = string | number | boolean | null;
@@ -42,13 +44,17 @@ export function csvText(header: string[], rows: CsvCell[][]): string {
   return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
+/** The headline basis of a row (headline.ts): its compensation years and the full-time basis. */
+const BASIS_COLUMNS = ['compensation_year_from', 'compensation_year_to', 'full_time_basis'] as const;
+const basisCells = (d: { basis: HeadlineBasis }): CsvCell[] => [d.basis.compensation_years.from, d.basis.compensation_years.to, d.basis.full_time_equivalent];
+
 const LICENCE_COLUMNS = ['as_of', 'citation_url', 'feed_url', 'methodology_url', 'license', 'license_url', 'publisher', 'synthetic'] as const;
 type Licensed = { as_of: string; citation_url: string; feed_url: string; methodology_url: string; license: string; license_url: string; publisher: string; synthetic: boolean };
 const licence = (d: Licensed): CsvCell[] => LICENCE_COLUMNS.map((k) => d[k]);
 
-export const SPECIALTIES_CSV_HEADER = ['slug', 'name', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', ...LICENCE_COLUMNS];
-export const SPECIALTY_STATES_CSV_HEADER = ['specialty_slug', 'specialty_name', 'state_code', 'state_slug', 'state_name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'national_median', 'difference_from_national_pct', ...LICENCE_COLUMNS];
-export const STATES_CSV_HEADER = ['code', 'slug', 'name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'cost_of_living_index', 'col_adjusted_median', ...LICENCE_COLUMNS];
+export const SPECIALTIES_CSV_HEADER = ['slug', 'name', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
+export const SPECIALTY_STATES_CSV_HEADER = ['specialty_slug', 'specialty_name', 'state_code', 'state_slug', 'state_name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'national_median', 'difference_from_national_pct', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
+export const STATES_CSV_HEADER = ['code', 'slug', 'name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'cost_of_living_index', 'col_adjusted_median', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
 
 export const csvPaths = {
   specialties: () => 'data/api/v1/specialties.csv',
@@ -74,7 +80,7 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
     const rows = specialties.specialties.map((e) => {
       const d = docs.get(e.slug);
       if (!d) throw new Error(`specialties.csv: no feed for ${e.slug}`);
-      return [d.specialty.slug, d.specialty.name, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, ...licence(d)];
+      return [d.specialty.slug, d.specialty.name, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, ...basisCells(d), ...licence(d)];
     });
     out.set(csvPaths.specialties(), csvText(SPECIALTIES_CSV_HEADER, rows));
   }
@@ -87,7 +93,7 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
       const d = docs.get(`${sp.slug}/${e.state.slug}`);
       if (!d) throw new Error(`specialty-states.csv: no feed for ${sp.slug} in ${e.state.slug}`);
       const s = d.state;
-      return [d.specialty.slug, d.specialty.name, s.code, s.slug, s.name, s.region, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, d.national_median, d.difference_from_national_pct, ...licence(d)];
+      return [d.specialty.slug, d.specialty.name, s.code, s.slug, s.name, s.region, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, d.national_median, d.difference_from_national_pct, ...basisCells(d), ...licence(d)];
     }));
     out.set(csvPaths.specialtyStates(), csvText(SPECIALTY_STATES_CSV_HEADER, rows));
   }
@@ -98,7 +104,7 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
       const d = docs.get(e.state.slug);
       if (!d) throw new Error(`states.csv: no feed for ${e.state.slug}`);
       const s = d.state;
-      return [s.code, s.slug, s.name, s.region, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, d.cost_of_living.index, d.col_adjusted_median, ...licence(d)];
+      return [s.code, s.slug, s.name, s.region, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, d.cost_of_living.index, d.col_adjusted_median, ...basisCells(d), ...licence(d)];
     });
     out.set(csvPaths.states(), csvText(STATES_CSV_HEADER, rows));
   }

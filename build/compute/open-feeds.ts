@@ -11,7 +11,7 @@ import {
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
 import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
 import { byYearRows, yearSpan } from './by-year.ts';
-import { nationalFacts, type NationalFacts } from './national.ts';
+import { DEFAULT_HEADLINE_YEARS, basisSentence, headlineBasis, openPopulations, type HeadlineBasis, type OpenPopulations } from './headline.ts';
 import { rankHighestFirst } from './ranking.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
 
@@ -50,16 +50,32 @@ function withheldNotice(floor: number, what: string): string {
 
 const stateRef = (s: StateRow) => ({ code: s.code, slug: s.slug, name: s.name, region: s.region });
 
-export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFacts = nationalFacts(ds)): FeedFile[] {
+/** The year of the newest submission of all approved reports (the year still being reported); null when there is none. */
+export function newestSubmissionYear(ds: Dataset): number | null {
+  let max = -Infinity;
+  for (const d of ds.reports.submittedDay) if (d > max) max = d;
+  return Number.isFinite(max) ? Number(dayToIso(max).slice(0, 4)) : null;
+}
+
+/** The basis of a dataset's headline figures with `years` complete years (the default build's when omitted). */
+export function basisOf(ds: Dataset, years = DEFAULT_HEADLINE_YEARS): HeadlineBasis {
+  return headlineBasis(newestSubmissionYear(ds) ?? Number(NO_FIGURES_AS_OF.slice(0, 4)), years);
+}
+
+/** The `basis` field of a document with headline figures. */
+export function basisField(b: HeadlineBasis) {
+  return { compensation_years: { from: b.firstYear, to: b.lastYear }, full_time_equivalent: true as const, hours_per_week: 40 as const, description: basisSentence(b) };
+}
+
+/**
+ * Every open feed of `raw` (all approved reports, as read). The figures are those of its open populations
+ * (headline.ts): the headline years on a full-time basis, and every year for the by_year rows.
+ */
+export function buildOpenFeeds(raw: Dataset, opts: FeedOptions, pop: OpenPopulations = openPopulations(raw, basisOf(raw))): FeedFile[] {
+  const { ds, facts } = pop.headline;
   const url = (p: string) => `${opts.baseUrl}${p.startsWith('/') ? p : `/${p}`}`;
   const suffix = ds.synthetic ? ' (synthetic demo data)' : '';
-  // The newest submission of the whole dataset only decides which compensation year is still being
-  // reported (by_year's `partial`, as the keyed API's trending rows); it is never a document's as_of.
-  const newestSubmission = (() => {
-    let max = -Infinity;
-    for (const d of ds.reports.submittedDay) if (d > max) max = d;
-    return Number.isFinite(max) ? dayToIso(max) : NO_FIGURES_AS_OF;
-  })();
+  const basis = basisField(pop.basis);
   /**
    * as_of (README: The build, "What a nightly build rewrites"): a published cell's is the newest submission
    * among the reports its figures use. A withheld (or empty) cell's never looks at its own reports: it is
@@ -89,11 +105,14 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     synthetic: ds.synthetic,
     release: opts.release,
   });
+  /** the common fields of a document with headline figures: with their basis */
+  const headlineCommon = (...args: Parameters<typeof common>) => ({ ...common(...args), basis });
 
   const files: FeedFile[] = [];
   const R = ds.reports;
   const ranking = { min_n: RANKING_MIN_N, order: 'median, highest first', ties: 'share a rank (1, 2, 2, 4)' } as const;
-  const years = yearSpan(ds, newestSubmission);
+  // by_year: every compensation year of the full-time-basis reports; the newest submission's year is partial
+  const years = yearSpan(pop.fte.ds, pop.basis.partialFrom);
 
   // ---- per specialty: national cell, per-state cells, practice settings, wRVU
   const national: OpenCellResult[] = [];
@@ -139,7 +158,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const withheld = nat.summary.withheld;
     const natAsOf = asOfOf(nat);
     const specialtyDoc: SpecialtyFeed = {
-      ...common(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, natAsOf,
+      ...headlineCommon(`${sp.name} Salary Data`, feedPaths.specialty(sp.slug), pagePaths.specialty(sp.slug), nat.summary.n, natAsOf,
         withheld ? withheldNotice(FLOORS.national, `${sp.name} nationally`) : undefined),
       ...nat.summary,
       specialty: spRef,
@@ -150,12 +169,12 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       ranking,
       practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1).summary })) : practiceSettings,
       wrvu: { ...(withheld ? openCell(NO_VALUES, 1).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
-      by_year: byYearRows(ds, facts, withheld ? [] : all, years),
+      by_year: byYearRows(pop.fte.ds, pop.fte.facts, withheld ? [] : range(pop.fte.ds.specialtyRange[si]!.start, pop.fte.ds.specialtyRange[si]!.end), years),
     };
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 
     const wrvuDoc: WrvuFeed = {
-      ...common(`${sp.name} Compensation per wRVU Data`, feedPaths.wrvu(sp.slug), pagePaths.specialty(sp.slug), wr.summary.n, asOfOf(wr, natAsOf),
+      ...headlineCommon(`${sp.name} Compensation per wRVU Data`, feedPaths.wrvu(sp.slug), pagePaths.specialty(sp.slug), wr.summary.n, asOfOf(wr, natAsOf),
         wr.summary.withheld ? withheldNotice(FLOORS.national, `${sp.name} compensation per wRVU`) : undefined),
       ...wr.summary,
       specialty: spRef,
@@ -168,7 +187,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       const cell = byState[si]!.get(sti) ?? openCell(NO_VALUES, FLOORS.specialtyInState);
       const natMedian = nat.summary.median;
       const doc: SpecialtyStateFeed = {
-        ...common(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
+        ...headlineCommon(`${sp.name} Salary Data, ${st.name}`, feedPaths.specialtyState(sp.slug, st.slug), pagePaths.specialtyState(sp.slug, st.slug),
           cell.summary.n, asOfOf(cell, natAsOf),
           cell.summary.withheld ? withheldNotice(FLOORS.specialtyInState, `${sp.name} in ${st.name}`) : undefined),
         ...cell.summary,
@@ -195,7 +214,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     const withheld = entries.filter((e) => e.withheld).map((e) => e.name); // names, as readers know them (not slugs)
     const n = entries.reduce((a, e) => a + (e.n ?? 0), 0);
     const doc: SpecialtiesFeed = {
-      ...common('Physician Salary Data by Specialty', feedPaths.specialties(), pagePaths.specialtiesIndex(), n, newestPublished(national),
+      ...headlineCommon('Physician Salary Data by Specialty', feedPaths.specialties(), pagePaths.specialtiesIndex(), n, newestPublished(national),
         withheld.length ? `Figures withheld for ${withheld.length} specialt${withheld.length === 1 ? 'y' : 'ies'} (${withheld.join(', ')}): fewer than ${FLOORS.national} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
       count: entries.length,
       specialties: entries,
@@ -222,7 +241,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
       (a, b) => a.sp.slug.localeCompare(b.sp.slug),
     );
     const doc: StateFeed = {
-      ...common(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell),
+      ...headlineCommon(`${st.name} Physician Salary Data`, feedPaths.state(st.slug), pagePaths.state(st.slug), cell.summary.n, asOfOf(cell),
         cell.summary.withheld ? withheldNotice(FLOORS.state, st.name) : undefined),
       ...cell.summary,
       state: stateRef(st),
@@ -259,7 +278,7 @@ export function buildOpenFeeds(ds: Dataset, opts: FeedOptions, facts: NationalFa
     });
     const withheld = entries.filter((e) => e.withheld).map((e) => e.state.name);
     const doc: StatesFeed = {
-      ...common('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), newestPublished(stateResults),
+      ...headlineCommon('Physician Salary Data by State', feedPaths.states(), pagePaths.statesIndex(), entries.reduce((a, e) => a + (e.n ?? 0), 0), newestPublished(stateResults),
         withheld.length ? `Figures withheld for ${withheld.join(', ')}: fewer than ${FLOORS.state} approved reports after outlier exclusion. Withheld figures are null, never estimated.` : undefined),
       count: entries.length,
       states: entries,

@@ -32,6 +32,24 @@ export const CommonFields = {
   release: ReleaseId.describe('the release in which this document last changed (data/api/v1/releases.json lists the releases and what each changed); a document that did not change keeps its release, so its ETag stays'),
 };
 
+/**
+ * The basis of a document's headline figures: which reports they count (headline.ts). Every document with
+ * figures from reports carries it; the by_year rows count every year on the same full-time basis.
+ */
+export const HeadlineBasis = z
+  .object({
+    compensation_years: z
+      .object({ from: z.number().int(), to: z.number().int() })
+      .strict()
+      .describe('the compensation years counted, inclusive: the most recent complete years (the year of the newest submission is still being reported and is not counted)'),
+    full_time_equivalent: z.literal(true).describe('pay is on a full-time basis: part-time pay (10-39 hours a week) scaled to 40 hours; reports without hours count as full-time unless their employment type is Part-Time (W-2), which is left out; hours outside 10-100 are left out'),
+    hours_per_week: z.literal(40).describe('the full-time week the pay is scaled to'),
+    description: z.string().describe('the same, in a sentence'),
+  })
+  .strict();
+export type HeadlineBasis = z.infer<typeof HeadlineBasis>;
+const BasisField = { basis: HeadlineBasis.describe('which reports the headline figures count: compensation years and the full-time basis') };
+
 /** Percentile summary of one cell after outlier exclusion. Withheld: every figure null and n null. */
 export const OpenSummary = z
   .object({
@@ -80,6 +98,7 @@ export const WrvuSummary = z
 export const SpecialtiesFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     count: count,
     specialties: z.array(
       z
@@ -119,6 +138,7 @@ export type YearRow = z.infer<typeof YearRow>;
 export const SpecialtyFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     ...OpenSummary.shape,
     specialty: SpecialtyRef,
     scope: z.literal('national'),
@@ -138,6 +158,7 @@ export const SpecialtyFeed = z
 export const SpecialtyStateFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     ...OpenSummary.shape,
     specialty: SpecialtyRef,
     state: StateRef,
@@ -153,6 +174,7 @@ export const CostOfLiving = z.object({ index: z.number().nullable(), source: z.s
 export const StatesFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     count: count,
     states: z.array(
       z
@@ -177,6 +199,7 @@ export const StatesFeed = z
 export const StateFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     ...OpenSummary.shape,
     state: StateRef,
     scope: z.literal('state'),
@@ -207,6 +230,7 @@ export const StateFeed = z
 export const WrvuFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     ...WrvuSummary.shape,
     specialty: SpecialtyRef,
     scope: z.literal('national'),
@@ -279,6 +303,7 @@ export const SpecialtyPayDocument = z.union([SpecialtyFeed, SpecialtyStateFeed])
 export const ComparisonFeed = z
   .object({
     ...CommonFields,
+    ...BasisField,
     n: count.nullable().describe('reports behind both medians (the sum of both n); null when either is withheld'),
     as_of: isoDay.describe('the newer as_of of the two documents'),
     scope: z.enum(['national', 'state']),

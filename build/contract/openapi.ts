@@ -80,7 +80,7 @@ export function keyedOpenApi(): Json {
     info: {
       title: 'PhysPay keyed benchmark API',
       version: '1.0.0',
-      description: 'Physician compensation benchmarks (percentiles, mean, SD, 95% CI at state, regional and national scope, BLS comparison; FTE, trending, breakdowns and components on Professional and Enterprise plans). Every request needs X-API-Key; requests count against daily and monthly quotas.',
+      description: 'Physician compensation benchmarks (percentiles, mean, SD, 95% CI at state, regional and national scope, BLS comparison; FTE, trending, breakdowns and components on Professional and Enterprise plans). Every request needs X-API-Key; requests count against daily and monthly quotas. Which reports: every compensation year unless year_start/year_end ask for a range, at the pay reported (totals winsorized); full-time pay is in fte_normalized. The open data API (/data/api/v1) differs on purpose: its headline figures count the most recent complete compensation years on a full-time basis and leave outliers out (its documents\' basis field).',
       // Not open data: the figures are for subscribers, under their PhysPay subscription terms (no SPDX id exists for those).
       license: { name: 'Proprietary: PhysPay subscription terms', identifier: 'LicenseRef-PhysPay-Proprietary' },
     },
@@ -194,7 +194,7 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
 
 /** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */
 const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
-  { path: '/specialties.csv', feed: '/specialties.json', summary: 'Every specialty as CSV (slug, name, n, median, mean, p10-p90, rounded, withheld, licence fields per row)' },
+  { path: '/specialties.csv', feed: '/specialties.json', summary: 'Every specialty as CSV (slug, name, n, median, mean, p10-p90, rounded, withheld, basis and licence fields per row)' },
   { path: '/specialty-states.csv', feed: '/specialties/{slug}/states/{state}.json (every pair)', summary: 'Every specialty in every state as CSV, one row per pair (most withheld): figures, the national median and the difference from it, licence fields per row' },
   { path: '/states.csv', feed: '/states.json', summary: 'Every state as CSV (code, slug, name, region, figures, cost of living, licence fields per row)' },
   { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
@@ -294,7 +294,7 @@ export function openDataOpenApi(): Json {
     info: {
       title: 'PhysPay open data API',
       version: '1.0.0',
-      description: 'Public physician compensation feeds (CC BY 4.0) from approved, self-reported salary reports. Figures below publication floors are null with a notice. Within v1, fields may be added but never renamed or removed.',
+      description: 'Public physician compensation feeds (CC BY 4.0) from approved, self-reported salary reports. Headline figures are full-time pay (part-time pay scaled to 40 hours a week) of the most recent complete compensation years (by default 3), outliers left out; every document with reported pay says which in its basis field, and by_year rows keep every year. Figures below publication floors are null with a notice. Within v1, fields may be added but never renamed or removed.',
       license: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
     },
     servers: [{ url: '/data/api/v1' }],

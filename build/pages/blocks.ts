@@ -2,7 +2,8 @@
  * Blocks shared by several page kinds (pure): the percentile chart with its table fallback, the lead
  * sentence, the withheld notice and rounding note.
  */
-import type { OpenSummary } from '../contract/open-feeds.ts';
+import type { HeadlineBasis, OpenSummary } from '../contract/open-feeds.ts';
+import { yearsText } from '../compute/headline.ts';
 import { ROUNDING_MAX_N } from '../compute/stats.ts';
 import { percentileBarSvg, type PercentileFigures } from './chart.ts';
 import { attrs, esc, fmtCount, fmtMoney, fmtRate } from './html.ts';
@@ -47,8 +48,9 @@ export function distributionBlock(
 }
 
 /** "Median ...: $X" as the page's lead sentence. */
-export function lead(text: string, s: Summary, floor: number, unit: Unit = 'usd'): string {
-  return `<p class="lead">${esc(text)}: <strong>${fig('median', s.median, unit, { floor })}</strong></p>`;
+export function lead(text: string, s: Summary & { basis?: HeadlineBasis }, floor: number, unit: Unit = 'usd'): string {
+  const when = s.basis ? `, ${yearsText({ firstYear: s.basis.compensation_years.from, lastYear: s.basis.compensation_years.to })}, full-time basis` : '';
+  return `<p class="lead">${esc(text + when)}: <strong>${fig('median', s.median, unit, { floor })}</strong></p>`;
 }
 
 /** The feed's withheld notice, when there is one. */

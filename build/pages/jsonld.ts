@@ -145,8 +145,8 @@ export function specialtyDatasetJsonLd(site: SiteContext, f: SpecialtyFeed): Jso
   });
 }
 
-/** One state, all specialties (its page). Null when the state is withheld. `years`: the open data's compensation years. */
-export function stateDatasetJsonLd(site: SiteContext, f: StateFeed, years: number[]): Json | null {
+/** One state, all specialties (its page). Null when the state is withheld. */
+export function stateDatasetJsonLd(site: SiteContext, f: StateFeed): Json | null {
   if (f.withheld) return null;
   const st = f.state.name;
   return dataset(site, {
@@ -155,7 +155,8 @@ export function stateDatasetJsonLd(site: SiteContext, f: StateFeed, years: numbe
     url: f.citation_url,
     identifier: f.feed_url,
     dateModified: f.as_of,
-    temporalCoverage: yearSpan(years),
+    // the state's figures are headline figures: the basis years only (a specialty's page also has its by-year rows)
+    temporalCoverage: yearSpan([f.basis.compensation_years.from, f.basis.compensation_years.to]),
     spatial: `${st}, United States`,
     keywords: [st, ...KEYWORDS],
     distribution: [

@@ -8,7 +8,7 @@ import { DISCLOSURE_METHOD_VERSION, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, R
 const pctText = (logMove: number) => `${((Math.exp(logMove) - 1) * 100).toFixed(1)}%`;
 import { TAILS_MIN_N } from '../compute/published.ts';
 import type { AccuracyRow } from '../compute/disclosure-accuracy.ts';
-import { RANKING_MIN_N } from '../contract/open-feeds.ts';
+import { RANKING_MIN_N, type HeadlineBasis } from '../contract/open-feeds.ts';
 import type { KeyedOpenRow } from '../compute/compare.ts';
 import { link, page, table, type SiteContext } from './layout.ts';
 
@@ -41,7 +41,21 @@ function accuracyTable(rows: AccuracyRow[]): string {
 <p>&ldquo;Reports&rdquo;: the number of reports behind a figure. &ldquo;Bound&rdquo;: the largest move of the second step above (the drawn factor) for a median of a typical specialty in this build; &ldquo;bound / interval&rdquo;: its share of the 95% interval of the median that such a figure has anyway. &ldquo;Figures&rdquo;: the national, regional, state and single-year figures of the keyed API with about that many reports (0.8 to 1.25 times). &ldquo;Largest move&rdquo;: the largest distance between one of their published percentiles (P10 to P90) and the exact percentile of the undistorted pay, both steps together. &ldquo;Its share&rdquo;: that figure&rsquo;s largest move against the width of the 95% interval the same percentile has anyway; &ldquo;typical share&rdquo;: the median of that share over all the figures measured. Only these summaries are published, never the move of a particular figure.</p>`;
 }
 
-export function renderMethodologyPage(site: SiteContext, keyedVsOpen: KeyedOpenRow[] = [], accuracy: AccuracyRow[] = []): string {
+/** The methodology's "which reports" section: the headline basis, with this build's years when known. */
+function basisSection(basis: HeadlineBasis | undefined): string {
+  const years = basis ? ` In this release they are <strong>${basis.compensation_years.from}&ndash;${basis.compensation_years.to}</strong>.` : '';
+  return `<h2 id="basis">Which reports the figures count</h2>
+<p>Every open figure (the feeds, pages, CSV downloads and the tool server) is <strong>full-time pay of the most recent complete compensation years</strong>, and says so in its <code>basis</code> field and beside its headline:</p>
+<ul>
+<li><strong>Years.</strong> The three most recent complete compensation years (the operator can set how many). The year of the newest submission is still being reported and is left out: its reports are the early ones, and a year is complete only once it is over and reported on.${years} Pay rises from year to year, so mixing eight years would understate what a physician is paid today.</li>
+<li><strong>Full-time basis.</strong> Part-time pay (10 to 39 hours a week) is scaled to 40 hours: total &times; 40 / hours. 40 to 100 hours a week is one full-time physician and counts as reported (a long week is not scaled down). A report without hours counts as reported, as full-time, unless its employment type is Part-Time (W-2): that pay cannot be scaled and is left out. A report with hours outside 10 to 100 is left out. Base, bonus and wRVUs are scaled with the total, so a report&rsquo;s pay per wRVU is what it reported.</li>
+<li><strong>By year.</strong> A specialty&rsquo;s rows by compensation year keep every year, on the same full-time basis; the current year is marked partial.</li>
+<li><strong>The pay check</strong> on each page places a pay among these published percentiles, so it should be given a full-time annual total; the form&rsquo;s thank-you page scales a part-time report&rsquo;s pay to 40 hours before placing it, and says so.</li>
+</ul>
+<p>The keyed benchmark API keeps the meaning of its specification: every compensation year unless <code>year_start</code>/<code>year_end</code> ask for a range, and pay as reported, with full-time pay in its own <code>fte_normalized</code> figures (which leave out reports without hours). So its national median is not the open data&rsquo;s headline (the table below shows by how much).</p>`;
+}
+
+export function renderMethodologyPage(site: SiteContext, keyedVsOpen: KeyedOpenRow[] = [], accuracy: AccuracyRow[] = [], basis?: HeadlineBasis): string {
   const m = methodology({ winsorLower: site.winsorLower, winsorUpper: site.winsorUpper });
   const u = (p: string) => `${site.baseUrl}${p}`;
   const floors = table('Publication floors (open data, pages and tool server)', ['Figure', 'Minimum reports'], [
@@ -53,7 +67,7 @@ export function renderMethodologyPage(site: SiteContext, keyedVsOpen: KeyedOpenR
 <h1>Methodology</h1>
 <p class="lead">How ${esc(site.publisher)} collects, moderates and publishes physician compensation figures.</p>
 <nav aria-label="On this page"><ul class="links">
-<li><a href="#collection">Collection and moderation</a></li><li><a href="#outliers">Outlier exclusion</a></li><li><a href="#floors">Publication floors</a></li>
+<li><a href="#collection">Collection and moderation</a></li><li><a href="#basis">Which reports the figures count</a></li><li><a href="#outliers">Outlier exclusion</a></li><li><a href="#floors">Publication floors</a></li>
 <li><a href="#rounding">Rounding</a></li><li><a href="#disclosure">Protecting individual reports</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#years">Years and dates</a></li><li><a href="#rankings">Rankings</a></li><li><a href="#wrvu">Compensation per wRVU</a></li>
 <li><a href="#residency">Resident pay scales</a></li><li><a href="#keyed">Keyed benchmark API</a></li><li><a href="#bls">BLS comparison</a></li><li><a href="#fte">FTE normalization</a></li><li><a href="#updates">Updates and versions</a></li>
 </ul></nav>
@@ -61,8 +75,9 @@ ${site.synthetic ? '<p class="notice">This build publishes a synthetic demonstra
 <h2 id="collection">Collection and moderation</h2>
 <p>Figures are <strong>self-reported</strong>: physicians submit their own annual total compensation (base salary, bonus and incentives), with specialty, state, year, hours per week, years in practice, practice setting, employment type and, optionally, annual work RVUs. Every report is moderated before publication (pending, then approved or rejected); only approved reports are ever used. Reports are not verified against a provider registry number or tax records.</p>
 <p>Each figure carries <code>n</code>, the number of approved reports behind it after outlier exclusion, and <code>as_of</code>, the submission date of the newest report included. Withheld figures are never dated by their own reports, so a date cannot tell when (or whether) a withheld report arrived: a withheld specialty in a state, or a withheld compensation per wRVU, carries the <code>as_of</code> of its specialty&rsquo;s national figures when those are published (the national median it shows), and anything else withheld carries the fixed date 1970-01-01.</p>
+${basisSection(basis)}
 <h2 id="outliers">Outlier exclusion (Tukey fences)</h2>
-<p>A report is an outlier when its total compensation lies outside the Tukey fences [Q1 &minus; 1.5 &times; IQR, Q3 + 1.5 &times; IQR] of <strong>its own specialty&rsquo;s national distribution</strong> (Q1 and Q3 are the quartiles of every approved report of that specialty). The decision is made once per report and holds in every figure that would contain it: a neurosurgeon paid $900,000 is an ordinary neurosurgeon, and is not dropped from a state&rsquo;s all-specialty figures because family physicians are the majority there. For compensation per wRVU the fences are those of the specialty&rsquo;s $/wRVU values. The median, mean and percentiles are computed from the reports that are not outliers, and n counts them.</p>
+<p>A report is an outlier when its full-time pay lies outside the Tukey fences [Q1 &minus; 1.5 &times; IQR, Q3 + 1.5 &times; IQR] of <strong>its own specialty&rsquo;s national distribution</strong> (Q1 and Q3 are the quartiles of the full-time pay of every report of that specialty the open data counts, every compensation year). The decision is made once per report and holds in every figure that would contain it: a neurosurgeon paid $900,000 is an ordinary neurosurgeon, and is not dropped from a state&rsquo;s all-specialty figures because family physicians are the majority there. For compensation per wRVU the fences are those of the specialty&rsquo;s $/wRVU values. The median, mean and percentiles are computed from the reports that are not outliers, and n counts them.</p>
 <h2 id="floors">Publication floors</h2>
 ${floors}
 <p>Below its floor a figure is <strong>withheld</strong>: the feeds give <code>null</code> (and <code>n</code> is null when the whole cell is withheld, with a <code>notice</code> saying why), and the pages say &ldquo;withheld (fewer than N reports)&rdquo;. A withheld figure is never estimated, borrowed from a wider area or shown as zero.</p>
@@ -95,7 +110,7 @@ ${accuracyTable(accuracy)}
 <h2 id="residency">Resident pay scales</h2>
 <p>Resident (PGY) salaries come from the pay scales teaching hospitals publish themselves, not from reports: they carry no <code>n</code>, no floor applies, and <code>as_of</code> is the date the scale was checked against its source. Hospitals are ranked by PGY-1 salary divided by their state&rsquo;s cost-of-living index / 100, among the scales of the same academic year only.</p>
 <h2 id="keyed">Keyed benchmark API</h2>
-<p>The paid benchmark API (${link(site, u('/api/v1/openapi.json'), '/api/v1')}) treats outliers differently, so its figures can differ from the open data: ${esc(m.outlier_handling)} A scope is publishable with at least ${MIN_SAMPLE} reports and sufficient with at least ${SUFFICIENT_SAMPLE}. Figures are whole dollars.</p>
+<p>The paid benchmark API (${link(site, u('/api/v1/openapi.json'), '/api/v1')}) counts other reports and treats outliers differently, so its figures differ from the open data: it counts every compensation year (unless a range is asked) at the pay reported, while the open data counts the recent complete years on a full-time basis (${'<a href="#basis">above</a>'}). ${esc(m.outlier_handling)} A scope is publishable with at least ${MIN_SAMPLE} reports and sufficient with at least ${SUFFICIENT_SAMPLE}. Figures are whole dollars.</p>
 <p>Confidence interval: ${esc(m.confidence_interval_method)} The interval takes the largest k with P(Bin(n, 1/2) &le; k &minus; 1) &le; 0.025, and each response gives the interval&rsquo;s <code>coverage</code> and <code>method</code>.</p>
 <p>Breakdowns by experience use the bands ${esc(EXPERIENCE_BANDS.join(', '))}.</p>
 <h3 id="keyed-vs-open">How far the keyed API and the open data differ</h3>

@@ -98,7 +98,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
   out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states, specialties));
   out.set(pageFile(pagePaths.institutionsIndex()), renderInstitutionsIndex(site, institutions));
-  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? [], o.disclosureAccuracy ?? []));
+  out.set(pageFile(pagePaths.methodology()), renderMethodologyPage(site, o.keyedVsOpen ?? [], o.disclosureAccuracy ?? [], specialties.basis));
   out.set(pageFile(pagePaths.license()), renderLicensePage(site, specialties));
   for (const [slug, feed] of bySpecialty) {
     const w = wrvu.get(slug);
@@ -109,7 +109,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   }
   for (const f of stateFeeds) {
     const cells = [...(cellsByState.get(f.state.slug) ?? [])].sort((a, b) => byName(a.specialty.name, b.specialty.name));
-    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug), years));
+    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug)));
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
   return out;

@@ -28,8 +28,7 @@ ${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list fo
 </section>`;
 }
 
-/** `years`: the compensation years of the open data (the dataset's temporal coverage). */
-export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed, years: number[] = []): string {
+export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed): string {
   const st = f.state.name;
   const floor = FLOORS.state;
   const top = f.top_specialties;
@@ -86,6 +85,6 @@ ${citeBlock(site, f, 'attr')}
     feeds: [f.feed_url],
     body,
     noindex: f.median === null,
-    jsonLd: stateDatasetJsonLd(site, f, years),
+    jsonLd: stateDatasetJsonLd(site, f),
   });
 }

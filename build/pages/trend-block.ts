@@ -41,7 +41,7 @@ export function trendBlock(f: SpecialtyFeed, o: TrendBlockOptions = {}): string 
     : published.length === 1
       ? `<p>Only ${esc(published[0]!.year)}${published[0]!.partial ? ' (the current year, still being reported)' : ''} has ${floor} or more reports so far, so there is no trend to draw yet.</p>`
       : `<p>No compensation year has ${floor} or more reports yet.</p>`;
-  const tableNote = `<p class="meta">n: approved reports of that compensation year. Withheld: fewer than ${floor} reports that year.${partial ? ` * ${esc(partial.year)} is still being reported: its figures are partial.` : ''}</p>`;
+  const tableNote = `<p class="meta">n: approved reports of that compensation year, on the same full-time basis as the headline (part-time pay scaled to 40 hours a week). Withheld: fewer than ${floor} reports that year.${partial ? ` * ${esc(partial.year)} is still being reported: its figures are partial.` : ''}</p>`;
   const tablePart = o.tableInDetails
     ? `<details class="figures"><summary>The figures by year (table)</summary>\n${tbl}\n${tableNote}\n</details>`
     : `${tbl}\n${tableNote}`;

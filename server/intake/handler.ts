@@ -27,6 +27,7 @@ import { evaluateAgainst } from '../mcp/tools/evaluate-compensation.ts';
 import { specialtyPayDoc } from '../mcp/lookup.ts';
 import { evaluationText } from '../mcp/text.ts';
 import { siteContextOf } from '../pages/site-context.ts';
+import { fteScale } from '../../build/compute/headline.ts';
 import { StoreUnavailableError, type IntakeReport, type ServiceStore } from '../store/types.ts';
 import { newChallenge, solved } from './challenge.ts';
 import { checkReport, FIELD_NAMES, type FieldErrors } from './form.ts';
@@ -93,13 +94,20 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     html(res, status, body, { 'set-cookie': `${FORM_COOKIE}=${nonce}; Path=${CONTRIBUTE_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure}` });
   }
 
-  /** Where the pay falls in the published figures (the state's when published, else the nation's), in words. */
+  /**
+   * Where the pay falls in the published figures (the state's when published, else the nation's), in words.
+   * The published figures are full-time pay: a part-time report's pay is placed on the same basis first (x 40 /
+   * hours, the build's rule) and the text says so; without hours the pay is compared as given.
+   */
   function payCheck(build: LoadedBuild, r: IntakeReport): { text: string | null; evaluation: ReturnType<typeof evaluateAgainst> | null } {
     const day = deps.clock().toISOString().slice(0, 10);
+    const scale = r.hours_per_week === null ? 1 : fteScale(r.hours_per_week, -1);
+    const compared = scale === null || scale === 1 ? r.total_compensation : (r.total_compensation * 40) / r.hours_per_week!;
+    const scaledNote = compared !== r.total_compensation ? `On a full-time basis (x 40 / ${r.hours_per_week} hours a week), your pay is ${Math.round(compared).toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 })}. ` : '';
     for (const state of [r.state, undefined]) {
       try {
-        const e = evaluateAgainst(specialtyPayDoc(build, day, r.specialty, state), r.total_compensation);
-        if (e.band !== null) return { text: evaluationText(e), evaluation: e };
+        const e = evaluateAgainst(specialtyPayDoc(build, day, r.specialty, state), compared);
+        if (e.band !== null) return { text: scaledNote + evaluationText(e), evaluation: e };
       } catch {
         // no document for the state: try the nation
       }

@@ -4,7 +4,7 @@
  * would turn into a $ref that clients reject in tools/list.
  */
 import { z } from 'zod';
-import { CommonFields, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
+import { CommonFields, HeadlineBasis, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { REGIONS } from '../../build/contract/vocab.ts';
 
 function either(a: z.ZodObject, b: z.ZodObject, overrides: z.ZodRawShape = {}): z.ZodObject {
@@ -40,6 +40,7 @@ export const PayEvaluationOutput = z.object({
   specialty: z.object({ slug: z.string(), name: z.string() }),
   scope: z.enum(['national', 'state']),
   state: z.object({ code: z.string(), slug: z.string(), name: z.string(), region: z.enum(REGIONS) }).nullable(),
+  basis: HeadlineBasis.describe('which reports the percentiles count (compensation years, full-time basis): compare a full-time annual total with them'),
   compensation: z.number().describe('the compensation asked about, dollars per year'),
   percentile: z.number().nullable().describe('estimated percentile, one decimal, interpolated between published percentiles; null outside them or when withheld'),
   band: z.string().nullable().describe('"below P10", "P25-P50", ...; null when the figures are withheld'),

@@ -1,27 +1,32 @@
 /** Short texts an assistant can quote: figures, n, as_of, "self-reported", the citation line. */
 import { FORBIDDEN_CHARACTERS } from '../../build/import/csv.ts';
-import type { InstitutionFeed, StateInstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
+import type { HeadlineBasis, InstitutionFeed, StateInstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); // one formatter: toLocaleString builds one per call
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const cite = (d: { attribution: string }) => `Cite: ${d.attribution}`;
+/** ", pay in 2023-2025 on a full-time basis" (the headline basis, as every headline figure says it) */
+const basisText = (d: { basis: HeadlineBasis }) => {
+  const { from, to } = d.basis.compensation_years;
+  return `, pay in compensation year${from === to ? ` ${from}` : `s ${from}-${to}`} on a full-time basis (part-time pay scaled to 40 hours a week)`;
+};
 const synthetic = (d: { synthetic: boolean }) => (d.synthetic ? ' NOTE: synthetic demo data, not real reports.' : '');
 
 export function payText(d: SpecialtyFeed | SpecialtyStateFeed): string {
   const where = 'state' in d && d.scope === 'state' ? `${d.specialty.name} in ${d.state.name}` : `${d.specialty.name} (United States)`;
   if (d.withheld) return `${where}: figures withheld. ${d.notice ?? ''} Data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
   const tails = d.p10 !== null && d.p90 !== null ? `; 10th-90th percentile ${usd(d.p10)}-${usd(d.p90)}` : '';
-  return `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${synthetic(d)} ${cite(d)}`;
+  return `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports${basisText(d)}, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${synthetic(d)} ${cite(d)}`;
 }
 
 export function wrvuText(d: WrvuFeed): string {
   if (d.withheld) return `${d.specialty.name} compensation per wRVU: withheld. ${d.notice ?? ''}${synthetic(d)} ${cite(d)}`;
-  return `${d.specialty.name}: median total compensation per wRVU ${usd(d.median)} (middle half ${usd(d.p25)}-${usd(d.p75)}), from n=${d.n} approved self-reported reports giving wRVUs, data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+  return `${d.specialty.name}: median total compensation per wRVU ${usd(d.median)} (middle half ${usd(d.p25)}-${usd(d.p75)}), from n=${d.n} approved self-reported reports giving wRVUs${basisText(d)}, data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
 }
 
 export function specialtiesText(d: SpecialtiesFeed): string {
   const shown = d.specialties.filter((s) => !s.withheld).slice(0, 60).map((s) => `${s.name} (${s.slug}): ${usd(s.median)}, n=${s.n}`).join('; ');
-  return `${d.count} specialties, national median total compensation from approved self-reported reports (data as of ${d.as_of}): ${shown}.${d.notice ? ` ${d.notice}` : ''}${synthetic(d)} ${cite(d)}`;
+  return `${d.count} specialties, national median total compensation from approved self-reported reports${basisText(d)} (data as of ${d.as_of}): ${shown}.${d.notice ? ` ${d.notice}` : ''}${synthetic(d)} ${cite(d)}`;
 }
 
 /**
@@ -50,9 +55,9 @@ export function institutionsText(d: StateInstitutionsFeed): string {
   return `${d.count} teaching hospital(s) in ${d.state.name}, newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}. Published pay scales, checked as of ${d.as_of}. ${d.count ? IMPORTED : ''}${synthetic(d)} ${cite(d)}`;
 }
 
-export function evaluationText(e: { specialty: { name: string }; state: { name: string } | null; compensation: number; percentile: number | null; band: string | null; n: number | null; as_of: string; withheld: boolean; notice?: string; synthetic: boolean; attribution: string; rounded: boolean }): string {
+export function evaluationText(e: { basis: HeadlineBasis; specialty: { name: string }; state: { name: string } | null; compensation: number; percentile: number | null; band: string | null; n: number | null; as_of: string; withheld: boolean; notice?: string; synthetic: boolean; attribution: string; rounded: boolean }): string {
   const where = e.state ? `${e.specialty.name} in ${e.state.name}` : `${e.specialty.name} (United States)`;
   if (e.band === null) return `${where}: no estimate for ${usd(e.compensation)}: the figures are withheld. ${e.notice ?? ''}${synthetic(e)} ${cite(e)}`;
   const at = e.percentile !== null ? `at about the ${e.percentile}th percentile (band ${e.band})` : `${e.band} (only the band is known outside the published percentiles)`;
-  return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports, data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}.${synthetic(e)} ${cite(e)}`;
+  return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports${basisText(e)} (compare a full-time annual total), data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}.${synthetic(e)} ${cite(e)}`;
 }

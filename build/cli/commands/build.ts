@@ -69,6 +69,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .addOption(option('publisher'))
     .addOption(option('buildDate'))
     .addOption(option('keep'))
+    .addOption(option('headlineYears'))
     .addOption(option('maxCountDrop'))
     .addOption(option('maxMedianShift'))
     .addOption(option('winsorLower'))
@@ -79,7 +80,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
-      const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
+      const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'headlineYears', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
       if (s.winsorLower >= s.winsorUpper) throw new CliError(`--winsor-lower (PHYSPAY_WINSOR_LOWER) must be below --winsor-upper (PHYSPAY_WINSOR_UPPER) (got ${s.winsorLower} and ${s.winsorUpper})`, 2);
       const started = performance.now();
       const previous = currentBuildId(s.out);
@@ -88,7 +89,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
         const r = runBuild({
           ...DEFAULT_BUILD_OPTIONS,
-          db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep,
+          db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep, headlineYears: s.headlineYears,
           force: Boolean(opts.force), durable: opts.fsync !== false,
           thresholds: { ...DEFAULT_BUILD_OPTIONS.thresholds, maxCountDrop: s.maxCountDrop, maxMedianShift: s.maxMedianShift },
           keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },

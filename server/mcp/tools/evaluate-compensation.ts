@@ -18,6 +18,7 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
   return {
     n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic, release,
     specialty: d.specialty,
+    basis: d.basis,
     scope: d.scope,
     state: d.scope === 'state' && 'state' in d ? d.state : null,
     compensation,
