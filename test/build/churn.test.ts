@@ -25,13 +25,14 @@ import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { readDataset } from '../../build/source/read.ts';
-import { nationalFacts, type NationalFacts } from '../../build/compute/national.ts';
+import type { NationalFacts } from '../../build/compute/national.ts';
+import { openPopulations } from '../../build/compute/headline.ts';
 import type { Dataset } from '../../build/compute/dataset.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { feedPaths, pagePaths, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type WrvuFeed } from '../../build/contract/open-feeds.ts';
 import { keyedPaths } from '../../build/contract/keyed-artifacts.ts';
 import { csvPaths } from '../../build/compute/open-csv.ts';
-import { NO_FIGURES_AS_OF } from '../../build/compute/open-feeds.ts';
+import { NO_FIGURES_AS_OF, basisOf } from '../../build/compute/open-feeds.ts';
 import { pageFile } from '../../build/pages/site.ts';
 import { fmtMoney } from '../../build/pages/html.ts';
 import type { Manifest } from '../../build/contract/manifest.ts';
@@ -63,7 +64,7 @@ function addReports(rows: { specialty: string; state: string; total: number; wrv
     const ids = new Map((d.prepare('SELECT id, slug FROM specialties').all() as { id: number; slug: string }[]).map((r) => [r.slug, r.id]));
     const ins = d.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week,
       years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at)
-      VALUES (?, ?, 2026, ?, NULL, NULL, 55, 12, 'hospital', 'employed', ?, ?, 'approved', ?)`);
+      VALUES (?, ?, 2025, ?, NULL, NULL, 55, 12, 'hospital', 'employed', ?, ?, 'approved', ?)`);
     d.transaction(() => {
       for (const r of rows) ins.run(ids.get(r.specialty)!, r.state, r.total, r.wrvus, r.submitted, r.submitted);
     })();
@@ -72,11 +73,12 @@ function addReports(rows: { specialty: string; state: string; total: number; wrv
   }
 }
 
+/** The reports the open cells count (the headline population: headline years, full-time basis) and their outlier decisions. */
 function readDb(): { ds: Dataset; facts: NationalFacts } {
   const d = openReportsDb(db, { readonly: true });
   try {
     const ds = readDataset(d);
-    return { ds, facts: nationalFacts(ds) };
+    return openPopulations(ds, basisOf(ds)).headline;
   } finally {
     d.close();
   }

@@ -50,8 +50,17 @@ const KEYED_CLASSES = [5, 15] as const;
 const openClasses = (floor: number) => [floor, FLOORS.tails, ROUNDING_MAX_N + 1];
 
 /**
- * Which reports the open feeds count: those whose total as the build sees it (times its record factor) lies
- * inside its specialty's Tukey fences of those values (that night's data).
+ * The open feeds' headline years in these builds: 7 complete years (2019-2025; the newest submission is in
+ * 2026), so the thin data's small cells stay as small and as many as the attacks need. The rule is the
+ * default build's (3 years) with a wider window; thin reports give no hours and are full-time, so the
+ * full-time basis counts each as reported.
+ */
+const HEADLINE_YEARS = 7;
+const inHeadline = (r: ThinReport) => r.year >= 2026 - HEADLINE_YEARS && r.year <= 2025;
+
+/**
+ * Which reports the open feeds count: those of the headline years whose total as the build sees it (times its
+ * record factor) lies inside its specialty's Tukey fences of those values, every year (that night's data).
  */
 function openCounted(rs: ThinReport[]): boolean[] {
   const seen = distortedTotals(rs, SECRET);
@@ -59,7 +68,7 @@ function openCounted(rs: ThinReport[]): boolean[] {
   for (const sp of new Set(rs.map((r) => r.specialty))) {
     fences.set(sp, tukeyFences(Float64Array.from(rs.flatMap((x, i) => (x.specialty === sp ? [seen[i]!] : []))).sort()));
   }
-  return rs.map((x, i) => seen[i]! >= fences.get(x.specialty)!.lower && seen[i]! <= fences.get(x.specialty)!.upper);
+  return rs.map((x, i) => inHeadline(x) && seen[i]! >= fences.get(x.specialty)!.lower && seen[i]! <= fences.get(x.specialty)!.upper);
 }
 
 interface Scope {
@@ -149,7 +158,7 @@ describe('differencing attacks on a thin dataset (keyed API and open feeds)', ()
     const db = join(work.path, 'thin.db');
     writeThinDb(db, reports, SECRET);
     const dist = join(work.path, 'dist');
-    runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true });
+    runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true, headlineYears: HEADLINE_YEARS });
     server = await startTestServer(dist, join(work.path, 'service.db'), { clock: () => NOW });
     key = (await createKey(server.store, 'enterprise')).key;
   }, 120_000);
@@ -452,7 +461,7 @@ describe('order-statistic and count attacks on a thin dataset', () => {
   const openMembers = (rs: ThinReport[], specialty: string, code: string) => {
     const seen = distortedTotals(rs, SECRET);
     const f = tukeyFences(Float64Array.from(rs.flatMap((x, i) => (x.specialty === specialty ? [seen[i]!] : []))).sort());
-    return rs.flatMap((x, i) => (x.specialty === specialty && x.state === code && seen[i]! >= f.lower && seen[i]! <= f.upper ? [x.total] : [])).sort((x, y) => x - y);
+    return rs.flatMap((x, i) => (x.specialty === specialty && x.state === code && inHeadline(x) && seen[i]! >= f.lower && seen[i]! <= f.upper ? [x.total] : [])).sort((x, y) => x - y);
   };
   /**
    * The next night's dataset: one more report in each of the thin data's state cells of 3 or more reports (so
@@ -496,7 +505,7 @@ describe('order-statistic and count attacks on a thin dataset', () => {
       const db = join(work.path, `${name}.db`);
       writeThinDb(db, rs, SECRET);
       const dist = join(work.path, `dist-${name}`);
-      runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true });
+      runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out: dist, baseUrl: 'https://physpay.example', buildDate: '2026-11-16', durable: false, now: () => NOW, force: true, headlineYears: HEADLINE_YEARS });
       return startTestServer(dist, join(work.path, `service-${name}.db`), { clock: () => NOW });
     };
     a = await build('night1', reports);
@@ -683,7 +692,8 @@ describe('order-statistic and count attacks on a thin dataset', () => {
       }
       const o1 = await openCell(a, r.specialty, r.state);
       const o2 = await openCell(b, r.specialty, r.state);
-      if (o1.n !== null && o2.n !== null) {
+      // a report of the year still being reported (2026) is not in the open cell on either night: nothing to isolate
+      if (o1.n !== null && o2.n !== null && inHeadline(r)) {
         const [t1, t2] = [openTruth(reports, r.specialty, r.state), openTruth([...reports, ...added], r.specialty, r.state)];
         expectCount(`open ${r.specialty} in ${r.state} night 1 (reports inside the fences)`, o1.n, t1.length, openClasses(FLOORS.specialtyInState));
         expectCount(`open ${r.specialty} in ${r.state} night 2 (reports inside the fences)`, o2.n, t2.length, openClasses(FLOORS.specialtyInState));

@@ -375,13 +375,13 @@ describe.skipIf(!haveBrowser)('the chart in Debian Chromium, inside a host page,
   });
 
   it('get_specialty_pay in a state: the national median as the US median line, as on the state page', async () => {
-    const expected = await feed<SpecialtyStateFeed>(url, '/specialties/family-medicine/states/texas.json');
+    const expected = await feed<SpecialtyStateFeed>(url, '/specialties/family-medicine/states/california.json');
     expect(expected.p10).not.toBeNull();
-    const { shown } = await render('get_specialty_pay', { specialty: 'Family Medicine', state: 'TX' }, 'specialty-state');
+    const { shown } = await render('get_specialty_pay', { specialty: 'Family Medicine', state: 'CA' }, 'specialty-state');
     expectFiguresOf(shown, expected as unknown as Record<string, unknown>);
     expect(shown.fields.filter((f) => f.inSvg && f.field === 'national_median').map((f) => Number(f.value))).toEqual([expected.national_median]);
     expect(shown.svg).toMatch(/<line class="reference"/);
-    expect(shown.text).toContain('Family Medicine in Texas');
+    expect(shown.text).toContain('Family Medicine in California');
     expectQuotable(shown, expected);
     await expectSameChartAsPage(shown, expected);
   });

@@ -249,8 +249,8 @@ describe('files and audits', () => {
     expect(csvField(true)).toBe('true');
     const licence = ['2026-11-10', `${base}/salaries/a`, `${base}/data/api/v1/specialties/a.json`, `${base}/methodology`, 'CC BY 4.0', 'https://creativecommons.org/licenses/by/4.0/', 'PhysPay', true];
     const good = csvText(SPECIALTIES_CSV_HEADER, [
-      ['a', 'A, "the" one', 30, 273_100, 276_339, 182_920, 227_700, 322_500, 384_640, false, false, ...licence],
-      ['b', 'B', null, null, null, null, null, null, null, false, true, ...licence],
+      ['a', 'A, "the" one', 30, 273_100, 276_339, 182_920, 227_700, 322_500, 384_640, false, false, 2023, 2025, true, ...licence],
+      ['b', 'B', null, null, null, null, null, null, null, false, true, 2023, 2025, true, ...licence],
     ]);
     expect(good.split('\r\n')[0]).toBe(SPECIALTIES_CSV_HEADER.join(','));
     expect(auditCsv('public/data/api/v1/specialties.csv', good)).toEqual([]);

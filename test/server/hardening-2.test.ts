@@ -181,11 +181,11 @@ describe('an MCP batch across the per-IP limit (item 5)', () => {
 });
 
 describe('one date for one set of figures (item 9)', () => {
-  it('a keyed answer\'s data_as_of is the newest submission behind its headline scope, like the open feeds\' as_of', async () => {
+  it('a keyed answer\'s data_as_of is the newest submission behind its headline scope (every year: never before the open feed\'s, which counts the headline years)', async () => {
     const spec = await call(k.url, `${API}/specialties`, key);
     const slugs = spec.json<{ specialties: { name: string; publishable: boolean }[] }>().specialties.filter((s) => s.publishable).map((s) => s.name);
     let differsFromDataset = 0;
-    let equalToOpen = 0;
+    let compared = 0;
     const datasetWide = new Set<string>();
     for (const name of slugs.slice(0, 12)) {
       for (const state of [undefined, 'California', 'Texas']) {
@@ -198,10 +198,14 @@ describe('one date for one set of figures (item 9)', () => {
       const r = await call(k.url, `${API}/benchmarks?${qs({ specialty: name })}`, key);
       const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
       const open = await get(k.url, `/data/api/v1/specialties/${slug}.json`);
-      if (open.status === 200 && open.json<{ as_of: string }>().as_of === r.json<{ data: { data_as_of: string } }>().data.data_as_of) equalToOpen++;
+      if (open.status === 200 && open.json<{ withheld: boolean }>().withheld === false) {
+        // the keyed API counts every compensation year, the open headline its complete recent years: a subset
+        expect(r.json<{ data: { data_as_of: string } }>().data.data_as_of >= open.json<{ as_of: string }>().as_of, name).toBe(true);
+        compared++;
+      }
     }
     differsFromDataset = datasetWide.size;
     expect(differsFromDataset).toBeGreaterThan(1); // not one date for the whole dataset
-    expect(equalToOpen).toBeGreaterThan(6); // the same date the open feed gives (where outliers do not differ)
+    expect(compared).toBeGreaterThan(6);
   });
 });
