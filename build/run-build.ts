@@ -37,7 +37,7 @@ import { buildOpenCsv } from './compute/open-csv.ts';
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH, dataPackage, openDataArchive } from './compute/data-package.ts';
 import { DEFAULT_TOP_CODE } from './import/bls.ts';
 import { ReleasesFeed, RELEASES_PATH, type Release, type ReleaseChanges } from './contract/releases.ts';
-import { cellFigures, nextReleaseId, releaseChanges, releaseEntry, releasesDocument, type CellFigures } from './compute/releases.ts';
+import { RELEASE_CITATION_CFF_PATH, cellFigures, nextReleaseId, releaseChanges, releaseEntry, releasesDocument, type CellFigures } from './compute/releases.ts';
 import { CHANGELOG_PATH, CITATION_CFF_PATH, citationCff, renderChangelogPage } from './pages/changelog.ts';
 import { pageFile, siteContextFor } from './pages/site.ts';
 import { LICENSE, LICENSE_URL, pagePaths, type SpecialtiesFeed } from './contract/open-feeds.ts';
@@ -132,7 +132,7 @@ export function changedFiles(before: Manifest['files'] | null, after: Manifest['
 }
 
 /** The files every release rewrites (releases.json, the changelog, CITATION.cff). */
-export const RELEASE_FILES = new Set([`public/${RELEASES_PATH}`, `public/${pageFile(CHANGELOG_PATH)}`, `public/${CITATION_CFF_PATH}`]);
+export const RELEASE_FILES = new Set([`public/${RELEASES_PATH}`, `public/${pageFile(CHANGELOG_PATH)}`, `public/${CITATION_CFF_PATH}`, `public/${RELEASE_CITATION_CFF_PATH}`]);
 
 function withoutRelease(files: Manifest['files']): Manifest['files'] {
   return Object.fromEntries(Object.entries(files).filter(([p]) => !RELEASE_FILES.has(p)));
@@ -378,7 +378,11 @@ export function runBuild(opts: BuildOptions): BuildResult {
     for (const f of feeds) {
       const bytes = Buffer.from(canonicalJson(f.doc));
       emit(`public/${f.path}`, bytes);
-      openFiles.set(f.path, builtBytes(f.path, bytes));
+      const served = builtBytes(f.path, bytes);
+      openFiles.set(f.path, served);
+      // an unchanged feed keeps its earlier file (its release, modified date and release URL): the pages, CSVs
+      // and the archive show that document, as it is served
+      if (served !== bytes) f.doc = JSON.parse(served.toString('utf8')) as Record<string, unknown>;
     }
     const csvs = buildOpenCsv(feeds);
     for (const [path, text] of csvs) {
@@ -399,11 +403,16 @@ export function runBuild(opts: BuildOptions): BuildResult {
     // The release: what changed since the previous one (from the feeds just emitted and the previous
     // build's), for releases.json, the changelog page and CITATION.cff.
     const specialtiesDoc = feeds.find((f) => f.kind === 'specialties')!.doc as SpecialtiesFeed;
+    // the releases served after this one is published: the builds pruneBuilds keeps (the newest --keep, this
+    // one among them, and pinned ones)
+    const keptReleases = [release, ...listBuilds(opts.out).flatMap((b, i) => (i < opts.keep - 1 || b.pinned || b.current
+      ? readReleases(join(buildsDir(opts.out), b.id, 'public', RELEASES_PATH)).slice(0, 1).map((r) => r.release)
+      : []))];
     const releasesDoc = releasesDocument({
-      baseUrl, publisher: opts.publisher, synthetic: ds.synthetic, keep: opts.keep, history, feedPath: RELEASES_PATH, changelogPath: CHANGELOG_PATH,
+      baseUrl, publisher: opts.publisher, synthetic: ds.synthetic, keep: opts.keep, kept: keptReleases, history, feedPath: RELEASES_PATH, changelogPath: CHANGELOG_PATH,
       methodologyPath: pagePaths.methodology(), license: LICENSE, licenseUrl: LICENSE_URL,
       entry: releaseEntry({
-        release, date: buildDate, dataAsOf, specialties: specialtiesDoc, archiveSha256: sha256(bundle.archive),
+        release, date: buildDate, dataAsOf, specialties: specialtiesDoc, archiveSha256: sha256(bundle.archive), baseUrl, datapackageSha256: sha256(pkg),
         changes: history[0] && previousId ? changesSince(history[0], join(buildsDir(opts.out), previousId), previousFiles, files, feeds, specialtiesDoc) : null,
       }),
     });
@@ -447,6 +456,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
     if (opts.pages !== false) {
       emit(`public/${CITATION_CFF_PATH}`, citationCff({ publisher: opts.publisher, baseUrl, latest: releasesDoc.releases[0]!, licenseSpdx: 'CC-BY-4.0', changelogUrl: `${baseUrl}${CHANGELOG_PATH}` }));
     }
+    // the release's own CITATION.cff, served with its files (data/api/v1/releases/<release>/CITATION.cff)
+    emit(`public/${RELEASE_CITATION_CFF_PATH}`, citationCff({ publisher: opts.publisher, baseUrl, latest: releasesDoc.releases[0]!, licenseSpdx: 'CC-BY-4.0', changelogUrl: `${baseUrl}${CHANGELOG_PATH}` }));
 
     progress.stage('validating', `${Object.keys(files).length.toLocaleString('en-US')} files`);
     out.finish(); // every file on disk (or the first write error)

@@ -16,6 +16,7 @@ import { guardHtml } from './http/page-security.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { BuildRegistry } from './builds/registry.ts';
+import { ReleaseShelf } from './builds/releases.ts';
 import { systemClock, type Clock } from './http/clock.ts';
 import { clientIpResolver, type TrustProxy } from './http/client-ip.ts';
 import { sendJson, setRequestId } from './http/send.ts';
@@ -85,13 +86,14 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? systemClock;
   const clientIp = clientIpResolver(deps.trustProxy ?? false);
   const limiter = new IpLimiter(deps.store, deps.ipLimits ?? DEFAULT_IP_LIMITS, clock);
-  const openData = createOpenDataHandler({ registry: deps.registry, limiter, clientIp, clock });
+  const shelf = new ReleaseShelf(deps.registry); // every kept release: its files (open data) and tool calls naming it
+  const openData = createOpenDataHandler({ registry: deps.registry, shelf, limiter, clientIp, clock });
 
   const web = express();
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
-  const mcp = createMcpRouter({ registry: deps.registry, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
+  const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
   web.use('/mcp', mcp.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {

@@ -4,6 +4,7 @@
  * server derives this document on request from files the build did write; the figures are theirs, and
  * the only new ones (the difference of the medians) are computed from published medians only.
  */
+import { releaseDate } from '../contract/release-id.ts';
 import {
   LICENSE, LICENSE_URL, feedPaths, pagePaths,
   type ComparisonFeed, type SpecialtyPayDocument,
@@ -62,6 +63,7 @@ export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocum
     feed_url: url(feedPaths.comparison(a.specialty.slug, b.specialty.slug, state?.slug)),
     synthetic: a.synthetic,
     release: laterRelease(a.release, b.release),
+    modified: releaseDate(laterRelease(a.release, b.release)),
     basis: a.basis,
     scope: state ? 'state' : 'national',
     state,

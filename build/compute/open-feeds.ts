@@ -9,6 +9,7 @@ import {
   type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
+import { releaseDate, releaseFilePath } from '../contract/release-id.ts';
 import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellResult } from './cells.ts';
 import { byYearRows, yearSpan } from './by-year.ts';
 import { DEFAULT_HEADLINE_YEARS, basisSentence, headlineBasis, openPopulations, type HeadlineBasis, type OpenPopulations } from './headline.ts';
@@ -40,8 +41,14 @@ export const METHODOLOGY_NOTE = 'self-reported';
  */
 export const NO_FIGURES_AS_OF = '1970-01-01';
 
-export function attributionLine(publisher: string, title: string, citationUrl: string, asOf: string, accessDate: string): string {
-  return `${publisher}, "${title}," ${citationUrl} (data as of ${asOf}; accessed ${accessDate}). Licensed under CC BY 4.0.`;
+/**
+ * The spec's citation shape, naming the release the document last changed in and its per-release URL (which
+ * keeps serving these figures) when it has one: `<publisher>, "<title>," <citation_url> (data as of <as_of>;
+ * release <release>, <release_url>; accessed <date>). Licensed under CC BY 4.0.`
+ */
+export function attributionLine(publisher: string, title: string, citationUrl: string, asOf: string, accessDate: string, release?: { id: string; url: string }): string {
+  const rel = release ? `release ${release.id}, ${release.url}; ` : '';
+  return `${publisher}, "${title}," ${citationUrl} (data as of ${asOf}; ${rel}accessed ${accessDate}). Licensed under CC BY 4.0.`;
 }
 
 function withheldNotice(floor: number, what: string): string {
@@ -97,13 +104,15 @@ export function buildOpenFeeds(raw: Dataset, opts: FeedOptions, pop: OpenPopulat
     methodology_url: url(pagePaths.methodology()),
     license: LICENSE,
     license_url: LICENSE_URL,
-    attribution: attributionLine(opts.publisher, `${title}${suffix}`, url(citationPath), asOf, opts.accessDate),
+    attribution: attributionLine(opts.publisher, `${title}${suffix}`, url(citationPath), asOf, opts.accessDate, { id: opts.release, url: url(releaseFilePath(opts.release, feedPath)) }),
     ...(notice ? { notice } : {}),
     title: `${title}${suffix}`,
     publisher: opts.publisher,
     feed_url: url(feedPath),
     synthetic: ds.synthetic,
     release: opts.release,
+    modified: releaseDate(opts.release),
+    release_url: url(releaseFilePath(opts.release, feedPath)),
   });
   /** the common fields of a document with headline figures: with their basis */
   const headlineCommon = (...args: Parameters<typeof common>) => ({ ...common(...args), basis });

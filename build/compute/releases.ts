@@ -7,7 +7,8 @@
  */
 import { DISCLOSURE_METHOD_VERSION } from './disclosure.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed, StateFeed, SpecialtiesFeed } from '../contract/open-feeds.ts';
-import { parseRelease } from '../contract/release-id.ts';
+import { parseRelease, releaseFilePath } from '../contract/release-id.ts';
+import { ARCHIVE_PATH, DATA_PACKAGE_PATH } from './data-package.ts';
 import { RELEASE_LIST_LIMIT, type Release, type ReleaseChanges, type ReleasesFeed } from '../contract/releases.ts';
 
 /** The id of a release built on `buildDate`: the date, or `date.N` after the highest N of that date already used. */
@@ -107,7 +108,11 @@ export function releaseEntry(o: {
   specialties: SpecialtiesFeed;
   archiveSha256: string;
   changes: ReleaseChanges | null;
+  /** the build's base URL, for the release's own URLs */
+  baseUrl: string;
+  datapackageSha256: string;
 }): Release {
+  const at = (path: string) => `${o.baseUrl}/${releaseFilePath(o.release, path)}`;
   return {
     release: o.release,
     date: o.date,
@@ -118,13 +123,20 @@ export function releaseEntry(o: {
     archive_sha256: o.archiveSha256,
     disclosure_method: DISCLOSURE_METHOD_VERSION,
     changes: o.changes,
+    urls: { files: at('data/api/v1/'), archive: at(ARCHIVE_PATH), datapackage: at(DATA_PACKAGE_PATH), citation_cff: at(RELEASE_CITATION_CFF_PATH) },
+    datapackage_sha256: o.datapackageSha256,
+    basis: o.specialties.basis.compensation_years,
   };
 }
 
+/** Each release's own CITATION.cff (citing that release's archive), beside its files. */
+export const RELEASE_CITATION_CFF_PATH = 'data/api/v1/CITATION.cff';
+
 /** How long releases stay here: the README's "Releases" section says the same. */
 export function retentionNote(keep: number): string {
-  return `Only the latest release is downloadable here (physpay-open-data.tar.gz). Earlier releases are not served, but this list keeps each one's entry and its archive's SHA-256 for good, `
-    + `so a copy archived elsewhere can be checked against archive_sha256. The publisher keeps the last ${keep} builds for rollback.`;
+  return `Every kept release is served whole at data/api/v1/releases/<release>/ (each release's urls): every feed, CSV, datapackage.json, CITATION.cff and the archive, as that release published them, and the same bytes for as long as it is kept. `
+    + `The publisher keeps the last ${keep} releases and any it pins (\`kept\` lists them); a document unchanged since an older release is still served at that release's URL while a kept release holds it. `
+    + `This list keeps each release's entry and its archive's SHA-256 for good, so a copy archived elsewhere can be checked against archive_sha256.`;
 }
 
 export function releasesDocument(o: {
@@ -132,6 +144,8 @@ export function releasesDocument(o: {
   publisher: string;
   synthetic: boolean;
   keep: number;
+  /** the releases served when this one is published, newest first */
+  kept: string[];
   entry: Release;
   history: readonly Release[];
   feedPath: string;
@@ -151,6 +165,7 @@ export function releasesDocument(o: {
     synthetic: o.synthetic,
     latest: o.entry.release,
     retention: retentionNote(o.keep),
+    kept: o.kept,
     releases: [o.entry, ...o.history.filter((r) => r.release !== o.entry.release)].map((r, k) => (k < RELEASES_IN_DETAIL ? r : summarised(r))),
   };
 }

@@ -67,6 +67,15 @@ export function releaseToken(release: string): string {
   return `"release": "${release}"`;
 }
 
+/**
+ * Every place a document names the release it last changed in, as canonical JSON writes it: the label, its
+ * date (`modified`), its per-release URL (`release_url`, and in the attribution line) and the attribution's
+ * words. figures_hash masks them all, so a document whose figures did not change keeps its file.
+ */
+export function releaseTokens(release: string): string[] {
+  return [releaseToken(release), `"modified": "${release.split('.')[0]}"`, `/releases/${release}/`, `release ${release},`];
+}
+
 /** Masks the access date of attribution lines, so content hashes do not change with the date alone. */
 export function accessDateToken(date: string): string {
   return `accessed ${date})`;

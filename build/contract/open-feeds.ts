@@ -23,13 +23,15 @@ export const CommonFields = {
   methodology_url: url,
   license: z.literal(LICENSE),
   license_url: z.literal(LICENSE_URL),
-  attribution: z.string().describe('ready-made attribution line (citation shape of the spec)'),
+  attribution: z.string().describe('ready-made attribution line (the citation shape of the spec, with the release and its URL in the parentheses: "(data as of <as_of>; release <release>, <release_url>; accessed <date>)")'),
   notice: z.string().optional().describe('present only when figures are withheld; states why'),
   title: z.string(),
   publisher: z.string(),
   feed_url: url.describe('this document'),
   synthetic: z.boolean().describe('true when the data is the synthetic demo dataset, not real reports'),
   release: ReleaseId.describe('the release in which this document last changed (data/api/v1/releases.json lists the releases and what each changed); a document that did not change keeps its release, so its ETag stays'),
+  modified: isoDay.describe('the date of `release`: when this document\'s figures last changed (as_of only dates the newest report behind them: figures also move when reports elsewhere change the outlier fences, or when the headline years move on)'),
+  release_url: url.optional().describe('this document as published in `release`, at a URL that keeps serving the same bytes for as long as the operator keeps that release (data/api/v1/releases/<release>/...): cite it. Absent from comparisons, which are derived on request'),
 };
 
 /**

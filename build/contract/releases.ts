@@ -60,6 +60,22 @@ export const Release = z
     disclosure_method: z.number().int().positive().default(2)
       .describe('version of the disclosure control that perturbed this release\'s figures (methodology page); figures of releases with different versions moved because of the method, not only the data (2 for releases made before it was recorded)'),
     changes: ReleaseChanges.nullable().describe('null for the first release listed'),
+    urls: z
+      .object({
+        files: url.describe('the release\'s own copy of data/api/v1/: every feed and CSV as this release published it, at data/api/v1/releases/<release>/<path>'),
+        archive: url,
+        datapackage: url,
+        citation_cff: url,
+      })
+      .strict()
+      .optional()
+      .describe('where this release is served, for as long as the publisher keeps it (`kept`); absent for releases made before releases had URLs'),
+    datapackage_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of this release\'s datapackage.json'),
+    basis: z
+      .object({ from: z.number().int(), to: z.number().int() })
+      .strict()
+      .optional()
+      .describe('the compensation years of this release\'s headline figures (full-time basis); a release whose years differ from the one before moved its figures for that reason too'),
   })
   .strict();
 export type Release = z.infer<typeof Release>;
@@ -76,6 +92,7 @@ export const ReleasesFeed = z
     synthetic: z.boolean(),
     latest: ReleaseId,
     retention: z.string().describe('how long a release stays downloadable here, and where permanent copies are'),
+    kept: z.array(ReleaseId).optional().describe('the releases served under data/api/v1/releases/<release>/ when this release was published (the builds the publisher keeps), newest first'),
     releases: z.array(Release).min(1).describe('newest first'),
   })
   .strict();

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { schemaForPath } from './artifacts.ts';
 import { auditDocument } from '../compute/audit.ts';
-import { accessDateToken, releaseToken, type Manifest, type ManifestFile } from './manifest.ts';
+import { accessDateToken, releaseToken, releaseTokens, type Manifest, type ManifestFile } from './manifest.ts';
 import { contentTypeFor } from './artifacts.ts';
 import { auditCsv, auditPage } from '../compute/audit-files.ts';
 
@@ -23,7 +23,11 @@ export function manifestEntry(path: string, bytes: Buffer, buildDate: string, re
   const masked = bytes.includes(token) ? bytes.toString('utf8').split(token).join('accessed YYYY-MM-DD)') : bytes;
   const entry: ManifestFile = { sha256: sha256(bytes), bytes: bytes.length, content_hash: sha256(masked), content_type: contentTypeFor(path) };
   const label = release === undefined ? null : releaseToken(release);
-  if (label && masked.includes(label)) entry.figures_hash = sha256(masked.toString().split(label).join(releaseToken('RELEASE')));
+  if (label && masked.includes(label)) {
+    let text = masked.toString();
+    for (const t of releaseTokens(release!)) text = text.split(t).join(t.split(release!).join('RELEASE').split(release!.split('.')[0]!).join('RELEASE'));
+    entry.figures_hash = sha256(text);
+  }
   return entry;
 }
 

@@ -85,7 +85,10 @@ ${doc.releases.map((r, k) => releaseSection(site, r, k === 0, doc.releases[k + 1
   });
 }
 
-/** CITATION.cff (Citation File Format 1.2.0) of the latest release. */
+/**
+ * CITATION.cff (Citation File Format 1.2.0) of one release: its identifier is that release's own archive
+ * (data/api/v1/releases/<release>/physpay-open-data.tar.gz), which keeps its bytes while the release is kept.
+ */
 export function citationCff(o: { publisher: string; baseUrl: string; latest: Release; licenseSpdx: string; changelogUrl: string }): string {
   const q = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   return [
@@ -99,7 +102,7 @@ export function citationCff(o: { publisher: string; baseUrl: string; latest: Rel
     `  - name: ${q(o.publisher)}`,
     `license: ${o.licenseSpdx}`,
     `url: ${q(`${o.baseUrl}/`)}`,
-    `repository: ${q(`${o.baseUrl}/data/api/v1/`)}`,
+    `repository: ${q(o.latest.urls?.files ?? `${o.baseUrl}/data/api/v1/`)}`,
     `abstract: ${q('Median pay and percentiles of US physicians by specialty and state, from moderated self-reported salary reports, and published resident pay scales of teaching hospitals. Aggregates only; figures below publication floors are withheld.')}`,
     'keywords:',
     '  - physician compensation',
@@ -107,7 +110,7 @@ export function citationCff(o: { publisher: string; baseUrl: string; latest: Rel
     '  - open data',
     'identifiers:',
     '  - type: url',
-    `    value: ${q(`${o.baseUrl}/data/api/v1/physpay-open-data.tar.gz`)}`,
+    `    value: ${q(o.latest.urls?.archive ?? `${o.baseUrl}/data/api/v1/physpay-open-data.tar.gz`)}`,
     `    description: ${q(`The archive of release ${o.latest.release} (SHA-256 ${o.latest.archive_sha256})`)}`,
     '',
   ].join('\n');

@@ -5,8 +5,9 @@
  * spatialCoverage, variableMeasured, distribution (DataDownload with contentUrl and encodingFormat) and
  * dateModified.
  *
- * dateModified is the document's `as_of` (the newest report its figures use), never the build date, so a
- * page's metadata changes only when its figures do. Pages with nothing published (a withheld specialty or
+ * dateModified is the document's `modified` (the date of the release in which its figures last changed),
+ * never the build date, so a page's metadata changes exactly when its figures do (`as_of`, the newest report
+ * behind them, stays put when the outlier fences or the headline years move the figures). Pages with nothing published (a withheld specialty or
  * state) carry none: a dataset with no values is not one to offer in search.
  */
 import { feedPaths, type SpecialtiesFeed, type SpecialtyFeed, type StateFeed, type StatesFeed } from '../contract/open-feeds.ts';
@@ -109,7 +110,7 @@ export function homeDatasetJsonLd(site: SiteContext, sp: SpecialtiesFeed, st: St
     description: `Median, mean and percentiles of the total annual compensation of US physicians by specialty and state, from ${sp.n ?? 0} moderated self-reported salary reports (${published} of ${sp.count} specialties published; figures below publication floors are withheld, never estimated), and the resident pay scales teaching hospitals publish. JSON feeds, CSV downloads and one archive, under CC BY 4.0.${synthetic(site)}`,
     url: `${site.baseUrl}/`,
     identifier: u('data/api/v1/'),
-    dateModified: sp.as_of,
+    dateModified: sp.modified,
     temporalCoverage: yearSpan(years),
     spatial: 'United States',
     keywords: KEYWORDS,
@@ -132,7 +133,7 @@ export function specialtyDatasetJsonLd(site: SiteContext, f: SpecialtyFeed): Jso
     description: `Total annual compensation (base, bonus and incentives) of physicians in ${name} in the United States: median, mean and percentiles from ${f.n} moderated self-reported salary reports, with the figures by state, practice setting and compensation year, and compensation per wRVU. Figures below publication floors are withheld, never estimated. CC BY 4.0.${synthetic(site)}`,
     url: f.citation_url,
     identifier: f.feed_url,
-    dateModified: f.as_of,
+    dateModified: f.modified,
     temporalCoverage: yearSpan(f.by_year.filter((r) => !r.withheld).map((r) => r.year)),
     spatial: 'United States',
     keywords: [name, ...KEYWORDS],
@@ -154,7 +155,7 @@ export function stateDatasetJsonLd(site: SiteContext, f: StateFeed): Json | null
     description: `Total annual compensation (base, bonus and incentives) of physicians in ${st}, all specialties together and specialty by specialty: median, mean and percentiles from ${f.n} moderated self-reported salary reports, the top-paying specialties against their US medians, and the cost of living. Figures below publication floors are withheld, never estimated. CC BY 4.0.${synthetic(site)}`,
     url: f.citation_url,
     identifier: f.feed_url,
-    dateModified: f.as_of,
+    dateModified: f.modified,
     // the state's figures are headline figures: the basis years only (a specialty's page also has its by-year rows)
     temporalCoverage: yearSpan([f.basis.compensation_years.from, f.basis.compensation_years.to]),
     spatial: `${st}, United States`,

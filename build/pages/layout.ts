@@ -213,9 +213,11 @@ export function residencyCaveat(site: SiteContext): string {
 }
 
 /** "Based on N reports · data as of YYYY-MM-DD", with both as checkable figures. */
-export function metaLine(doc: { n: number | null; as_of: string; basis?: { description: string } }, floor: number | null): string {
+export function metaLine(doc: { n: number | null; as_of: string; basis?: { description: string }; modified?: string; release?: string }, floor: number | null): string {
   const n = doc.n === null && floor === null ? 'not applicable (published pay scales, not reports)' : null;
-  const line = `<p class="meta">Reports used (n): ${n !== null ? `<span data-field="n" data-value="null">${esc(n)}</span>` : fig('n', doc.n, 'count', { floor })} · data as of ${textFig('as_of', doc.as_of, 'time', { datetime: doc.as_of })}</p>`;
+  // when the figures last changed (the feed's release and its date): what a citation names
+  const changed = doc.modified && doc.release ? ` · figures last changed ${textFig('modified', doc.modified, 'time', { datetime: doc.modified })}, release ${textFig('release', doc.release)}` : '';
+  const line = `<p class="meta">Reports used (n): ${n !== null ? `<span data-field="n" data-value="null">${esc(n)}</span>` : fig('n', doc.n, 'count', { floor })} · data as of ${textFig('as_of', doc.as_of, 'time', { datetime: doc.as_of })}${changed}</p>`;
   // the headline basis (compensation years, full-time basis) in words, as the feed's basis.description
   return doc.basis ? `${line}\n<p class="meta basis">${textFig('basis.description', doc.basis.description)}</p>` : line;
 }

@@ -1,7 +1,8 @@
 /**
  * robots.txt and sitemap.xml of the public tree (pure), from the rendered pages: every page whose <head>
  * does not say `noindex` (pages whose headline figure is withheld do), by its canonical URL (absolute, with
- * the build's base URL), with `lastmod` = the `as_of` of the page's feed where the page shows one.
+ * the build's base URL), with `lastmod` = the `modified` date of the page's feed (when its figures last
+ * changed) where the page shows one, else its `as_of`.
  */
 import { esc } from './html.ts';
 
@@ -24,8 +25,9 @@ export function sitemapEntry(html: string): SitemapEntry | null {
   if (isNoindex(head)) return null;
   const canonical = /<link rel="canonical" href="([^"]+)">/.exec(head)?.[1];
   if (!canonical) return null;
+  const modified = /<time datetime="(\d{4}-\d{2}-\d{2})" data-field="modified">/.exec(html)?.[1];
   const asOf = /<time datetime="(\d{4}-\d{2}-\d{2})" data-field="as_of">/.exec(html)?.[1] ?? null;
-  return { loc: canonical.replace(/&amp;/g, '&'), lastmod: asOf };
+  return { loc: canonical.replace(/&amp;/g, '&'), lastmod: modified ?? asOf };
 }
 
 /** sitemap.xml from the entries, sorted by URL (deterministic). */

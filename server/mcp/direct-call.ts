@@ -106,6 +106,8 @@ export function directCall(route: InboundClassificationOutcome, body: unknown, d
   if (call.params?.arguments === undefined) return null;
   const parsed = tool.inputSchema.safeParse(call.params.arguments);
   if (!parsed.success) return null;
+  // a call on an earlier release reads that release's build (loaded on demand): the SDK's path
+  if ((parsed.data as { release?: unknown }).release) return null;
   // A result is a pure function of the build, the access day and the arguments: kept (as the JSON text
   // before the id) for the next identical call. Calls over the limit or without a build are not kept.
   const key = deps.build && !deps.limited ? `${modern ? 'm' : 'l'}${deps.links === false ? '-' : '+'}\0${deps.build.id}\0${deps.day}\0${tool.name}\0${JSON.stringify(parsed.data)}` : null;

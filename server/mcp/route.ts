@@ -14,6 +14,7 @@ import {
   isInitializeRequest, isJsonContentType, isSpecType, type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
 import type { BuildRegistry } from '../builds/registry.ts';
+import type { ReleaseShelf } from '../builds/releases.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
@@ -25,6 +26,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpRouteDeps {
   registry: BuildRegistry;
+  /** every kept release, for tool calls naming a `release` */
+  shelf?: ReleaseShelf;
   limiter: IpLimiter;
   clientIp: (req: IncomingMessage) => string;
   clock: Clock;
@@ -306,7 +309,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
         deps.onRefused?.(calls - counted); // this call and every later one of the batch
       } else counted++;
     }
-    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers) };
+    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf };
     const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
     if (direct) {
       res.statusCode = direct.status;

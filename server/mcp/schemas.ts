@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CommonFields, HeadlineBasis, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { REGIONS } from '../../build/contract/vocab.ts';
+import { ReleaseId } from '../../build/contract/release-id.ts';
 
 function either(a: z.ZodObject, b: z.ZodObject, overrides: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -24,6 +25,14 @@ export const ResidentPayOutput = either(InstitutionFeed, StateInstitutionsFeed);
  * Strict tool arguments: an argument the tool does not take is an error that names the accepted ones
  * (never silently ignored).
  */
+/** Every tool's optional `release`: the figures as that release published them (data/api/v1/releases/<release>/). */
+export const releaseArg = ReleaseId.optional().describe('Optional: a release id from data/api/v1/releases.json (e.g. "2026-11-16") to get the figures exactly as that release published them, for a citation that must not move; leave out for the latest');
+
+/** A tool's arguments: its own and the optional `release`, nothing else (strictArgs). */
+export function toolArgs<T extends z.ZodRawShape>(tool: string, shape: T) {
+  return strictArgs(tool, { ...shape, release: releaseArg });
+}
+
 export function strictArgs<T extends z.ZodRawShape>(tool: string, shape: T) {
   const accepted = Object.keys(shape);
   return z.strictObject(shape, {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { READ_ONLY } from './tool-definition.ts';
-import { runTool, type ToolDeps } from './tool-result.ts';
+import { runToolOnRelease, type ToolDeps } from './tool-result.ts';
 import { TOOLS } from './tools/index.ts';
 import { MCP_CACHE_HINTS, registerResources } from './resources/index.ts';
 import { registerPrompts } from './prompts/index.ts';
@@ -42,7 +42,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
         annotations: { title: tool.title, ...READ_ONLY },
         ...(tool.meta ? { _meta: tool.meta } : {}),
       },
-      async (args: unknown) => runTool(deps, tool, args as never),
+      async (args: unknown) => runToolOnRelease(deps, tool, args as never),
     );
   }
   registerResources(server, deps);

@@ -1,6 +1,8 @@
 /** The one place that turns a tool's work into a result: text + structuredContent (+ links), or a tool error. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
+import type { ReleaseShelf } from '../builds/releases.ts';
+import { releaseDate } from '../../build/contract/release-id.ts';
 import { ToolInputError } from './lookup.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { escapeHidden } from './text.ts';
@@ -20,6 +22,8 @@ export interface ToolDeps {
   budget?: { left: number };
   /** false: leave resource_link blocks out of tool results (2025-03-26 clients do not know them) */
   links?: boolean;
+  /** every kept release: a call with a `release` argument reads that release's build */
+  shelf?: ReleaseShelf;
 }
 
 /**
@@ -44,6 +48,23 @@ function toResult(out: ToolOutput, baseUrl: string, links: boolean): CallToolRes
   const content: CallToolResult['content'] = [{ type: 'text', text: escapeHidden(out.text) }];
   if (links) for (const l of out.links ?? []) content.push({ type: 'resource_link', uri: `${baseUrl}${l.path}`, name: l.name, title: l.title, mimeType: l.mimeType });
   return { content, structuredContent: out.structured as Record<string, unknown> };
+}
+
+/**
+ * A call that names a `release`: run on the build that published it (server/builds/releases.ts), with the
+ * release's date as the access date, so the figures and attribution are those the release's files serve.
+ */
+export async function runToolOnRelease<S extends ToolDefinition['inputSchema']>(deps: ToolDeps, tool: ToolDefinition<S>, args: Parameters<ToolDefinition<S>['work']>[0]): Promise<CallToolResult> {
+  const { release, ...rest } = args as { release?: string | null };
+  if (release === undefined || release === null || release === '') return runTool(deps, tool, rest as never);
+  const limit = overLimit(deps);
+  if (limit) return toolError(limit);
+  const build = await deps.shelf?.build(release).catch(() => null);
+  if (!build) {
+    const kept = (await deps.shelf?.kept().catch(() => [])) ?? [];
+    return toolError(`Release ${release} is not kept here${kept.length ? `; kept releases, newest first: ${kept.join(', ')}` : ''}. Leave release out for the latest figures.`);
+  }
+  return runTool({ ...deps, build, day: releaseDate(release), limited: null }, tool, rest as never);
 }
 
 /** Run one call of `tool` with arguments already checked against its input schema. */

@@ -24,9 +24,13 @@ import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.t
 import { securityHeadersFor } from '../http/page-security.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { MALFORMED_PATH, canonicalTarget } from '../http/canonical-path.ts';
+import { ReleaseShelf, type ReleaseFile } from '../builds/releases.ts';
+import { RELEASE_ID, releaseDate } from '../../build/contract/release-id.ts';
 
 export interface OpenDataDeps {
   registry: BuildRegistry;
+  /** every kept release (data/api/v1/releases/<release>/...); default: one over `registry` */
+  shelf?: ReleaseShelf;
   limiter: IpLimiter;
   clientIp: (req: IncomingMessage) => string;
   clock: Clock;
@@ -36,6 +40,10 @@ export interface OpenDataDeps {
 
 export const MAX_PATH_LENGTH = 1024;
 const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
+/** a release's files never change: cached for a year, never revalidated */
+const RELEASE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** /data/api/v1/releases/<release>/<path> */
+const RELEASE_FILE_PATH = /^\/data\/api\/v1\/releases\/([^/]+)\/(.*)$/;
 const ERROR_CACHE = 'no-store';
 
 /** Decode a URL path; null when it is not a clean path (bad escapes, NUL, backslashes, dot segments). */
@@ -43,6 +51,7 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
   const policy = deps.limiter.policyHeader();
   const contract = contractDocuments();
   const done = deps.onResponse ?? (() => {});
+  const shelf = deps.shelf ?? new ReleaseShelf(deps.registry);
 
   const json = (res: ServerResponse, status: number, body: { error: string; [field: string]: unknown }, head: boolean, headers: Record<string, string | number> = {}) => {
     // error messages quote what the caller sent: never a key-shaped value
@@ -111,6 +120,11 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     }
     if (rawPath.length > MAX_PATH_LENGTH) {
       json(res, 400, { error: `path longer than ${MAX_PATH_LENGTH} characters` }, head);
+      return;
+    }
+    const rel = RELEASE_FILE_PATH.exec(rawPath);
+    if (rel) {
+      void serveRelease(req, res, head, rel[1]!, `/data/api/v1/${rel[2]!}`);
       return;
     }
 
@@ -186,6 +200,44 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     const found = file;
     limited(req, res, head, (v) => sendFile(req, res, build, found, head, link, v));
   };
+
+  /**
+   * A file as release `release` published it (server/builds/releases.ts): the same bytes for as long as the
+   * release is kept (the access date in its attribution is the release's date), long-cached, immutable.
+   * Paths are exact (no aliases: a citation names the canonical URL); 304s are not counted, like feeds.
+   */
+  async function serveRelease(req: IncomingMessage, res: ServerResponse, head: boolean, release: string, path: string): Promise<void> {
+    let found: ReleaseFile | null;
+    try {
+      found = await shelf.file(release, path);
+    } catch (err) {
+      json(res, 503, { error: `release ${release.slice(0, 40)} could not be read (${(err as Error).message.slice(0, 200)}); retry shortly` }, head, { 'retry-after': 5 });
+      return;
+    }
+    if (!found) {
+      const kept = await shelf.kept();
+      const known = RELEASE_ID.test(release) && kept.includes(release);
+      const error = known
+        ? `release ${release} has no file at ${path.slice(0, 200)}`
+        : `release ${release.slice(0, 40)} is not kept here: the publisher keeps its last releases (data/api/v1/releases.json lists every release and its archive's SHA-256)`;
+      limited(req, res, head, (v) => json(res, 404, { error, kept }, head, rateFields(v)));
+      return;
+    }
+    const { build: from, file } = found;
+    const { body, etag } = from.render(file, releaseDate(release));
+    const h: Record<string, string | number> = { etag, 'cache-control': RELEASE_CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': from.id, 'x-physpay-release': release, ...requestIdHeader(res) };
+    if (etagMatches(req.headers['if-none-match'] as string | undefined, etag)) {
+      res.writeHead(304, h);
+      res.end();
+      done(304);
+      return;
+    }
+    limited(req, res, head, (v) => {
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...rateFields(v) });
+      res.end(head ? undefined : body);
+      done(200);
+    });
+  }
 
   /** The API's index (index-page.ts): HTML for browsers, JSON otherwise; not counted, like the contract documents. */
   function serveIndex(req: IncomingMessage, res: ServerResponse, head: boolean): void {

@@ -168,7 +168,7 @@ describe('chart geometry', () => {
   it('an institution page draws one bar per PGY level, labelled with the same figures as its table', () => {
     const doc = {
       n: null, as_of: '2026-07-27', citation_url: `${base}/residency/x`, methodology_url: `${base}/methodology`, license: 'CC BY 4.0', license_url: 'https://creativecommons.org/licenses/by/4.0/',
-      attribution: 'PhysPay, "X," (accessed 2026-11-16).', title: 'X', publisher: 'PhysPay', feed_url: `${base}/data/api/v1/residency/institutions/x.json`, synthetic: false, release: '2026-11-16',
+      attribution: 'PhysPay, "X," (accessed 2026-11-16).', title: 'X', publisher: 'PhysPay', feed_url: `${base}/data/api/v1/residency/institutions/x.json`, synthetic: false, release: '2026-11-16', modified: '2026-11-16',
       institution: { slug: 'x', name: 'X & Y Hospital', city: 'Fargo', state: { code: 'ND', slug: 'north-dakota', name: 'North Dakota', region: 'Midwest' } },
       academic_year: '2026-2027', source_url: 'https://gme.example.org/x?a=1&b=2', pgy_scale: [{ pgy: 1, salary: 65_400 }, { pgy: 2, salary: 68_000 }],
       pgy1_salary: 65_400, cost_of_living: { index: 89, source: 'BEA', year: 2022, basis: 'US = 100' }, cost_of_living_index: 89, pgy1_col_adjusted: 73_483,

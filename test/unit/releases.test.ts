@@ -87,7 +87,7 @@ describe('the releases document', () => {
   it('newest first, valid, and releases beyond the newest 30 keep only their counts', () => {
     const history = Array.from({ length: 40 }, (_, k) => entry(`2026-09-${String(30 - (k % 30)).padStart(2, '0')}${k >= 30 ? '.2' : ''}`, k));
     const doc = releasesDocument({
-      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 7, entry: entry('2026-11-24', 99), history, feedPath: 'data/api/v1/releases.json',
+      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 7, kept: ['2026-11-24'], entry: entry('2026-11-24', 99), history, feedPath: 'data/api/v1/releases.json',
       changelogPath: '/changelog', methodologyPath: '/methodology', license: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
     });
     expect(ReleasesFeed.safeParse(doc).success).toBe(true);
@@ -95,14 +95,23 @@ describe('the releases document', () => {
     expect(doc.releases).toHaveLength(41);
     expect(doc.releases[RELEASES_IN_DETAIL - 1]!.changes!.newly_published.cells).toHaveLength(1);
     expect(doc.releases[RELEASES_IN_DETAIL]!.changes!.newly_published).toEqual({ count: 1, cells: [] });
-    expect(doc.retention).toContain('last 7 builds');
+    expect(doc.retention).toContain('last 7 releases');
+    expect(doc.kept).toEqual(['2026-11-24']);
   });
 
   it('each release records its disclosure method: this build\'s for the new entry, 2 for entries written before it was recorded', () => {
     const e = releaseEntry({
       release: '2026-11-24', date: '2026-11-24', dataAsOf: '2026-11-20', archiveSha256: 'b'.repeat(64), changes: null,
-      specialties: { n: 120, count: 2, specialties: [{ withheld: false }, { withheld: true }] } as never,
+      specialties: { n: 120, count: 2, specialties: [{ withheld: false }, { withheld: true }], basis: { compensation_years: { from: 2023, to: 2025 } } } as never,
+      baseUrl: 'https://x.example', datapackageSha256: 'c'.repeat(64),
     });
+    expect(e.urls).toEqual({
+      files: 'https://x.example/data/api/v1/releases/2026-11-24/',
+      archive: 'https://x.example/data/api/v1/releases/2026-11-24/physpay-open-data.tar.gz',
+      datapackage: 'https://x.example/data/api/v1/releases/2026-11-24/datapackage.json',
+      citation_cff: 'https://x.example/data/api/v1/releases/2026-11-24/CITATION.cff',
+    });
+    expect(e.basis).toEqual({ from: 2023, to: 2025 });
     expect(e.disclosure_method).toBe(DISCLOSURE_METHOD_VERSION);
     expect(Release.parse(e)).toEqual(e);
     // a releases.json of an earlier build has no disclosure_method: its entries were perturbed by method 2
@@ -112,7 +121,7 @@ describe('the releases document', () => {
     // the list keeps every release's own method, also for releases beyond the newest 30 (counts only)
     const history = Array.from({ length: 35 }, (_, k) => Release.parse(k < 5 ? entry(`2026-10-${String(30 - k).padStart(2, '0')}`, k) : { ...old, release: `2026-09-${String(35 - k).padStart(2, '0')}` }));
     const doc = releasesDocument({
-      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 7, entry: e, history, feedPath: 'data/api/v1/releases.json',
+      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 7, kept: [e.release], entry: e, history, feedPath: 'data/api/v1/releases.json',
       changelogPath: '/changelog', methodologyPath: '/methodology', license: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
     });
     expect(ReleasesFeed.parse(JSON.parse(JSON.stringify(doc)))).toEqual(doc);

@@ -1,7 +1,7 @@
 import { ComparisonFeed } from '../../../build/contract/open-feeds.ts';
 import { comparisonDoc } from '../lookup.ts';
 import { payText } from '../text.ts';
-import { strictArgs } from '../schemas.ts';
+import { toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
@@ -10,7 +10,7 @@ export const compareSpecialtiesTool = defineTool({
   name: 'compare_specialties',
   title: 'Compare two specialties',
   description: 'Compare total compensation of two specialties, nationally or within one state: both specialties\' published documents (as get_specialty_pay returns them) and the difference of their medians, with n, as_of and the citation of the comparison itself (/data/api/v1/compare/{a}/{b}.json). Withheld figures stay null; no difference is computed from them.',
-  inputSchema: strictArgs('compare_specialties', { specialty_a: specialtyArg, specialty_b: specialtyArg, state: stateArg }),
+  inputSchema: toolArgs('compare_specialties', { specialty_a: specialtyArg, specialty_b: specialtyArg, state: stateArg }),
   outputSchema: ComparisonFeed,
   work: ({ specialty_a, specialty_b, state }, build, day) => {
     const d = comparisonDoc(build, day, specialty_a, specialty_b, state);

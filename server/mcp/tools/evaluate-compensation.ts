@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { payPosition, payPositionMethod, standardGrid } from '../../../build/compute/pay-position.ts';
 import type { SpecialtyPayDocument } from '../../../build/contract/open-feeds.ts';
 import { specialtyPayDoc } from '../lookup.ts';
-import { PayEvaluationOutput, strictArgs } from '../schemas.ts';
+import { PayEvaluationOutput, toolArgs } from '../schemas.ts';
 import { evaluationText } from '../text.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
@@ -12,11 +12,11 @@ export type PayEvaluation = z.infer<typeof PayEvaluationOutput>;
 
 /** Where `compensation` falls among the document's published percentiles (pure: the figures of `d` only). */
 export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): PayEvaluation {
-  const { n, as_of, citation_url, methodology_url, license, license_url, attribution, notice, title, publisher, feed_url, synthetic, release } = d;
+  const { n, as_of, citation_url, methodology_url, license, license_url, attribution, notice, title, publisher, feed_url, synthetic, release, modified, release_url } = d;
   const grid = standardGrid({ p10: d.p10, p25: d.p25, p50: d.median, p75: d.p75, p90: d.p90 });
   const position = grid.length >= 2 ? payPosition(grid, compensation) : null;
   return {
-    n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic, release,
+    n, as_of, citation_url, methodology_url, license, license_url, attribution, ...(notice ? { notice } : {}), title, publisher, feed_url, synthetic, release, modified, ...(release_url ? { release_url } : {}),
     specialty: d.specialty,
     basis: d.basis,
     scope: d.scope,
@@ -40,7 +40,7 @@ export const evaluateCompensationTool = defineTool({
   name: 'evaluate_compensation',
   title: 'Where does this pay fall?',
   description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. Quote n, as_of and the attribution.',
-  inputSchema: strictArgs('evaluate_compensation', {
+  inputSchema: toolArgs('evaluate_compensation', {
     specialty: specialtyArg,
     compensation: z.number().positive().max(100_000_000).describe('Annual total compensation in US dollars, e.g. 350000'),
     state: stateArg,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { specialtyPayDoc } from '../lookup.ts';
 import { payText } from '../text.ts';
-import { SpecialtyPayOutput, strictArgs } from '../schemas.ts';
+import { SpecialtyPayOutput, toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
 
@@ -12,7 +12,7 @@ export const getSpecialtyPayTool = defineTool({
   name: 'get_specialty_pay',
   title: 'Physician pay by specialty',
   description: 'Attending physician total compensation (base, bonus, incentives) for one specialty: national median, mean and percentiles, top states, practice settings and compensation per wRVU; or, with a state, the figures for that specialty in that state. Figures below publication floors are null with a notice (never estimated). Quote n, as_of and the attribution, and say the data is self-reported.',
-  inputSchema: strictArgs('get_specialty_pay', { specialty: specialtyArg, state: stateArg }),
+  inputSchema: toolArgs('get_specialty_pay', { specialty: specialtyArg, state: stateArg }),
   outputSchema: SpecialtyPayOutput,
   meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, state }, build, day) => {
