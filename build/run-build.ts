@@ -13,6 +13,7 @@ import { MIGRATIONS, schemaVersion } from './db/migrations.ts';
 import { nationalFacts } from './compute/national.ts';
 import { readDataset } from './source/read.ts';
 import { buildOpenFeeds, type FeedOptions } from './compute/open-feeds.ts';
+import { DEFINITIONS_PATH, definitionsDocument } from './contract/definitions.ts';
 import { DEFAULT_HEADLINE_YEARS, headlineBasis, openPopulations } from './compute/headline.ts';
 import {
   blsInfo, keyedColumnsFromDataset, keyedIndex, keyedNationalFigures, keyedReportsArtifact, keyedSpecialty, summarizeSpecialty, KEYED_DEFAULTS, type KeyedColumns,
@@ -389,6 +390,10 @@ export function runBuild(opts: BuildOptions): BuildResult {
       openFiles.set(path, Buffer.from(text));
       emit(`public/${path}`, text);
     }
+    // what every figure means (definitions.ts): served, in the archive and every release's files
+    const definitions = Buffer.from(canonicalJson(definitionsDocument(baseUrl, opts.publisher)));
+    openFiles.set(DEFINITIONS_PATH, definitions);
+    emit(`public/${DEFINITIONS_PATH}`, definitions);
     const pkg = Buffer.from(canonicalJson(dataPackage({ baseUrl, publisher: opts.publisher, dataAsOf, csv: csvs })));
     openFiles.set(DATA_PACKAGE_PATH, pkg);
     emit(`public/${DATA_PACKAGE_PATH}`, pkg);

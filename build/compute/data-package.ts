@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { LICENSE_URL } from '../contract/open-feeds.ts';
 import { accessDateToken } from '../contract/manifest.ts';
 import { FLOORS, ROUNDING_MAX_N } from './stats.ts';
+import { DEFINITIONS_PATH, definitionText } from '../contract/definitions.ts';
 import { tarGz } from './tar.ts';
 
 export const DATA_PACKAGE_PATH = 'data/api/v1/datapackage.json';
@@ -18,10 +19,12 @@ export const ARCHIVE_SHA256_PATH = `${ARCHIVE_PATH}.sha256`;
 type Json = Record<string, unknown>;
 interface FieldSpec { type: 'string' | 'integer' | 'number' | 'boolean' | 'date'; description: string; format?: string; unit?: string }
 
-const USD = (what: string, empty = 'empty when withheld'): FieldSpec => ({ type: 'number', description: `${what}, in US dollars per year; ${empty}`, unit: 'USD' });
 
-/** the population of a reported-pay figure (headline.ts) */
-const ROW_BASIS = ' of the reports of the row\'s compensation years (compensation_year_from to compensation_year_to), on a full-time basis';
+/** A money column with its definition (definitions.ts: the same words as definitions.json and the methodology page). */
+const DEFINED_USD = (figure: string, empty = 'empty when withheld'): FieldSpec => ({
+  type: 'number', unit: 'USD',
+  description: `${definitionText(figure)} The row's compensation_year_from and compensation_year_to name its years; ${empty}.`,
+});
 
 /** What every column of the CSV downloads means (columns named pgyN_salary are matched by pattern). */
 const FIELDS: Record<string, FieldSpec> = {
@@ -33,29 +36,29 @@ const FIELDS: Record<string, FieldSpec> = {
   state_code: { type: 'string', description: 'two-letter USPS code of the state' },
   state: { type: 'string', description: 'state name' },
   academic_year: { type: 'string', description: 'academic year of the pay scale, e.g. 2025-2026' },
-  n: { type: 'integer', description: `approved reports behind the figures; empty below the publication floor (${FLOORS.national} nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state)` },
-  median: USD(`median total compensation (P50)${ROW_BASIS}`),
-  mean: USD(`mean total compensation${ROW_BASIS}, outliers left out (not winsorized; the disclosure control moves it slightly)`),
-  p10: USD(`10th percentile of total compensation${ROW_BASIS} (needs ${FLOORS.tails} reports)`),
-  p25: USD(`25th percentile of total compensation${ROW_BASIS}`),
-  p75: USD(`75th percentile of total compensation${ROW_BASIS}`),
-  p90: USD(`90th percentile of total compensation${ROW_BASIS} (needs ${FLOORS.tails} reports)`),
+  n: { type: 'integer', description: `${definitionText('n')} Empty below the publication floor.` },
+  median: DEFINED_USD('median'),
+  mean: DEFINED_USD('mean'),
+  p10: DEFINED_USD('p10'),
+  p25: DEFINED_USD('p25'),
+  p75: DEFINED_USD('p75'),
+  p90: DEFINED_USD('p90'),
   compensation_year_from: { type: 'integer', description: 'first compensation year the row\'s figures count: they count the most recent complete years (the year of the newest submission is still being reported and is left out)' },
   compensation_year_to: { type: 'integer', description: 'last compensation year the row\'s figures count' },
   full_time_basis: { type: 'boolean', description: 'true: pay is on a full-time basis (part-time pay of 10-39 hours a week scaled to 40 hours; reports without hours count as full-time unless their employment type is Part-Time (W-2), which is left out; hours outside 10-100 left out)' },
   rounded: { type: 'boolean', description: `true when the figures come from ${ROUNDING_MAX_N} reports or fewer and are rounded to $1,000` },
   withheld: { type: 'boolean', description: 'true when the row is below its publication floor: its figures are empty' },
   cost_of_living_index: { type: 'number', description: 'cost-of-living index of the state (US average = 100)', unit: 'index' },
-  col_adjusted_median: USD('median total compensation divided by the cost-of-living index x 100'),
-  pgy1_col_adjusted: USD('PGY-1 salary divided by the cost-of-living index x 100'),
+  col_adjusted_median: DEFINED_USD('col_adjusted_median'),
+  pgy1_col_adjusted: { type: 'number', unit: 'USD', description: definitionText('pgy1_col_adjusted') },
   rank: { type: 'integer', description: 'national rank of the cost-of-living-adjusted PGY-1 salary (pgy1_col_adjusted) among the pay scales of the same academic year, every state (1 = highest; ties share a rank); empty when the state has no cost-of-living index' },
   rank_of: { type: 'integer', description: 'how many pay scales of that academic year are ranked nationally; empty when the row is not ranked' },
   specialty_slug: { type: 'string', description: 'stable identifier of the specialty, used in URLs' },
   specialty_name: { type: 'string', description: 'name of the specialty' },
   state_slug: { type: 'string', description: 'stable identifier of the state, used in URLs' },
   state_name: { type: 'string', description: 'state name' },
-  national_median: USD('the specialty\'s national median total compensation, for comparison', 'empty when the national figures are withheld'),
-  difference_from_national_pct: { type: 'number', description: 'the state median\'s difference from the national median, in percent of the national median; empty when either is withheld', unit: '%' },
+  national_median: DEFINED_USD('national_median', 'empty when the national figures are withheld'),
+  difference_from_national_pct: { type: 'number', description: `${definitionText('difference_from_national_pct')} Empty when either median is withheld.`, unit: '%' },
   source_url: { type: 'string', format: 'uri', description: 'where the hospital publishes its pay scale' },
   as_of: { type: 'date', description: 'data date of the row: the newest submission (reports) or the scale\'s check date (residency)' },
   citation_url: { type: 'string', format: 'uri', description: 'the page to cite for this row' },
@@ -69,7 +72,7 @@ const FIELDS: Record<string, FieldSpec> = {
 
 function field(name: string): Json {
   const pgy = /^pgy(\d+)_salary$/.exec(name);
-  const spec = pgy ? USD(`PGY-${pgy[1]} salary of the hospital's published scale`, `empty when the scale has no PGY-${pgy[1]} level`) : FIELDS[name];
+  const spec = pgy ? { type: 'number' as const, unit: 'USD', description: `PGY-${pgy[1]}: ${definitionText('pgy_salary')} Empty when the scale has no PGY-${pgy[1]} level.` } : FIELDS[name];
   if (!spec) throw new Error(`data package: no description of CSV column ${name}`);
   return { name, type: spec.type, description: spec.description, ...(spec.format ? { format: spec.format } : {}), ...(spec.unit ? { unit: spec.unit } : {}) };
 }
@@ -110,7 +113,7 @@ export function dataPackage(p: PackageInput): Json {
     $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
     name: 'physpay-open-data',
     title: `${p.publisher} physician compensation open data`,
-    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Reported pay counts the most recent complete compensation years on a full-time basis (each row says which years). Outliers (outside the Tukey fences of a specialty's national full-time pay) are left out. Disclosure control: every report's pay carries a permanent noise factor, every figure and count is perturbed by a small deterministic amount, and figures from ${ROUNDING_MAX_N} reports or fewer are rounded to $1,000, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Version ${p.dataAsOf} is the data date (the newest approved submission).`,
+    description: `US physician total compensation by specialty and by state, from moderated self-reported salary reports, and resident salaries from the pay scales teaching hospitals publish. Publication floors: a figure is published only from ${FLOORS.national} approved reports nationally and per state, ${FLOORS.specialtyInState} for a specialty in a state, and P10/P90 from ${FLOORS.tails}; below a floor the row is kept with its figures empty and withheld = true. Reported pay counts the most recent complete compensation years on a full-time basis (each row says which years). Outliers (outside the Tukey fences of a specialty's national full-time pay) are left out. Disclosure control: every report's pay carries a permanent noise factor, every figure and count is perturbed by a small deterministic amount, and figures from ${ROUNDING_MAX_N} reports or fewer are rounded to $1,000, so that no single report can be read off or isolated by comparing cells or builds (${p.baseUrl}/methodology). Every figure is defined (population, n, rounding, disclosure noise, unit) in ${p.baseUrl}/${DEFINITIONS_PATH}. Version ${p.dataAsOf} is the data date (the newest approved submission).`,
     homepage: `${p.baseUrl}/data/api/v1/`,
     version: p.dataAsOf,
     created: `${p.dataAsOf}T00:00:00Z`,

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { KeyedIndex, KeyedReportsArtifact, KeyedSpecialtyArtifact } from './keyed-artifacts.ts';
 import { ReleasesFeed } from './releases.ts';
+import { DefinitionsDocument } from './definitions.ts';
 
 const SLUG = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
@@ -19,6 +20,7 @@ const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
   { pattern: new RegExp(`^public/data/api/v1/residency/institutions/${SLUG}\\.json$`), schema: FEED_SCHEMAS.institution, feed: 'institution' },
   { pattern: new RegExp(`^public/data/api/v1/residency/states/${SLUG}\\.json$`), schema: FEED_SCHEMAS.stateInstitutions, feed: 'stateInstitutions' },
   { pattern: /^public\/data\/api\/v1\/releases\.json$/, schema: ReleasesFeed },
+  { pattern: /^public\/data\/api\/v1\/definitions\.json$/, schema: DefinitionsDocument },
   { pattern: /^private\/keyed\/index\.json$/, schema: KeyedIndex },
   { pattern: new RegExp(`^private/keyed/benchmarks/${SLUG}\\.json$`), schema: KeyedSpecialtyArtifact },
   { pattern: new RegExp(`^private/keyed/reports/${SLUG}\\.json$`), schema: KeyedReportsArtifact },

@@ -9,6 +9,7 @@ import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { ReleasesFeed } from './releases.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
 import { withCurlSamples } from './code-samples.ts';
+import { DefinitionsDocument, FIGURE_DEFINITIONS, definitionText } from './definitions.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,13 +19,40 @@ export function jsonSchema(schema: z.ZodType): Json {
   return rest;
 }
 
+/** The figures definitions.ts defines, by the property names the feeds give them. */
+const DEFINED = new Set(FIGURE_DEFINITIONS.map((d) => d.figure).filter((f) => f !== 'n' && f !== 'pgy_salary'));
+
+/**
+ * A feed's JSON Schema with every figure's definition (definitions.ts) in its description, at any depth: the
+ * open data's OpenAPI and JSON Schemas say what each figure means, in the same words as definitions.json, the
+ * data package and the methodology page. (The tool server's schemas stay short: they name definitions.json.)
+ */
+export function withDefinitions(schema: Json): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node as Json)) out[k] = walk(v);
+    const props = out.properties as Record<string, Json> | undefined;
+    if (props && typeof props === 'object') {
+      for (const [name, prop] of Object.entries(props)) {
+        if (!DEFINED.has(name) || typeof prop !== 'object' || prop === null) continue;
+        const own = typeof prop.description === 'string' ? `${prop.description}. ` : '';
+        props[name] = { ...prop, description: `${own}${definitionText(name)}` };
+      }
+    }
+    return out;
+  };
+  return walk(schema) as Json;
+}
+
 /** A standalone JSON Schema document for one feed kind (published beside the feeds). */
 export function feedJsonSchema(kind: FeedKind, baseUrl: string): Json {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: `${baseUrl}/data/api/v1/schemas/${kind}.schema.json`,
     title: `PhysPay open data feed: ${kind}`,
-    ...jsonSchema(FEED_SCHEMAS[kind]),
+    ...withDefinitions(jsonSchema(FEED_SCHEMAS[kind])),
   };
 }
 
@@ -218,6 +246,16 @@ const RELEASE_ROUTES: { path: string; summary: string; content: Json }[] = [
     content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
   },
   {
+    path: '/definitions.json',
+    summary: 'What every published figure means: for each, the reports it counts (years, full-time basis, outliers), what n counts, rounding, disclosure noise and unit',
+    content: { 'application/json': { schema: ref('DefinitionsDocument') } },
+  },
+  {
+    path: '/CITATION.cff',
+    summary: 'Citation File Format 1.2.0 of the release: it cites the release\'s own archive (releases/{release}/physpay-open-data.tar.gz)',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  },
+  {
     path: '/physpay-open-data.tar.gz.sha256',
     summary: 'The archive\'s SHA-256, one line that `sha256sum -c` reads',
     content: { 'text/plain': { schema: { type: 'string', pattern: '^[0-9a-f]{64}  physpay-open-data\\.tar\\.gz\\n$' } } },
@@ -286,9 +324,32 @@ export function openDataOpenApi(): Json {
       },
     };
   }
+  // every kept release's files: the same paths under releases/{release}/, immutable
+  paths['/releases/{release}/{path}'] = {
+    get: {
+      operationId: 'get_release_file',
+      summary: 'A file (any feed, CSV, datapackage.json, definitions.json, CITATION.cff, the archive) exactly as a release published it, for as long as the publisher keeps that release (releases.json: kept); the same bytes and ETag every time',
+      parameters: [
+        { name: 'release', in: 'path', required: true, description: 'a release id from releases.json (a document\'s `release`)', example: '2026-11-16', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(?:\\.[1-9]\\d*)?$' } },
+        { name: 'path', in: 'path', required: true, description: 'the file\'s path under /data/api/v1/, exact (no alias spellings), e.g. specialties/cardiology.json', example: 'specialties/cardiology.json', schema: { type: 'string', maxLength: 1000 } },
+        { name: 'If-None-Match', in: 'header', required: false, description: 'ETag from an earlier response: 304 (not counted)', schema: { type: 'string' } },
+      ],
+      responses: {
+        '200': {
+          description: 'The file as the release published it',
+          headers: { ETag: header('strong validator; never changes'), 'Cache-Control': header('public, max-age=31536000, immutable'), 'X-Physpay-Release': header('the release'), 'Access-Control-Allow-Origin': header('*'), ...limitHeaders },
+          content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } }, 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } },
+        },
+        '304': { description: 'Not modified (not counted)', headers: { ETag: header('the tag') } },
+        '404': { description: 'the release is not kept here (the answer lists `kept`), or it has no such file', content: { 'application/json': { schema: { type: 'object', required: ['error', 'kept'], properties: { error: { type: 'string' }, kept: { type: 'array', items: { type: 'string' } } } } } } },
+        '429': { description: 'per-IP limit exceeded', headers: { 'Retry-After': header('seconds until the window ends', 'integer'), ...limitHeaders }, content: { 'application/json': { schema: ref('RateLimited') } } },
+      },
+    },
+  };
   const schemas: Json = { Error: jsonSchema(OpenErrorBody), NotFound: jsonSchema(NotFoundBody), RateLimited: jsonSchema(RateLimitedBody) };
-  for (const [kind, name] of Object.entries(FEED_SCHEMA_NAMES)) schemas[name] = jsonSchema(FEED_SCHEMAS[kind as FeedKind]);
+  for (const [kind, name] of Object.entries(FEED_SCHEMA_NAMES)) schemas[name] = withDefinitions(jsonSchema(FEED_SCHEMAS[kind as FeedKind]));
   schemas.ReleasesFeed = jsonSchema(ReleasesFeed);
+  schemas.DefinitionsDocument = jsonSchema(DefinitionsDocument);
   return withCurlSamples({
     openapi: '3.1.0',
     info: {

@@ -9,6 +9,7 @@ const pctText = (logMove: number) => `${((Math.exp(logMove) - 1) * 100).toFixed(
 import { TAILS_MIN_N } from '../compute/published.ts';
 import type { AccuracyRow } from '../compute/disclosure-accuracy.ts';
 import { RANKING_MIN_N, type HeadlineBasis } from '../contract/open-feeds.ts';
+import { DEFINITIONS_PATH, FIGURE_DEFINITIONS } from '../contract/definitions.ts';
 import type { KeyedOpenRow } from '../compute/compare.ts';
 import { link, page, table, type SiteContext } from './layout.ts';
 
@@ -41,6 +42,17 @@ function accuracyTable(rows: AccuracyRow[]): string {
 <p>&ldquo;Reports&rdquo;: the number of reports behind a figure. &ldquo;Bound&rdquo;: the largest move of the second step above (the drawn factor) for a median of a typical specialty in this build; &ldquo;bound / interval&rdquo;: its share of the 95% interval of the median that such a figure has anyway. &ldquo;Figures&rdquo;: the national, regional, state and single-year figures of the keyed API with about that many reports (0.8 to 1.25 times). &ldquo;Largest move&rdquo;: the largest distance between one of their published percentiles (P10 to P90) and the exact percentile of the undistorted pay, both steps together. &ldquo;Its share&rdquo;: that figure&rsquo;s largest move against the width of the 95% interval the same percentile has anyway; &ldquo;typical share&rdquo;: the median of that share over all the figures measured. Only these summaries are published, never the move of a particular figure.</p>`;
 }
 
+/** What every figure means (definitions.ts), as definitions.json says it: one entry per figure. */
+function definitionsSection(site: SiteContext): string {
+  const items = FIGURE_DEFINITIONS.map((d) => `<dt id="def-${esc(d.figure)}"><code>${esc(d.figure)}</code>: ${esc(d.title)}</dt>
+<dd><ul><li><strong>Counts:</strong> ${esc(d.population)}.</li><li><strong>n:</strong> ${esc(d.n)}.</li><li><strong>Rounding:</strong> ${esc(d.rounding)}.</li><li><strong>Disclosure noise:</strong> ${esc(d.noise)}.</li><li><strong>Unit:</strong> ${esc(d.unit)}.</li></ul></dd>`);
+  return `<h2 id="definitions">What every figure means</h2>
+<p>The same definitions, word for word, are served as ${link(site, `${site.baseUrl}/${DEFINITIONS_PATH}`, 'definitions.json')}, in the ${link(site, `${site.baseUrl}/data/api/v1/datapackage.json`, 'Data Package')}&rsquo;s field descriptions and in the open data API&rsquo;s OpenAPI and JSON Schemas.</p>
+<dl class="definitions">
+${items.join('\n')}
+</dl>`;
+}
+
 /** The methodology's "which reports" section: the headline basis, with this build's years when known. */
 function basisSection(basis: HeadlineBasis | undefined): string {
   const years = basis ? ` In this release they are <strong>${basis.compensation_years.from}&ndash;${basis.compensation_years.to}</strong>.` : '';
@@ -67,7 +79,7 @@ export function renderMethodologyPage(site: SiteContext, keyedVsOpen: KeyedOpenR
 <h1>Methodology</h1>
 <p class="lead">How ${esc(site.publisher)} collects, moderates and publishes physician compensation figures.</p>
 <nav aria-label="On this page"><ul class="links">
-<li><a href="#collection">Collection and moderation</a></li><li><a href="#basis">Which reports the figures count</a></li><li><a href="#outliers">Outlier exclusion</a></li><li><a href="#floors">Publication floors</a></li>
+<li><a href="#collection">Collection and moderation</a></li><li><a href="#basis">Which reports the figures count</a></li><li><a href="#definitions">What every figure means</a></li><li><a href="#outliers">Outlier exclusion</a></li><li><a href="#floors">Publication floors</a></li>
 <li><a href="#rounding">Rounding</a></li><li><a href="#disclosure">Protecting individual reports</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#years">Years and dates</a></li><li><a href="#rankings">Rankings</a></li><li><a href="#wrvu">Compensation per wRVU</a></li>
 <li><a href="#residency">Resident pay scales</a></li><li><a href="#keyed">Keyed benchmark API</a></li><li><a href="#bls">BLS comparison</a></li><li><a href="#fte">FTE normalization</a></li><li><a href="#updates">Updates and versions</a></li>
 </ul></nav>
@@ -76,6 +88,7 @@ ${site.synthetic ? '<p class="notice">This build publishes a synthetic demonstra
 <p>Figures are <strong>self-reported</strong>: physicians submit their own annual total compensation (base salary, bonus and incentives), with specialty, state, year, hours per week, years in practice, practice setting, employment type and, optionally, annual work RVUs. Every report is moderated before publication (pending, then approved or rejected); only approved reports are ever used. Reports are not verified against a provider registry number or tax records.</p>
 <p>Each figure carries <code>n</code>, the number of approved reports behind it after outlier exclusion, and <code>as_of</code>, the submission date of the newest report included. Withheld figures are never dated by their own reports, so a date cannot tell when (or whether) a withheld report arrived: a withheld specialty in a state, or a withheld compensation per wRVU, carries the <code>as_of</code> of its specialty&rsquo;s national figures when those are published (the national median it shows), and anything else withheld carries the fixed date 1970-01-01.</p>
 ${basisSection(basis)}
+${definitionsSection(site)}
 <h2 id="outliers">Outlier exclusion (Tukey fences)</h2>
 <p>A report is an outlier when its full-time pay lies outside the Tukey fences [Q1 &minus; 1.5 &times; IQR, Q3 + 1.5 &times; IQR] of <strong>its own specialty&rsquo;s national distribution</strong> (Q1 and Q3 are the quartiles of the full-time pay of every report of that specialty the open data counts, every compensation year). The decision is made once per report and holds in every figure that would contain it: a neurosurgeon paid $900,000 is an ordinary neurosurgeon, and is not dropped from a state&rsquo;s all-specialty figures because family physicians are the majority there. For compensation per wRVU the fences are those of the specialty&rsquo;s $/wRVU values. The median, mean and percentiles are computed from the reports that are not outliers, and n counts them.</p>
 <h2 id="floors">Publication floors</h2>
