@@ -9,9 +9,9 @@ import { link, page, table, type SiteContext } from './layout.ts';
 export const CHANGELOG_PATH = '/changelog';
 export const CITATION_CFF_PATH = 'CITATION.cff';
 
-/** The reference to a release, as the "How to cite" block and CITATION.cff give it. */
-export function releaseReference(publisher: string, r: Pick<Release, 'release' | 'date'>, citationUrl: string): string {
-  return `${publisher} (${r.date.slice(0, 4)}). Physician compensation benchmarks, open data release ${r.release} [Data set]. ${citationUrl}`;
+/** The reference to a release, as the "How to cite" block and CITATION.cff give it: its own files' URL when it has one. */
+export function releaseReference(publisher: string, r: Pick<Release, 'release' | 'date' | 'urls'>, citationUrl: string): string {
+  return `${publisher} (${r.date.slice(0, 4)}). Physician compensation benchmarks, open data release ${r.release} [Data set]. ${r.urls?.files ?? citationUrl}`;
 }
 
 const signed = (n: number) => (n > 0 ? `+${fmtCount(n)}` : n < 0 ? `\u2212${fmtCount(-n)}` : '0');
@@ -24,22 +24,35 @@ function cellList(site: SiteContext, what: string, l: { count: number; cells: { 
   return `<p>${esc(what)}: ${fmtCount(l.count)}${more > 0 ? ` (the first ${l.cells.length} by name)` : ''}</p>${items ? `<ul class="columns">${items}</ul>` : ''}`;
 }
 
+/** What a release whose headline years differ from the one before it says (every figure moved for that reason too). */
+function basisNote(r: Release, before: Release | undefined): string {
+  if (!r.basis || !before) return '';
+  const years = (b: NonNullable<Release['basis']>) => (b.from === b.to ? String(b.from) : `${b.from}\u2013${b.to}`);
+  if (!before.basis) return `<p class="notice"><strong>New headline basis.</strong> From this release the headline figures count the most recent complete compensation years (${esc(years(r.basis))}) on a full-time basis; before, they counted every year at the pay reported. Every figure moved for that reason.</p>`;
+  if (before.basis.from === r.basis.from && before.basis.to === r.basis.to) return '';
+  return `<p class="notice"><strong>Headline years moved</strong> from ${esc(years(before.basis))} to ${esc(years(r.basis))}: every headline figure moved for that reason too.</p>`;
+}
+
 /** What a release whose disclosure method differs from the one before it says first. */
 function methodNote(site: SiteContext, r: Release, before: Release | undefined): string {
   if (!before || before.disclosure_method === r.disclosure_method) return '';
   return `<p class="notice"><strong>New disclosure method (version ${r.disclosure_method}, was ${before.disclosure_method}).</strong> Every published figure moved once because of the method, not because of the data: compare figures of this release with those of ${esc(before.release)} and earlier with care. See ${link(site, `${site.baseUrl}/methodology#disclosure`, 'Protecting individual reports')}.</p>`;
 }
 
-function releaseSection(site: SiteContext, r: Release, latest: boolean, before?: Release): string {
+function releaseSection(site: SiteContext, r: Release, latest: boolean, kept: readonly string[] | undefined, before?: Release): string {
   const id = `r-${r.release}`;
   const c = r.changes;
+  const served = !r.urls ? '' : kept && !kept.includes(r.release)
+    ? '<li>Its files are no longer kept here: check an archived copy against the SHA-256 below</li>'
+    : `<li>Its files, as published: ${link(site, r.urls.files, `releases/${r.release}/`)} (${link(site, r.urls.archive, 'archive')}, ${link(site, r.urls.datapackage, 'datapackage.json')}, ${link(site, r.urls.citation_cff, 'CITATION.cff')})</li>`;
   const facts = `<ul>
-<li>Data as of <time datetime="${esc(r.data_as_of)}">${esc(r.data_as_of)}</time></li>
+${served}
+<li>Data as of <time datetime="${esc(r.data_as_of)}">${esc(r.data_as_of)}</time></li>${r.basis ? `\n<li>Headline years: ${r.basis.from === r.basis.to ? r.basis.from : `${r.basis.from}&ndash;${r.basis.to}`}, full-time basis</li>` : ''}
 <li>Reports used in the published national figures: ${fmtCount(r.reports_used)}${c ? ` (${signed(c.reports_added)} since ${esc(c.previous)})` : ''}</li>
 <li>Specialties published: ${fmtCount(r.specialties_published)} of ${fmtCount(r.specialties)}</li>
 <li>Archive SHA-256: <code class="hash">${esc(r.archive_sha256)}</code></li>
 <li>Disclosure method: version ${r.disclosure_method}</li>
-</ul>${methodNote(site, r, before)}`;
+</ul>${basisNote(r, before)}${methodNote(site, r, before)}`;
   let changes: string;
   if (!c) changes = '<p>The first release listed: nothing to compare with.</p>';
   else {
@@ -71,10 +84,10 @@ export function renderChangelogPage(site: SiteContext, doc: ReleasesFeed): strin
 <p>Cite the release you used, so a reader can find the same figures:</p>
 <p class="attribution"><span id="release-ref">${esc(reference)}</span></p>
 <p><button type="button" class="copy" data-copy="release-ref">Copy reference</button><span id="release-ref-status" class="copy-status" role="status" aria-live="polite"></span></p>
-<p>Licensed ${link(site, doc.license_url, doc.license)}. For one figure, quote its page&rsquo;s attribution line too (n, data date, citation URL). Reference managers read ${link(site, u(`/${CITATION_CFF_PATH}`), 'CITATION.cff')}.</p>
+<p>Licensed ${link(site, doc.license_url, doc.license)}. For one figure, quote its page&rsquo;s attribution line too (n, data date, the release and its URL, which keeps serving that figure). Reference managers read ${link(site, u(`/${CITATION_CFF_PATH}`), 'CITATION.cff')}.</p>
 <p>${esc(doc.retention)}</p>
 </section>
-${doc.releases.map((r, k) => releaseSection(site, r, k === 0, doc.releases[k + 1])).join('\n')}
+${doc.releases.map((r, k) => releaseSection(site, r, k === 0, doc.kept, doc.releases[k + 1])).join('\n')}
 </article>`;
   return page(site, {
     title: 'Changelog: open data releases',
