@@ -60,6 +60,8 @@ import {
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from '../build/contract/vocab.ts';
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, keyedPaths, type KeyedSpecialtyArtifact } from '../build/contract/keyed-artifacts.ts';
 import { feedPaths } from '../build/contract/open-feeds.ts';
+import { fteScale } from '../build/compute/headline.ts';
+import { basisOf } from '../build/compute/open-feeds.ts';
 import { arg, flag, median } from './bench-lib.ts';
 
 // ---------------------------------------------------------------- the rows
@@ -84,6 +86,10 @@ interface Rows {
   /** the two 32-bit lanes of each report's record key (disclosure.ts) */
   kLo: Uint32Array;
   kHi: Uint32Array;
+  /** full-time pay of the open data (headline.ts: fteScale); NaN when the open data leaves the report out */
+  ftotal: Float64Array;
+  /** 1 when the report's compensation year is a headline year of the open data */
+  hl: Int8Array;
 }
 
 /** The table's columns: name, DuckDB type, the Rows field, nullable (NaN -> NULL). */
@@ -96,7 +102,9 @@ const COLUMNS: { name: string; type: DuckDBType; field: keyof Omit<Rows, 'count'
   { name: 'yr', type: SMALLINT, field: 'yr', nullable: false },
   { name: 'band', type: TINYINT, field: 'band', nullable: false }, // -1 = not given
   { name: 'day', type: INTEGER, field: 'day', nullable: false },
-  { name: 'total', type: DOUBLE, field: 'total', nullable: false }, // as reported (open data)
+  { name: 'total', type: DOUBLE, field: 'total', nullable: false }, // as reported
+  { name: 'ftotal', type: DOUBLE, field: 'ftotal', nullable: true }, // full-time pay (open data); NULL: left out
+  { name: 'hl', type: TINYINT, field: 'hl', nullable: false }, // 1: a headline year (open data)
   { name: 'wtotal', type: DOUBLE, field: 'wtotal', nullable: false }, // winsorized (keyed API)
   { name: 'fte', type: DOUBLE, field: 'fte', nullable: true },
   { name: 'base', type: DOUBLE, field: 'base', nullable: true },
@@ -116,7 +124,15 @@ function rowsOf(ds: Dataset): Rows {
     yr: new Int16Array(n), band: new Int8Array(n), day: new Int32Array(n),
     total: R.total, wtotal: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
     kLo: R.keyLo, kHi: R.keyHi,
+    ftotal: new Float64Array(n), hl: new Int8Array(n),
   };
+  // the open data's population (headline.ts), written out: full-time pay, and the headline years
+  const basis = basisOf(ds);
+  for (let i = 0; i < n; i++) {
+    const scale = fteScale(R.hours[i]!, R.employment[i]!);
+    rows.ftotal[i] = scale === null ? NaN : scale === 1 ? R.total[i]! : (R.total[i]! * 40) / R.hours[i]!;
+    rows.hl[i] = R.year[i]! >= basis.firstYear && R.year[i]! <= basis.lastYear ? 1 : 0;
+  }
   const regionOfState = Int8Array.from(ds.states, (s) => REGIONS.indexOf(s.region));
   const facts = nationalFacts(ds);
   for (let si = 0; si < ds.specialties.length; si++) {
@@ -215,23 +231,32 @@ const KEYED_SQL = [
 const OPEN_GID = { national: 7, state: 3, setting: 5, allSpecialtiesState: 11, year: 6 } as const;
 
 const OPEN_SQL = [
-  // national.ts: a report counts in the open data when its total lies inside its specialty's Tukey fences
-  // (type-7 quartiles of all approved totals of the specialty).
+  // headline.ts and national.ts: the open data counts full-time pay (ftotal; NULL: left out); a report counts
+  // when its full-time pay lies inside its specialty's Tukey fences (type-7 quartiles of the full-time pay of
+  // every year); the headline cells count the headline years (hl = 1), the by-year rows every year.
+  // gid = grouping(sp, st, setting, yr) of the one GROUPING SETS query this was: yr is never grouped in the
+  // headline cells (so 2 x grouping(sp, st, setting) + 1), the by-year rows are (sp, yr): 6.
   `CREATE OR REPLACE TABLE open_cells AS
-   WITH q AS (SELECT sp, quantile_cont(total, [0.25, 0.75]) AS q FROM r GROUP BY sp),
-        f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
-   SELECT grouping(sp, st, setting, yr)::INTEGER AS gid, sp, st, setting, yr, count(*)::INTEGER AS n,
-     quantile_cont(total, ${Q5}) AS q, sum(total) AS total_sum, ${cellKeySql('key')}, max(day) AS newest_day
-   FROM r JOIN f USING (sp) WHERE total >= lo AND total <= hi
-   GROUP BY GROUPING SETS ((sp), (sp, st), (sp, setting), (st), (sp, yr))
-   HAVING grouping(setting) = 1 OR setting >= 0`,
-  // each specialty's national $/wRVU cell, with fences on the rates
+   WITH e AS (SELECT * FROM r WHERE ftotal IS NOT NULL),
+        q AS (SELECT sp, quantile_cont(ftotal, [0.25, 0.75]) AS q FROM e GROUP BY sp),
+        f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q),
+        k AS (SELECT e.* FROM e JOIN f USING (sp) WHERE ftotal >= lo AND ftotal <= hi)
+   SELECT (2 * grouping(sp, st, setting) + 1)::INTEGER AS gid, sp, st, setting, NULL::SMALLINT AS yr, count(*)::INTEGER AS n,
+     quantile_cont(ftotal, ${Q5}) AS q, sum(ftotal) AS total_sum, ${cellKeySql('key')}, max(day) AS newest_day
+   FROM k WHERE hl = 1
+   GROUP BY GROUPING SETS ((sp), (sp, st), (sp, setting), (st))
+   HAVING grouping(setting) = 1 OR setting >= 0
+   UNION ALL
+   SELECT 6 AS gid, sp, NULL::SMALLINT AS st, NULL::TINYINT AS setting, yr, count(*)::INTEGER AS n,
+     quantile_cont(ftotal, ${Q5}) AS q, sum(ftotal) AS total_sum, ${cellKeySql('key')}, max(day) AS newest_day
+   FROM k GROUP BY sp, yr`,
+  // each specialty's national $/wRVU cell: fences on the rates of every year, the headline years' rates
   `CREATE OR REPLACE TABLE open_wrvu AS
-   WITH x AS (SELECT sp, total / wrvus AS rate, k_lo, k_hi, day FROM r WHERE wrvus IS NOT NULL),
+   WITH x AS (SELECT sp, total / wrvus AS rate, hl, k_lo, k_hi, day FROM r WHERE wrvus IS NOT NULL AND ftotal IS NOT NULL),
         q AS (SELECT sp, quantile_cont(rate, [0.25, 0.75]) AS q FROM x GROUP BY sp),
         f AS (SELECT sp, q[1] - 1.5 * (q[2] - q[1]) AS lo, q[2] + 1.5 * (q[2] - q[1]) AS hi FROM q)
    SELECT sp, count(*)::INTEGER AS n, quantile_cont(rate, ${Q5}) AS q, sum(rate) AS rate_sum, ${cellKeySql('key')}, max(day) AS newest_day
-   FROM x JOIN f USING (sp) WHERE rate >= lo AND rate <= hi GROUP BY sp`,
+   FROM x JOIN f USING (sp) WHERE rate >= lo AND rate <= hi AND hl = 1 GROUP BY sp`,
 ];
 
 // ---------------------------------------------------------------- counts: DuckDB rows next to physpay's cells
@@ -420,7 +445,7 @@ export async function duckdbReference(dbPath: string, opts: ReferenceOptions = {
       duckdb_version: version,
       notes: [
         "quantiles: quantile_cont (type 7, index (n-1)p, linear interpolation) = physpay's quantile (simple-statistics quantileSorted); DuckDB interpolates lo*(1-f)+hi*f, physpay lo+f*(hi-lo), so an exact half can round one unit apart (rare ties)",
-        "open cells: the exact outlier rule of national.ts (each specialty's Tukey fences on its approved totals, and on its $/wRVU for the wRVU cell) computed inside the open query, not approximated",
+        "open cells: the open data's population (headline.ts: full-time pay, the headline years; by-year rows every year) and the exact outlier rule of national.ts (each specialty's Tukey fences on its full-time pay of every year, and on its $/wRVU for the wRVU cell), computed inside the open query, not approximated",
         'counts and means: DuckDB computes exact counts, sums and cell keys; physpay perturbs the counts, means and SDs (disclosure control), applied only in --check',
         'not computed by DuckDB: the 95% CI of the median (order statistics), year lists, BLS variance, file writing, validation',
       ],
