@@ -331,7 +331,7 @@ export function openDataOpenApi(): Json {
       summary: 'A file (any feed, CSV, datapackage.json, definitions.json, CITATION.cff, the archive) exactly as a release published it, for as long as the publisher keeps that release (releases.json: kept); the same bytes and ETag every time',
       parameters: [
         { name: 'release', in: 'path', required: true, description: 'a release id from releases.json (a document\'s `release`)', example: '2026-11-16', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(?:\\.[1-9]\\d*)?$' } },
-        { name: 'path', in: 'path', required: true, description: 'the file\'s path under /data/api/v1/, exact (no alias spellings), e.g. specialties/cardiology.json', example: 'specialties/cardiology.json', schema: { type: 'string', maxLength: 1000 } },
+        { name: 'path', in: 'path', required: true, description: 'the file\'s path under /data/api/v1/, exact (no alias spellings), e.g. specialties.json or specialties/cardiology.json (slashes as they are, not encoded)', example: 'specialties.json', schema: { type: 'string', maxLength: 1000 } },
         { name: 'If-None-Match', in: 'header', required: false, description: 'ETag from an earlier response: 304 (not counted)', schema: { type: 'string' } },
       ],
       responses: {

@@ -232,7 +232,7 @@ describe('Inspector CLI: tools/list', { timeout: RUN_WAIT_MS }, () => {
       expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     }
     const evaluate = tools.find((t) => t.name === 'evaluate_compensation')!;
-    expect(Object.keys(evaluate.inputSchema?.properties ?? {}).sort()).toEqual(['compensation', 'specialty', 'state']);
+    expect(Object.keys(evaluate.inputSchema?.properties ?? {}).sort()).toEqual(['compensation', 'release', 'specialty', 'state']);
     expect(evaluate.inputSchema?.properties?.compensation?.type).toBe('number');
   });
 });
