@@ -58,7 +58,7 @@ describe.skipIf(!haveBrowser)(`a specialty page in Chromium (${CHROMIUM})`, () =
     await expect.poll(() => page.locator('#attr-status').textContent()).toBe('Copied to the clipboard.');
     const clip = await page.evaluate<string>('navigator.clipboard.readText()'); // browser-side expression (no DOM types here)
     expect(clip).toBe(feed.attribution);
-    expect(clip).toMatch(/^PhysPay, "Family Medicine Salary Data \(synthetic demo data\)," https:\/\/physpay\.example\/salaries\/family-medicine \(data as of \d{4}-\d{2}-\d{2}; accessed \d{4}-\d{2}-\d{2}\)\. Licensed under CC BY 4\.0\.$/);
+    expect(clip).toMatch(/^PhysPay, "Family Medicine Salary Data \(synthetic demo data\)," https:\/\/physpay\.example\/salaries\/family-medicine \(data as of \d{4}-\d{2}-\d{2}; release \d{4}-\d{2}-\d{2}, https:\/\/physpay\.example\/data\/api\/v1\/releases\/\d{4}-\d{2}-\d{2}\/specialties\/family-medicine\.json; accessed \d{4}-\d{2}-\d{2}\)\. Licensed under CC BY 4\.0\.$/);
 
     await page.screenshot({ path: join(OUT, 'specialty-desktop.png'), fullPage: true });
     expect(errors).toEqual([]);

@@ -79,7 +79,7 @@ describe('feeds: headers and bodies', () => {
       expect(Number(r.headers['content-length']), kind).toBe(r.body.length);
       expect(r.text, kind).toBe(expectedBody(path));
       const doc = r.json();
-      expect(doc.attribution, kind).toMatch(/\(data as of \d{4}-\d{2}-\d{2}; accessed 2026-12-01\)\. Licensed under CC BY 4\.0\.$/);
+      expect(doc.attribution, kind).toMatch(/\(data as of \d{4}-\d{2}-\d{2}; (release \d{4}-\d{2}-\d{2}(\.\d+)?, https:\/\/\S+\/data\/api\/v1\/releases\/\S+; )?accessed 2026-12-01\)\. Licensed under CC BY 4\.0\.$/);
       expect(doc.license, kind).toBe('CC BY 4.0');
       expect(doc.feed_url, kind).toBe(`${BASE_URL}${path}`);
     }
