@@ -342,7 +342,9 @@ export function openDataOpenApi(): Json {
         },
         '304': { description: 'Not modified (not counted)', headers: { ETag: header('the tag') } },
         '404': { description: 'the release is not kept here (the answer lists `kept`), or it has no such file', content: { 'application/json': { schema: { type: 'object', required: ['error', 'kept'], properties: { error: { type: 'string' }, kept: { type: 'array', items: { type: 'string' } } } } } } },
+        '405': { description: 'method not allowed (GET, HEAD, OPTIONS only)', content: { 'application/json': { schema: ref('Error') } } },
         '429': { description: 'per-IP limit exceeded', headers: { 'Retry-After': header('seconds until the window ends', 'integer'), ...limitHeaders }, content: { 'application/json': { schema: ref('RateLimited') } } },
+        '503': { description: 'no build loaded yet, or the release could not be read, or the service store unavailable', headers: { 'Retry-After': header('seconds', 'integer') }, content: { 'application/json': { schema: ref('Error') } } },
       },
     },
   };

@@ -34,7 +34,9 @@ for (const api of Object.keys(DOCS) as Api[]) ajv.addSchema({ ...DOCS[api], $id:
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /** the files of each release beside the feeds */
-const RELEASE_FILES = ['/releases.json', '/datapackage.json', '/physpay-open-data.tar.gz', '/physpay-open-data.tar.gz.sha256'];
+const RELEASE_FILES = ['/releases.json', '/datapackage.json', '/definitions.json', '/CITATION.cff', '/physpay-open-data.tar.gz', '/physpay-open-data.tar.gz.sha256'];
+/** a file as a release published it (the golden build's release); no alias spellings, no slug to malform */
+const RELEASE_FILE = '/releases/{release}/{path}';
 /** (api, path template, status) pairs that were requested and validated */
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
@@ -159,6 +161,7 @@ const openPaths = () => ({
   '/compare/{slug}/{other}.json': { ok: '/compare/cardiology/family-medicine.json', alias: '/compare/CARDIOLOGY/fm.json', bad: '/compare/%zz/family-medicine.json', unknown: '/compare/cardiology/famliy-medicine.json' },
   '/compare/{slug}/{other}/states/{state}.json': { ok: '/compare/cardiology/family-medicine/states/texas.json', alias: '/compare/cardiology/family-medicine/states/tx.json', bad: '/compare/cardiology/family-medicine/states/%zz.json', unknown: '/compare/cardiology/family-medicine/states/texsa.json' },
   ...Object.fromEntries(RELEASE_FILES.map((p) => [p, { ok: p, alias: null, bad: null, unknown: null }])),
+  [RELEASE_FILE]: { ok: '/releases/2026-11-16/specialties.json', alias: null, bad: null, unknown: null },
 }) as Record<string, { ok: string; alias: string | null; bad: string | null; unknown: string | null }>;
 
 describe('open data API: every path, every status', () => {
@@ -206,6 +209,13 @@ describe('open data API: every path, every status', () => {
         conforms('open', template, r);
       }
     }
+  });
+
+  it('a release that is not kept: 404 naming the kept releases', async () => {
+    const r = await request(main.url, '/data/api/v1/releases/1999-01-01/specialties.json');
+    expect(r.status).toBe(404);
+    expect(r.json().kept).toEqual(['2026-11-16']);
+    conforms('open', RELEASE_FILE, r);
   });
 
   it('429 past the per-IP limit (with Retry-After and the RateLimit fields), 503 before any build', async () => {
