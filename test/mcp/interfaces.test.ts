@@ -152,12 +152,12 @@ describe('arguments and tool names', () => {
     const { tools } = await client.listTools();
     for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['get_wrvu_rate', { specialty: 'Cardiology', state: 'TX' }, /get_wrvu_rate does not take "state"; it takes specialty/],
-      ['list_specialties', { verbose: true }, /list_specialties does not take "verbose"; it takes no arguments/],
-      ['get_specialty_pay', { specialty: 'Cardiology', year: 2024 }, /does not take "year"; it takes specialty, state/],
-      ['compare_specialties', { specialty_a: 'x', specialty_b: 'y', specialty_c: 'z' }, /it takes specialty_a, specialty_b, state/],
-      ['get_resident_pay', { hospital: 'x' }, /it takes institution, state/],
-      ['evaluate_compensation', { specialty: 'Cardiology', compensation: 1, salary: 2 }, /it takes specialty, compensation, state/],
+      ['get_wrvu_rate', { specialty: 'Cardiology', state: 'TX' }, /get_wrvu_rate does not take "state"; it takes specialty, release/],
+      ['list_specialties', { verbose: true }, /list_specialties does not take "verbose"; it takes release/],
+      ['get_specialty_pay', { specialty: 'Cardiology', year: 2024 }, /does not take "year"; it takes specialty, state, release/],
+      ['compare_specialties', { specialty_a: 'x', specialty_b: 'y', specialty_c: 'z' }, /it takes specialty_a, specialty_b, state, release/],
+      ['get_resident_pay', { hospital: 'x' }, /it takes institution, state, release/],
+      ['evaluate_compensation', { specialty: 'Cardiology', compensation: 1, salary: 2 }, /it takes specialty, compensation, state, release/],
     ];
     for (const [name, args, msg] of cases) expect(errorText(await callTool(client, name, args)), name).toMatch(msg);
   });

@@ -72,16 +72,16 @@ describe('tools/list', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const props = (n: string) => Object.keys(byName[n]!.inputSchema.properties ?? {}).sort();
     const required = (n: string) => [...(byName[n]!.inputSchema.required ?? [])].sort();
-    expect(props('list_specialties')).toEqual([]);
-    expect(props('get_specialty_pay')).toEqual(['specialty', 'state']);
+    expect(props('list_specialties')).toEqual(['release']); // every tool takes an optional release
+    expect(props('get_specialty_pay')).toEqual(['release', 'specialty', 'state']);
     expect(required('get_specialty_pay')).toEqual(['specialty']);
-    expect(props('compare_specialties')).toEqual(['specialty_a', 'specialty_b', 'state']);
+    expect(props('compare_specialties')).toEqual(['release', 'specialty_a', 'specialty_b', 'state']);
     expect(required('compare_specialties')).toEqual(['specialty_a', 'specialty_b']);
-    expect(props('get_wrvu_rate')).toEqual(['specialty']);
+    expect(props('get_wrvu_rate')).toEqual(['release', 'specialty']);
     expect(required('get_wrvu_rate')).toEqual(['specialty']);
-    expect(props('get_resident_pay')).toEqual(['institution', 'state']);
+    expect(props('get_resident_pay')).toEqual(['institution', 'release', 'state']);
     expect(required('get_resident_pay')).toEqual([]);
-    expect(props('evaluate_compensation')).toEqual(['compensation', 'specialty', 'state']);
+    expect(props('evaluate_compensation')).toEqual(['compensation', 'release', 'specialty', 'state']);
     expect(required('evaluate_compensation')).toEqual(['compensation', 'specialty']);
     // Every output schema carries the spec's common fields at its top level (compare_specialties too).
     for (const n of TOOL_NAMES) {
