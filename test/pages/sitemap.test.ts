@@ -60,11 +60,11 @@ describe('robots.txt and sitemap.xml', () => {
     expect(inMap.has('/')).toBe(true);
   }, 120_000);
 
-  it('lastmod is the as_of of the page feed', async () => {
+  it('lastmod is the modified date of the page feed (when its figures last changed)', async () => {
     const r = await request(served.url, '/sitemap.xml');
     const entry = /<url><loc>https:\/\/physpay\.example\/states\/texas<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/.exec(r.text);
-    const feed = JSON.parse(readFileSync(join(served.buildDir, 'public/data/api/v1/states/texas.json'), 'utf8')) as { as_of: string };
-    expect(entry?.[1]).toBe(feed.as_of);
+    const feed = JSON.parse(readFileSync(join(served.buildDir, 'public/data/api/v1/states/texas.json'), 'utf8')) as { modified: string };
+    expect(entry?.[1]).toBe(feed.modified);
   });
 });
 
