@@ -73,7 +73,12 @@ export function releaseToken(release: string): string {
  * words. figures_hash masks them all, so a document whose figures did not change keeps its file.
  */
 export function releaseTokens(release: string): string[] {
-  return [releaseToken(release), `"modified": "${release.split('.')[0]}"`, `/releases/${release}/`, `release ${release},`];
+  const date = release.split('.')[0]!;
+  return [
+    releaseToken(release), `"modified": "${date}"`, `/releases/${release}/`, `release ${release},`,
+    // the same in the pages (build/pages: the meta line, JSON-LD dateModified) and the sitemap's lastmod
+    `<time datetime="${date}" data-field="modified">${date}</time>`, `<span data-field="release">${release}</span>`, `"dateModified":"${date}"`, `<lastmod>${date}</lastmod>`,
+  ];
 }
 
 /** Masks the access date of attribution lines, so content hashes do not change with the date alone. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { schemaForPath } from './artifacts.ts';
 import { auditDocument } from '../compute/audit.ts';
-import { accessDateToken, releaseToken, releaseTokens, type Manifest, type ManifestFile } from './manifest.ts';
+import { accessDateToken, releaseTokens, type Manifest, type ManifestFile } from './manifest.ts';
 import { contentTypeFor } from './artifacts.ts';
 import { auditCsv, auditPage } from '../compute/audit-files.ts';
 
@@ -22,10 +22,13 @@ export function manifestEntry(path: string, bytes: Buffer, buildDate: string, re
   const token = accessDateToken(buildDate);
   const masked = bytes.includes(token) ? bytes.toString('utf8').split(token).join('accessed YYYY-MM-DD)') : bytes;
   const entry: ManifestFile = { sha256: sha256(bytes), bytes: bytes.length, content_hash: sha256(masked), content_type: contentTypeFor(path) };
-  const label = release === undefined ? null : releaseToken(release);
-  if (label && masked.includes(label)) {
+  // A file that names a release (a feed's label, a page's "release ..." and dates, the sitemap's lastmod): its
+  // figures_hash masks every such mention, so files equal but for the release they last changed in compare equal.
+  const tokens = release === undefined ? [] : releaseTokens(release).filter((t) => masked.includes(t));
+  if (tokens.length) {
+    const date = release!.split('.')[0]!;
     let text = masked.toString();
-    for (const t of releaseTokens(release!)) text = text.split(t).join(t.split(release!).join('RELEASE').split(release!.split('.')[0]!).join('RELEASE'));
+    for (const t of tokens) text = text.split(t).join(t.split(release!).join('RELEASE').split(date).join('RELEASE'));
     entry.figures_hash = sha256(text);
   }
   return entry;

@@ -25,7 +25,8 @@ describe.each(DOCS)('%s document', (name, doc, prefix) => {
     expect(m, source).not.toBeNull();
     const url = new URL(m![1]!);
     expect(url.origin).toBe(SAMPLE_ORIGIN);
-    const template = new RegExp(`^${`${prefix}${path}`.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[a-z0-9-]+')}$`);
+    // a path parameter is one segment of slug characters (a release id also has dots: 2026-11-16, 2026-11-16.2)
+    const template = new RegExp(`^${`${prefix}${path}`.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[a-z0-9.-]+')}$`);
     expect(url.pathname).toMatch(template);
     for (const p of (op.parameters ?? []) as Json[]) if (p.in === 'query' && p.required) expect(url.searchParams.get(p.name), `${p.name} in ${source}`).not.toBeNull();
     if (name === 'keyed') expect(source).toContain(`-H "X-API-Key: ${API_KEY_PLACEHOLDER}"`);
