@@ -292,7 +292,9 @@ export function runBuild(opts: BuildOptions): BuildResult {
       const before = previousFiles?.[path];
       bytesTotal += bytes.length;
       // equal figures (access date and release label masked): the earlier file, with its release, stays
-      if (before && (before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) && before.content_type === entry.content_type) {
+      // (a page rendered from reused feeds carries their earlier release: its content equals the earlier page's)
+      const same = before && ((before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) || before.content_hash === entry.content_hash);
+      if (before && same && before.content_type === entry.content_type) {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
         linked.add(path);
         if (before.sha256 === entry.sha256) files[path] = entry;
