@@ -112,7 +112,6 @@ export function releaseEntry(o: {
   baseUrl: string;
   datapackageSha256: string;
 }): Release {
-  const at = (path: string) => `${o.baseUrl}/${releaseFilePath(o.release, path)}`;
   return {
     release: o.release,
     date: o.date,
@@ -123,10 +122,16 @@ export function releaseEntry(o: {
     archive_sha256: o.archiveSha256,
     disclosure_method: DISCLOSURE_METHOD_VERSION,
     changes: o.changes,
-    urls: { files: at('data/api/v1/'), archive: at(ARCHIVE_PATH), datapackage: at(DATA_PACKAGE_PATH), citation_cff: at(RELEASE_CITATION_CFF_PATH) },
+    urls: releaseUrls(o.baseUrl, o.release),
     datapackage_sha256: o.datapackageSha256,
     basis: o.specialties.basis.compensation_years,
   };
+}
+
+/** Where a release's files are served (data/api/v1/releases/<release>/...). */
+export function releaseUrls(baseUrl: string, release: string): NonNullable<Release['urls']> {
+  const at = (path: string) => `${baseUrl}/${releaseFilePath(release, path)}`;
+  return { files: at('data/api/v1/'), archive: at(ARCHIVE_PATH), datapackage: at(DATA_PACKAGE_PATH), citation_cff: at(RELEASE_CITATION_CFF_PATH) };
 }
 
 /** Each release's own CITATION.cff (citing that release's archive), beside its files. */
@@ -166,7 +171,10 @@ export function releasesDocument(o: {
     latest: o.entry.release,
     retention: retentionNote(o.keep),
     kept: o.kept,
-    releases: [o.entry, ...o.history.filter((r) => r.release !== o.entry.release)].map((r, k) => (k < RELEASES_IN_DETAIL ? r : summarised(r))),
+    // a kept release listed before releases had URLs is served all the same: its entry gets them
+    releases: [o.entry, ...o.history.filter((r) => r.release !== o.entry.release)]
+      .map((r) => (r.urls || !o.kept.includes(r.release) ? r : { ...r, urls: releaseUrls(o.baseUrl, r.release) }))
+      .map((r, k) => (k < RELEASES_IN_DETAIL ? r : summarised(r))),
   };
 }
 

@@ -52,6 +52,7 @@ h1{font-size:1.6rem;line-height:1.25;margin:1rem 0 .5rem}
 h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
 .lead{font-size:1.15rem}
 .meta,.caveat{color:var(--muted)}
+.meta time,.meta [data-field="release"]{white-space:nowrap}
 .notice,.synthetic{background:var(--warn);border-left:4px solid #bf8700;padding:.5rem .75rem}
 .withheld,.na{color:var(--muted);font-style:italic}
 figure{margin:1rem 0}

@@ -99,6 +99,18 @@ describe('the releases document', () => {
     expect(doc.kept).toEqual(['2026-11-24']);
   });
 
+  it('a kept release listed before releases had URLs gets them; one no longer kept does not', () => {
+    const history = [entry('2026-11-23', 1), entry('2026-11-22', 2)];
+    expect(history[0]!.urls).toBeUndefined();
+    const doc = releasesDocument({
+      baseUrl: 'https://x.example', publisher: 'P', synthetic: false, keep: 2, kept: ['2026-11-24', '2026-11-23'], entry: entry('2026-11-24', 3), history,
+      feedPath: 'data/api/v1/releases.json', changelogPath: '/changelog', methodologyPath: '/methodology', license: 'CC BY 4.0', licenseUrl: 'https://creativecommons.org/licenses/by/4.0/',
+    });
+    expect(doc.releases[1]!.urls?.archive).toBe('https://x.example/data/api/v1/releases/2026-11-23/physpay-open-data.tar.gz');
+    expect(doc.releases[2]!.urls).toBeUndefined();
+    expect(ReleasesFeed.safeParse(doc).success).toBe(true);
+  });
+
   it('each release records its disclosure method: this build\'s for the new entry, 2 for entries written before it was recorded', () => {
     const e = releaseEntry({
       release: '2026-11-24', date: '2026-11-24', dataAsOf: '2026-11-20', archiveSha256: 'b'.repeat(64), changes: null,
