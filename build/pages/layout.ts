@@ -53,6 +53,7 @@ h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
 .lead{font-size:1.15rem}
 .meta,.caveat{color:var(--muted)}
 .meta time,.meta [data-field="release"]{white-space:nowrap}
+.definitions dt{font-weight:600;margin-top:.75rem}.definitions dd{margin-left:0}.definitions dd ul{padding-left:1.25rem;margin:.25rem 0}
 .notice,.synthetic{background:var(--warn);border-left:4px solid #bf8700;padding:.5rem .75rem}
 .withheld,.na{color:var(--muted);font-style:italic}
 figure{margin:1rem 0}
