@@ -293,8 +293,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
       bytesTotal += bytes.length;
       // equal figures (access date and release label masked): the earlier file, with its release, stays
       // (a page rendered from reused feeds carries their earlier release: its content equals the earlier page's)
-      const same = before && ((before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) || before.content_hash === entry.content_hash);
-      if (before && same && before.content_type === entry.content_type) {
+      if (before && before.content_type === entry.content_type
+        && ((before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) || before.content_hash === entry.content_hash)) {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
         linked.add(path);
         if (before.sha256 === entry.sha256) files[path] = entry;

@@ -11,26 +11,16 @@ import { buildOpenFeeds, basisOf } from '../../build/compute/open-feeds.ts';
 import { DEFAULT_HEADLINE_YEARS, fteScale, headlineBasis, openPopulations } from '../../build/compute/headline.ts';
 import { emptyReportColumns, isoToDay, specialtyRanges, type Dataset } from '../../build/compute/dataset.ts';
 import { EMPLOYMENT_TYPES } from '../../build/contract/vocab.ts';
+import { createRng } from '../../build/demo/rng.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed, StateFeed } from '../../build/contract/open-feeds.ts';
 
 const PART_TIME = EMPLOYMENT_TYPES.indexOf('Part-Time (W-2)');
 const HOURS = [NaN, NaN, 5, 12, 20, 30, 39.5, 40, 45, 50, 60, 99, 101, 120];
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Raw { sp: number; st: number; year: number; total: number; hours: number; emp: number; day: number }
 
 function randomReports(seed: number): Raw[] {
-  const r = rng(seed);
+  const r = createRng(seed).next; // the demo generator's seeded generator
   const out: Raw[] = [];
   for (let sp = 0; sp < 3; sp++) {
     const count = 150 + Math.floor(r() * 200);
