@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // the fault pass runs them serially (vitest.faults.config.ts); Lighthouse runs alone after it (vitest.quiet.config.ts)
     exclude: ['test/faults/**', 'test/pages/lighthouse.test.ts', 'node_modules/**'],
+    reporters: ['default', './test/helpers/slowest-reporter.ts'], // the slowest files are printed at the end
     pool: 'forks', // better-sqlite3 is a native addon: keep each test file in its own process
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
+    reporters: ['default', './test/helpers/slowest-reporter.ts'], // the slowest files are printed at the end
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

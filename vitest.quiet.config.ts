@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/pages/lighthouse.test.ts'],
+    reporters: ['default', './test/helpers/slowest-reporter.ts'], // the slowest files are printed at the end
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

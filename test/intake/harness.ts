@@ -1,8 +1,9 @@
 /**
  * Shared set-up of the /contribute tests: the golden build served with an injected clock and a trusted proxy
  * hop (so each test can be its own client through X-Forwarded-For), and the steps of a browser: open the
- * form (cookie and token), solve the challenge (altcha-lib's own solver), post the form or the JSON.
+ * form (cookie and token), solve the challenge, post the form or the JSON.
  */
+import { createHash } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib/v1';
 import { request, type HttpResponse } from '../helpers/http.ts';
 
@@ -23,10 +24,31 @@ export async function openForm(url: string, ip: string): Promise<OpenedForm> {
   return { cookie, token, challenge, page };
 }
 
+/**
+ * The number that solves a challenge: SHA-256(salt + number) = challenge, found by trying 0, 1, 2, ... as the
+ * browser does. Synchronous node:crypto takes milliseconds where altcha-lib's solver (Web Crypto, one await per
+ * try) takes a second or more on a busy machine; `solveWithAltcha` keeps one test on altcha-lib's own solver.
+ */
+function findNumber(challenge: OpenedForm['challenge']): number {
+  if (challenge.algorithm !== 'SHA-256') throw new Error(`unexpected challenge algorithm ${challenge.algorithm}`);
+  for (let n = 0; n <= challenge.maxnumber; n++) {
+    if (createHash('sha256').update(challenge.salt + n).digest('hex') === challenge.challenge) return n;
+  }
+  throw new Error('challenge has no solution up to its maxnumber');
+}
+
+const payload = (challenge: OpenedForm['challenge'], number: number) =>
+  Buffer.from(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number, salt: challenge.salt, signature: challenge.signature })).toString('base64');
+
 /** The base64 JSON payload a browser sends for a solved challenge (`tamper`: a wrong number). */
 export async function solve(challenge: OpenedForm['challenge'], tamper = false): Promise<string> {
+  return payload(challenge, findNumber(challenge) + (tamper ? 1 : 0));
+}
+
+/** The same payload, solved by altcha-lib's own solver (the widget's algorithm). */
+export async function solveWithAltcha(challenge: OpenedForm['challenge']): Promise<string> {
   const s = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge, number: s!.number + (tamper ? 1 : 0), salt: challenge.salt, signature: challenge.signature })).toString('base64');
+  return payload(challenge, s!.number);
 }
 
 export const REPORT = {
