@@ -4,9 +4,9 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { FIXED_NOW, goldenBuild, goldenBuildIn, makeGoldenDb, type GoldenFiles } from '../helpers/golden-build.ts';
 import { listFiles, readJson } from '../helpers/tree.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { BuildError, RELEASE_FILES } from '../../build/run-build.ts';
@@ -31,6 +31,14 @@ beforeAll(() => {
 });
 
 const fresh = (name: string) => join(work, name);
+/**
+ * A golden build of `db` with the default options in its own dist folder: a copy of the run's shared golden
+ * build (the same bytes a new build writes: the determinism test below shows it), not another build.
+ */
+const golden = (name: string): GoldenFiles => {
+  mkdirSync(fresh(name));
+  return goldenBuildIn(fresh(name));
+};
 
 function captureIo(): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
@@ -40,7 +48,8 @@ function captureIo(): CliIo & { lines: string[]; errors: string[] } {
 
 describe('determinism', () => {
   it('two builds of the same DB with the same options write byte-identical files', () => {
-    const a = goldenBuild(db, fresh('det-a'));
+    // the run's shared golden build (built by whichever file asked first) against a new one, a minute later
+    const a = { dir: golden('det-a').buildDir };
     const b = goldenBuild(db, fresh('det-b'), { now: () => new Date(FIXED_NOW.getTime() + 60_000) });
     const files = listFiles(a.dir).filter((p) => p !== 'build.json' && p !== 'manifest.json');
     expect(files.length).toBeGreaterThan(2000);
@@ -49,7 +58,7 @@ describe('determinism', () => {
   });
 
   it('a different build date changes only the access date and the release label: figures hashes stay equal', () => {
-    const a = goldenBuild(db, fresh('date-a'));
+    const a = { dir: golden('date-a').buildDir };
     const b = goldenBuild(db, fresh('date-b'), { buildDate: '2026-11-17' });
     const ma = readManifest(a.dir).files;
     const mb = readManifest(b.dir).files;
@@ -70,7 +79,7 @@ describe('determinism', () => {
 });
 
 describe('publication floors', () => {
-  const built = () => goldenBuild(db, fresh(`floors-${Math.random().toString(36).slice(2)}`));
+  const built = () => ({ dir: golden(`floors-${Math.random().toString(36).slice(2)}`).buildDir });
 
   it('no figure in public/ comes from fewer approved reports than its floor (checked against the DB)', () => {
     const r = built();
@@ -126,8 +135,9 @@ describe('publication floors', () => {
 
 describe('validation before publishing', () => {
   it('an artifact tampered with after computing fails validation; nothing is published', () => {
-    const out = fresh('tamper');
-    const good = goldenBuild(db, out);
+    const shared = golden('tamper');
+    const out = shared.dist;
+    const good = { id: shared.buildId };
     const tamper = (path: string, bytes: Buffer) => {
       if (!path.endsWith('specialties/medical-genetics.json')) return bytes;
       const doc = JSON.parse(bytes.toString());
@@ -149,8 +159,7 @@ describe('validation before publishing', () => {
   });
 
   it('a published build edited on disk fails `builds verify` (hash), and a re-hashed floor breach fails too', () => {
-    const out = fresh('verify');
-    const r = goldenBuild(db, out);
+    const r = { dir: golden('verify').buildDir };
     const copy = join(work, 'verify-copy');
     cpSync(r.dir, copy, { recursive: true });
     const rel = 'public/data/api/v1/specialties/family-medicine/states/wyoming.json';
@@ -170,8 +179,9 @@ describe('validation before publishing', () => {
 
 describe('sanity diff, retention, rollback', () => {
   it('refuses a build whose report count collapses, unless forced', () => {
-    const out = fresh('diff');
-    const first = goldenBuild(db, out);
+    const shared = golden('diff');
+    const out = shared.dist;
+    const first = { id: shared.buildId };
     const thinDb = join(work, 'thin.db');
     cpSync(db, thinDb);
     const sql = new Database(thinDb);
@@ -185,9 +195,10 @@ describe('sanity diff, retention, rollback', () => {
   });
 
   it('keeps the newest builds, lists them, and rolls back through the CLI', async () => {
-    const out = fresh('keep');
-    const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push(goldenBuild(db, out, { keep: 3, now: () => new Date(FIXED_NOW.getTime() + i * 1000) }).id);
+    const shared = golden('keep');
+    const out = shared.dist;
+    const ids: string[] = [shared.buildId];
+    for (let i = 1; i < 4; i++) ids.push(goldenBuild(db, out, { keep: 3, now: () => new Date(FIXED_NOW.getTime() + i * 1000) }).id);
     expect(listBuilds(out).map((b) => b.id)).toEqual(ids.slice(1).reverse());
     const io = captureIo();
     expect(await main(['node', 'physpay', 'builds', 'list', '--out', out], io)).toBe(0);
