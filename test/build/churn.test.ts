@@ -21,7 +21,7 @@ import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { FIXED_NOW, goldenBuild, goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { readDataset } from '../../build/source/read.ts';
@@ -49,7 +49,7 @@ const tmp = useTempDir('churn');
 let dir: string;
 let out: string;
 let db: string;
-let first: BuildResult;
+let first: Pick<BuildResult, 'id' | 'dir'>;
 let second: BuildResult;
 let third: BuildResult;
 let m1: Manifest;
@@ -111,7 +111,7 @@ const pub = (p: string) => `public/${p}`;
 /** rewritten by every release */
 const RELEASE_FILES = [...RELEASE_FILE_SET];
 const page = (urlPath: string) => pub(pageFile(urlPath));
-const read = <T>(b: BuildResult, feedPath: string): T => JSON.parse(readFileSync(join(b.dir, pub(feedPath)), 'utf8')) as T;
+const read = <T>(b: Pick<BuildResult, 'dir'>, feedPath: string): T => JSON.parse(readFileSync(join(b.dir, pub(feedPath)), 'utf8')) as T;
 /** A feed's content without its dates: the figures and everything else it shows. */
 const figures = (doc: Record<string, unknown>) => JSON.stringify({ ...doc, as_of: undefined, attribution: undefined });
 const changedPaths = (a: Manifest, b: Manifest) => {
@@ -122,8 +122,9 @@ const changedPaths = (a: Manifest, b: Manifest) => {
 beforeAll(() => {
   dir = tmp.path;
   out = join(dir, 'dist');
-  db = makeGoldenDb(dir);
-  first = goldenBuild(db, out);
+  const golden = goldenBuildIn(dir, out); // the run's shared golden build, copied
+  db = golden.db;
+  first = { id: golden.buildId, dir: golden.buildDir };
   read1.push(readDb());
   // the next night: three approved cardiology reports from California, near the specialty's median, with wRVUs
   addReports([455_000, 462_000, 470_000].map((total, k) => ({
@@ -316,7 +317,7 @@ describe('nightly churn: a report in a withheld cell', () => {
 
 describe('releases: what changed, from the feeds of two builds', () => {
   const cellFeeds = (m: Manifest) => Object.keys(m.files).filter((p) => /^public\/data\/api\/v1\/(specialties\/[^/]+(\/states\/[^/]+)?|states\/[^/]+)\.json$/.test(p));
-  const doc = (b: BuildResult, p: string) => JSON.parse(readFileSync(join(b.dir, p), 'utf8')) as { withheld: boolean; median: number | null; rounded: boolean; feed_url: string };
+  const doc = (b: Pick<BuildResult, 'dir'>, p: string) => JSON.parse(readFileSync(join(b.dir, p), 'utf8')) as { withheld: boolean; median: number | null; rounded: boolean; feed_url: string };
 
   it('lists each release with the cells newly published or withheld, the moves and the reports added, derived here from the two builds\' feeds', () => {
     const list = read<ReleasesFeed>(second, RELEASES_PATH);

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { FIXED_NOW, goldenBuild, goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { readManifest } from '../../build/emit/store.ts';
@@ -22,15 +22,16 @@ const RELEASE_FILES = [...RELEASE_FILE_SET];
 let dir: string;
 let out: string;
 let db: string;
-let first: BuildResult;
+let first: Pick<BuildResult, 'id' | 'dir'>;
 let second: BuildResult;
 const later = new Date(FIXED_NOW.getTime() + 86_400_000);
 
 beforeAll(() => {
   dir = tmp.path;
   out = join(dir, 'dist');
-  db = makeGoldenDb(dir);
-  first = goldenBuild(db, out);
+  const golden = goldenBuildIn(dir, out); // the run's shared golden build, copied
+  db = golden.db;
+  first = { id: golden.buildId, dir: golden.buildDir };
   // the next night: same reports, a new build date
   second = goldenBuild(db, out, { buildDate: '2026-11-17', now: () => later });
 }, 120_000);

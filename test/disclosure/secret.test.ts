@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
 function* files(dir: string): Generator<string> {
@@ -22,7 +22,8 @@ describe('the record-key secret', () => {
   const tmp = useTempDir('secret');
   it('appears in no file of a build and in no CLI output', () => {
     const work = tmp.path;
-    const db = makeGoldenDb(work);
+    const golden = goldenBuildIn(work); // the golden DB and its build (the run's shared one, copied)
+    const db = golden.db;
     const secret = (() => {
       const d = new Database(db, { readonly: true });
       try {
@@ -32,7 +33,7 @@ describe('the record-key secret', () => {
       }
     })();
     expect(secret.length).toBe(32);
-    const built = goldenBuild(db, join(work, 'dist'));
+    const built = { dir: golden.buildDir };
     const needles = [secret, Buffer.from(secret.toString('hex')), Buffer.from(secret.toString('hex').toUpperCase()), Buffer.from(secret.toString('base64')), Buffer.from(secret.toString('base64url'))];
     let checked = 0;
     for (const f of files(built.dir)) {

@@ -98,8 +98,9 @@ describe.skipIf(!haveBrowser)('/contribute in Chromium', () => {
   });
 
   it('the operator imports both, a moderator approves them, the next build counts them', async () => {
-    const db = makeGoldenDb(tmp.path);
-    const before = goldenBuild(db, join(tmp.path, 'before'));
+    const golden = goldenBuildIn(tmp.path, join(tmp.path, 'before'));
+    const db = golden.db;
+    const before = { dir: golden.buildDir };
     const imported = await runCliText(['import', 'submissions', '--db', db, '--service-db', join(tmp.path, 'service.db')]);
     expect(imported.code, imported.err).toBe(0);
     expect(imported.out).toMatch(/^imported 2 submissions as pending reports \(batch \d+\)/);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { goldenBuild, goldenBuildIn, makeGoldenDb } from '../helpers/golden-build.ts';
 import { runCliText } from '../helpers/cli.ts';
 import { PG_URL, pgSkipReason } from '../helpers/pg.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -219,8 +219,9 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
 
   it('--json on a first run; approved, a web report is counted by the next build; moderate list names csv batches', async () => {
     const serviceDb = join(tmp.path, 'service-build.db');
-    const db = makeGoldenDb(mkdirSync(join(tmp.path, 'build-golden'), { recursive: true })!);
-    const before = goldenBuild(db, join(tmp.path, 'build-before'));
+    const golden = goldenBuildIn(mkdirSync(join(tmp.path, 'build-golden'), { recursive: true })!, join(tmp.path, 'build-before'));
+    const db = golden.db;
+    const before = { dir: golden.buildDir };
     // a CSV import, for moderate list's source column
     const csv = join(tmp.path, 'one.csv');
     writeFileSync(csv, 'specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,years_in_practice,practice_setting,employment_type,wrvus,submitted_at,status\nCardiology,NY,2025,512345,,,,,,,,2026-01-05,\n');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { FIXED_NOW, goldenBuild, makeGoldenDb } from '../helpers/golden-build.ts';
+import { FIXED_NOW, goldenBuild, goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { get } from '../helpers/http.ts';
@@ -52,9 +52,8 @@ async function nextNight(k: number, totals: number[], keep = 7): Promise<void> {
 }
 
 beforeAll(async () => {
-  db = makeGoldenDb(tmp.path);
   out = join(tmp.path, 'dist');
-  goldenBuild(db, out);
+  db = goldenBuildIn(tmp.path, out).db; // the run's shared golden build, copied
   server = await startTestServer(out, join(tmp.path, 'service.db'), { clock: () => new Date('2026-11-28T12:00:00Z') });
   for (const f of FILES) {
     const r = await get(server.url, `${V1}/releases/${R1}/${f}`);
