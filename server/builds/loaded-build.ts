@@ -3,6 +3,7 @@
  * the open data API needs to resolve slugs, and per-day renderings of files whose attribution line
  * carries the access date. Immutable once loaded: a request that started on a build finishes on it.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BuildSummary, accessDateToken, type Manifest } from '../../build/contract/manifest.ts';
@@ -34,6 +35,9 @@ export function urlPathOf(buildPath: string): string | null {
   return p;
 }
 
+/** A build load yields to the event loop at least this often (bytes read), so requests are answered meanwhile. */
+const YIELD_BYTES = 8 << 20;
+
 export class LoadedBuild {
   readonly files = new Map<string, ServedFile>();
   private constructor(
@@ -57,11 +61,14 @@ export class LoadedBuild {
     let keyedIndexBytes: Buffer | null = null;
     let institutionsBytes: Buffer | null = null;
     let k = 0;
+    let sinceYield = 0;
     for (const [path, entry] of Object.entries(manifest.files)) {
       const isIndex = path === 'private/keyed/index.json';
       const urlPath = urlPathOf(path);
       if (!urlPath && !isIndex) continue; // other private artifacts are read on demand
-      const bytes = await readFile(join(dir, path));
+      // read synchronously, a batch of files between yields: one thread-pool round trip per small file made
+      // a load mostly waiting (1.5-2 s for the golden build's 5,500 files; about 0.5 s this way)
+      const bytes = readFileSync(join(dir, path));
       if (bytes.length !== entry.bytes || sha256(bytes) !== entry.sha256) {
         throw new BuildLoadError(`${path} in build ${id} does not match its manifest entry`);
       }
@@ -72,7 +79,12 @@ export class LoadedBuild {
         const token = entry.access_date ? Buffer.from(accessDateToken(entry.access_date)) : buildToken;
         loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts: splitOn(bytes, token), rendered: null }]);
       }
-      if (++k % yieldEvery === 0) await new Promise((r) => setImmediate(r)); // keep serving while loading
+      sinceYield += bytes.length;
+      // keep serving while loading: yield every `yieldEvery` files or 8 MB read
+      if (++k % yieldEvery === 0 || sinceYield > YIELD_BYTES) {
+        sinceYield = 0;
+        await new Promise((r) => setImmediate(r));
+      }
     }
     if (!keyedIndexBytes) throw new BuildLoadError(`build ${id} has no private/keyed/index.json`);
     const keyedIndex = KeyedIndex.parse(JSON.parse(keyedIndexBytes.toString('utf8')));
