@@ -11,6 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { TZ: 'UTC' },
-    globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/golden-global.ts'], // one PostgreSQL database per test file, dropped at the end; one golden build per run
+    // one PostgreSQL database per test file, dropped at the end; one golden build per run; one Chromium per run
+    globalSetup: ['test/helpers/pg-global.ts', 'test/helpers/golden-global.ts', 'test/helpers/browser-global.ts'],
   },
 });

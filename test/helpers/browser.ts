@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { inject } from 'vitest';
 
 export const CHROMIUM = process.env.PHYSPAY_CHROMIUM ?? '/usr/bin/chromium';
 export const haveBrowser = existsSync(CHROMIUM);
@@ -14,9 +15,24 @@ export const haveBrowser = existsSync(CHROMIUM);
 /** Headless, no sandbox (containers), nothing fetched in the background. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** Launch the system Chromium (the caller closes it). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+/** The run's shared Chromium (browser-global.ts), or '' outside a run that started one. */
+function sharedBrowser(): string {
+  try {
+    return inject('browserWs') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The system Chromium: a connection to the run's shared one when the run started one (browser-global.ts),
+ * else a Chromium of its own; `extraArgs` always get their own. The caller closes it (for a connection,
+ * that closes the caller's contexts and disconnects; the shared browser runs on).
+ */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  const ws = extraArgs.length ? '' : sharedBrowser();
+  if (ws) return chromium.connect(ws);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Launch the system Chromium with a profile folder of ours (e.g. to read DevToolsActivePort), plus `extraArgs`. */

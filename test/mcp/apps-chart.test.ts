@@ -27,8 +27,7 @@ import { distributionDesc } from '../../build/pages/blocks.ts';
 import { PAY_CHART_TOOL_META, PAY_CHART_UI_META } from '../../server/mcp/apps/index.ts';
 import { APPS_PROTOCOL_VERSION, PAY_CHART_CSP, PAY_CHART_URI, payChartHtml } from '../../server/mcp/apps/pay-chart.ts';
 import { PAY_CHART_VIEW_JS, VIEW_EXPORTS } from '../../server/mcp/apps/pay-chart-view.ts';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, haveBrowser } from '../helpers/browser.ts';
+import { haveBrowser, launchChromium } from '../helpers/browser.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
 import { get } from '../helpers/http.ts';
 import { closeAfterAll } from '../helpers/server.ts';
@@ -234,7 +233,7 @@ describe.skipIf(!haveBrowser)('the chart in Debian Chromium, inside a host page,
     mkdirSync(SHOTS, { recursive: true });
     // Sandboxed iframes get a process of their own by default, and Playwright then misses some of their
     // requests (an <img> in a sandboxed srcdoc: seen without this flag only once it is off). Kept in process, every request is seen.
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--disable-features=IsolateSandboxedIframes'] });
+    browser = await launchChromium(['--disable-features=IsolateSandboxedIframes']); // a Chromium of its own, with this feature off
     context = await browser.newContext();
     await context.route('**', (route) => {
       attempted.push(route.request().url());
