@@ -6,9 +6,10 @@
  *
  *   npx tsx scripts/bench-import.ts [--rows 1000000] [--json]
  *
- * Reference, printed beside today's figures: the whole-file importer this replaced (commit 7659857), measured
- * with this script's CSV on this machine: 1,000,000 rows in 51.7 s at a peak of 3,493 MB (300,000 rows:
- * 10.2 s, 1,320 MB).
+ * References, printed beside today's figures: DuckDB reading the same CSV into a table (scripts/duckdb-read-csv.ts,
+ * run here in its own process and measured the same way; it loads rows, without the importer's checks), and
+ * the whole-file importer this replaced (commit 7659857), measured with this script's CSV on this machine:
+ * 1,000,000 rows in 51.7 s at a peak of 3,493 MB (300,000 rows: 10.2 s, 1,320 MB).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -47,13 +48,14 @@ function writeCsv(): void {
   closeSync(fd);
 }
 
-/** Run the CLI under GNU time: wall seconds and peak RSS in bytes. */
-function physpay(args: string[]): { seconds: number; peakRss: number; stdout: string } {
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', process.execPath, 'bin/physpay.js', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+/** Run a Node script under GNU time: wall seconds and peak RSS in bytes. */
+function timed(nodeArgs: string[]): { seconds: number; peakRss: number; stdout: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', process.execPath, ...nodeArgs], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const m = /TIME ([\d.]+) (\d+)/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`physpay ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 || !m) throw new Error(`node ${nodeArgs.join(' ')} failed (exit ${r.status}): ${r.stderr.slice(-2000)}`);
   return { seconds: Number(m[1]), peakRss: Number(m[2]) * 1024, stdout: r.stdout };
 }
+const physpay = (args: string[]) => timed(['bin/physpay.js', ...args]);
 
 log(`writing ${fmt(ROWS)} rows to ${csv}`);
 writeCsv();
@@ -69,6 +71,9 @@ const sizeAfterUndo = statSync(db).size;
 const reclaim = physpay(['reclaim', '--db', db]);
 log(reclaim.stdout.trim());
 const sizeReclaimed = statSync(db).size;
+log('reading the same CSV with DuckDB (reference)');
+const duck = timed(['--import', 'tsx', 'scripts/duckdb-read-csv.ts', csv, join(work, 'reports.duckdb')]);
+log(duck.stdout.trim());
 
 const result = {
   rows: ROWS,
@@ -80,16 +85,17 @@ const result = {
   db_bytes_after_import: sizeImported,
   db_bytes_after_undo: sizeAfterUndo,
   db_bytes_after_reclaim: sizeReclaimed,
+  duckdb: { seconds: duck.seconds, rows_per_second: Math.round(ROWS / duck.seconds), peak_rss_bytes: duck.peakRss, note: 'read_csv into a table, 2 threads, no checks' },
   reference: { rows: 1_000_000, import_seconds: 51.7, import_peak_rss_bytes: 3_493e6, note: 'whole-file importer (7659857), same CSV' },
 };
 if (JSON_OUT) console.log(JSON.stringify(result));
 else {
   console.log('');
-  console.log(`                      streamed importer        whole-file importer (reference)`);
-  console.log(`rows                  ${fmt(ROWS).padEnd(24)} 1,000,000`);
-  console.log(`import time           ${`${imported.seconds.toFixed(1)} s`.padEnd(24)} 51.7 s`);
-  console.log(`rows per second       ${fmt(result.rows_per_second).padEnd(24)} ${fmt(Math.round(1e6 / 51.7))}`);
-  console.log(`peak memory (RSS)     ${mb(imported.peakRss).padEnd(24)} 3,493 MB`);
+  console.log(`                      physpay import           DuckDB read_csv (same CSV)   whole-file importer (reference)`);
+  console.log(`rows                  ${fmt(ROWS).padEnd(24)} ${fmt(ROWS).padEnd(28)} 1,000,000`);
+  console.log(`import time           ${`${imported.seconds.toFixed(1)} s`.padEnd(24)} ${`${duck.seconds.toFixed(1)} s`.padEnd(28)} 51.7 s`);
+  console.log(`rows per second       ${fmt(result.rows_per_second).padEnd(24)} ${fmt(result.duckdb.rows_per_second).padEnd(28)} ${fmt(Math.round(1e6 / 51.7))}`);
+  console.log(`peak memory (RSS)     ${mb(imported.peakRss).padEnd(24)} ${mb(duck.peakRss).padEnd(28)} 3,493 MB`);
   console.log(`DB after import       ${mb(sizeImported)}`);
   console.log(`DB after undo         ${mb(sizeAfterUndo)}`);
   console.log(`DB after reclaim      ${mb(sizeReclaimed)}`);
