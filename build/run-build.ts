@@ -44,6 +44,7 @@ import { pageFile, siteContextFor } from './pages/site.ts';
 import { LICENSE, LICENSE_URL, pagePaths, type SpecialtiesFeed } from './contract/open-feeds.ts';
 import { schemaForPath } from './contract/artifacts.ts';
 import { accessDateToken } from './contract/manifest.ts';
+import { dataSwitch, switchRefusal, type DataSwitch } from './compute/data-switch.ts';
 
 export interface BuildOptions {
   db: string;
@@ -75,6 +76,10 @@ export interface BuildOptions {
   skipUnchanged?: boolean;
   /** publish a first build (no current build yet) from a DB with no approved reports; refused otherwise */
   allowEmpty?: boolean;
+  /** publish a DB marked synthetic over a current build of real reports (data-switch.ts); refused otherwise */
+  allowSyntheticOverReal?: boolean;
+  /** publish a DB of real reports over a current build of synthetic demo data; refused otherwise */
+  allowRealOverSynthetic?: boolean;
   /** worker threads for the keyed artifacts (0 = in this thread); default: defaultKeyedThreads(reports) */
   keyedThreads?: number;
 }
@@ -96,6 +101,8 @@ export class BuildError extends Error {
     readonly problems: string[] = [],
     /** true when the build was refused by a publishing rule (sanity diff, empty first build), not broken */
     readonly refused = false,
+    /** the CLI's exit code: 2 for a refusal that a flag of the command line answers (nothing was done) */
+    readonly exitCode: 1 | 2 = 1,
   ) {
     super(message);
   }
@@ -121,6 +128,8 @@ export interface BuildResult {
   diffWarnings: string[];
   /** how far the disclosure control moved the keyed API's percentiles (the methodology page's table) */
   disclosureAccuracy: AccuracyRow[];
+  /** published with a switch between synthetic and real data allowed by its flag (null: no switch) */
+  dataSwitch: DataSwitch | null;
 }
 
 /** Paths whose content hash differs between two manifests' file lists (added, changed or removed). */
@@ -187,6 +196,15 @@ function stampOf(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1Z');
 }
 
+/** The current build's summary (build.json), or null when it cannot be read (the sanity diff then says so). */
+function currentSummary(out: string, id: string): BuildSummary | null {
+  try {
+    return BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(out), id, 'build.json'), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
 /** A reports DB from an older physpay is migrated once (e.g. it gets its disclosure-control secret). */
 function migrateIfBehind(path: string): void {
   const probe = openReportsDb(path, { readonly: true });
@@ -241,6 +259,12 @@ export function runBuild(opts: BuildOptions): BuildResult {
         [],
         true,
       );
+    }
+    // Synthetic demo data over a build of real reports, or the reverse: only with the flag named for it.
+    const currentId = currentBuildId(opts.out);
+    const switched = currentId ? dataSwitch(currentSummary(opts.out, currentId)?.synthetic ?? null, ds.synthetic) : null;
+    if (switched && !(switched === 'synthetic-over-real' ? opts.allowSyntheticOverReal : opts.allowRealOverSynthetic)) {
+      throw new BuildError(switchRefusal(switched, opts.db, currentId!), [], true, 2);
     }
     let maxDay = -Infinity;
     for (const d of ds.reports.submittedDay) if (d > maxDay) maxDay = d;
@@ -510,17 +534,20 @@ export function runBuild(opts: BuildOptions): BuildResult {
       progress.done();
       return {
         id, dir: join(buildsDir(opts.out), previousId!), summary, published: false, status, previous: previousId, filesChanged: dataChanged, filesReused: reused,
-        seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings, disclosureAccuracy: accuracyTable(accuracy),
+        seconds: (performance.now() - started) / 1000, pruned: [], diffWarnings, disclosureAccuracy: accuracyTable(accuracy), dataSwitch: null,
       };
     };
     if (opts.skipUnchanged && previousFiles && dataChanged === 0) return notPublished('unchanged', []);
     let diffWarnings: string[] = [];
     if (previousId) {
-      try {
-        const prev = BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(opts.out), previousId, 'build.json'), 'utf8')));
-        diffWarnings = compareBuilds(prev, summary, opts.thresholds);
-      } catch (err) {
-        diffWarnings = [`cannot read the previous build's summary (${(err as Error).message})`];
+      // An allowed switch between demo data and real reports is not diffed: the one says nothing about the other.
+      if (!switched) {
+        try {
+          const prev = BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(opts.out), previousId, 'build.json'), 'utf8')));
+          diffWarnings = compareBuilds(prev, summary, opts.thresholds);
+        } catch (err) {
+          diffWarnings = [`cannot read the previous build's summary (${(err as Error).message})`];
+        }
       }
       // A pinned current build is never replaced; the sanity diff is only reported then.
       if (isPinned(opts.out, previousId)) return notPublished('pinned', diffWarnings);
@@ -542,7 +569,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     progress.done();
     return {
       id, dir, summary, published: true, status: 'published', previous: previousId, filesChanged, filesReused: reused, seconds: (performance.now() - started) / 1000,
-      pruned, diffWarnings, disclosureAccuracy: accuracyTable(accuracy),
+      pruned, diffWarnings, disclosureAccuracy: accuracyTable(accuracy), dataSwitch: switched,
     };
   } catch (err) {
     if (writer) {

@@ -85,7 +85,7 @@ export function intakeOpenApi(): Json {
             '201': { description: 'Received (also when another client sent the same figures: nothing about other reports is revealed)', content: { 'application/json': { schema: { $ref: '#/components/schemas/IntakeReceived' } } } },
             '400': err('the body is not a JSON object, altcha is missing, or the request was refused'),
             '403': err('the challenge is wrong, expired or already spent'),
-            '409': err('this client already sent this same report (waiting for moderation)'),
+            '409': err('this client already sent this same report (the same values, whenever sent: a report is kept once, also after it was imported)'),
             '413': err('body over 16 kB'),
             '415': err('not application/json or application/x-www-form-urlencoded'),
             '422': err('values refused: a message per field in `fields` (the importer\'s rules)'),

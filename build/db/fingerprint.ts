@@ -101,3 +101,12 @@ export function submissionFingerprint(r: Omit<FingerprintedReport, 'specialty_id
   ];
   return sha256Hex(JSON.stringify(['submission v1', ...values])).slice(0, 32);
 }
+
+/**
+ * A report's answers without the time it was sent (every fingerprinted column but `submitted_at`): how
+ * `physpay import submissions` finds a report sent again through /contribute. The time a server received a
+ * submission is not part of a report's identity; two reports with the same answers are the same report.
+ */
+export function answersFingerprint(r: Omit<FingerprintedReport, 'submitted_at'>): string {
+  return createHash('sha256').update(JSON.stringify(['answers v1', num(r.specialty_id), ...reportValues(r)])).digest('hex').slice(0, 32);
+}

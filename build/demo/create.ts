@@ -8,6 +8,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { migrate } from '../db/migrations.ts';
 import { checkDbPath, expectKind, stampKind } from '../db/kind.ts';
 import { DEFAULT_TOP_CODE } from '../import/bls.ts';
+import { realReportsIn, realReportsRefusal } from './real-reports.ts';
 import { DemoError, demoBlsRows, generateInstitutions, generateReports, type DemoOptions } from './generate.ts';
 
 export interface DemoSummary {
@@ -31,14 +32,18 @@ export function demoSecret(seed: number): Buffer {
 export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean; now?: () => Date }): DemoSummary {
   const started = performance.now();
   // A missing folder or a file that is not a reports DB (a service DB, a CSV) is refused even with --force:
-  // --force replaces a reports DB, nothing else.
+  // --force replaces a reports DB of demo data, nothing else. A reports DB holding real reports
+  // (real-reports.ts) is refused whatever the flags.
   if (checkDbPath(path, 'reports') === 'sqlite') {
     const existing = new Database(path, { readonly: true, fileMustExist: true });
+    let refusal: string | null;
     try {
       expectKind(existing, path, 'reports', true);
+      refusal = realReportsRefusal(path, realReportsIn(existing));
     } finally {
       existing.close();
     }
+    if (refusal) throw new DemoError(refusal);
   }
   if (existsSync(path) && !opts.force) {
     throw new DemoError(`${path} already exists; pass --force to replace it with a new demo DB`);

@@ -7,10 +7,15 @@
  *   2. then the service store marks the submissions taken and drops their client hashes.
  * A run killed between 1 and 2 finds those submission ids already in the reports DB the next time: it
  * imports them no more and only marks them taken. Killed inside 1, nothing of it was written.
+ *
+ * A submission whose answers equal a report already in the DB (answersFingerprint: every value, not the time it
+ * was sent) or an earlier submission of the same run is skipped and marked taken: the same report sent again
+ * (the service store refuses a repeat by the same client; this catches one from another address, or one an
+ * older store let through).
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/open.ts';
-import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
+import { answersFingerprint, fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
 import type { PendingSubmission } from '../../server/store/types.ts';
 import type { CsvRow } from './csv.ts';
 import { loadRefs } from './refs.ts';
@@ -24,7 +29,10 @@ export interface SubmissionsImport {
   imported: string[];
   /** submissions an earlier run had imported (it stopped before marking them taken) */
   alreadyImported: string[];
-  /** submissions whose report is already in the DB (same fingerprint): skipped, like a CSV's duplicate rows */
+  /**
+   * submissions whose report is already in the DB (the same answers, whenever sent) or was imported from an
+   * earlier submission of this run: skipped, with the report they equal
+   */
   duplicates: { id: string; reportId: number }[];
   /** submissions the CSV importer's rules refuse (e.g. a specialty not in this DB's reference data), with its message: left pending */
   refused: { id: string; reason: string }[];
@@ -36,6 +44,23 @@ export interface SubmissionsImport {
 const highestId = (db: Db) => (db
   .prepare('SELECT max(coalesce((SELECT max(id) FROM reports), 0), coalesce((SELECT max(last_report_id) FROM import_batches), 0)) AS high')
   .get() as { high: number }).high;
+
+/**
+ * The reports of the DB that have one of these totals, by their answers (answersFingerprint) -> the lowest
+ * report id. One pass over the reports table, whatever the number of submissions.
+ */
+function reportsByAnswers(db: Db, totals: number[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (totals.length === 0) return out;
+  const rows = db.prepare(`SELECT id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
+    practice_setting, employment_type, wrvus FROM reports WHERE total_compensation IN (SELECT value FROM json_each(?)) ORDER BY id`)
+    .all(JSON.stringify([...new Set(totals)])) as (Parameters<typeof answersFingerprint>[0] & { id: number })[];
+  for (const r of rows) {
+    const key = answersFingerprint(r);
+    if (!out.has(key)) out.set(key, r.id);
+  }
+  return out;
+}
 
 /**
  * A submission as the reports CSV would give it (strings, null as an empty cell, the time the server received
@@ -61,7 +86,6 @@ export function importSubmissions(db: Db, pending: readonly PendingSubmission[],
     fillMissingFingerprints(db); // reports written by other means (demo data, older code) get theirs, as a CSV import does
     const refs = loadRefs(db);
     const already = db.prepare('SELECT batch_id FROM reports WHERE submission_id = ?');
-    const byFingerprint = db.prepare('SELECT id FROM reports WHERE fingerprint = ? ORDER BY id LIMIT 1');
     const toCheck: PendingSubmission[] = [];
     for (const s of pending) {
       const prior = already.get(s.id) as { batch_id: number } | undefined;
@@ -75,21 +99,22 @@ export function importSubmissions(db: Db, pending: readonly PendingSubmission[],
     const latest = toCheck.reduce((m, s) => { const t = Date.parse(s.received_at); return Number.isNaN(t) ? m : Math.max(m, t); }, Date.parse(stamp));
     const { valid, errors } = validateReportRows(toCheck.map((s, i) => asCsvRow(s, i + 1)), refs, new Date(latest));
     for (const e of errors) out.refused.push({ id: toCheck[e.line - 1]!.id, reason: e.message });
+    // The same answers, whenever sent: the reports already in the DB (the first of each), then this run's own.
+    const high = highestId(db);
+    const known = reportsByAnswers(db, valid.map((r) => r.total_compensation));
     const fresh: { s: PendingSubmission; report: ValidReport; fingerprint: string }[] = [];
-    const seen = new Set<string>();
     for (const report of valid) {
       const s = toCheck[report.line - 1]!;
-      const fingerprint = reportFingerprint(report);
-      const dup = byFingerprint.get(fingerprint) as { id: number } | undefined;
-      if (dup || seen.has(fingerprint)) {
-        out.duplicates.push({ id: s.id, reportId: dup?.id ?? 0 });
+      const answers = answersFingerprint(report);
+      const dup = known.get(answers);
+      if (dup !== undefined) {
+        out.duplicates.push({ id: s.id, reportId: dup });
         continue;
       }
-      seen.add(fingerprint);
-      fresh.push({ s, report, fingerprint });
+      known.set(answers, high + 1 + fresh.length);
+      fresh.push({ s, report, fingerprint: reportFingerprint(report) });
     }
     if (fresh.length === 0) return out;
-    const high = highestId(db);
     const ids = fresh.map((f) => f.s.id);
     const batchId = insertBatch(db, {
       kind: 'reports', file: `web submissions (${fresh.length})`, sha256: createHash('sha256').update(ids.join('\n')).digest('hex'), stamp,

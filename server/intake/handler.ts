@@ -7,7 +7,8 @@
  *
  * Checks, in order: body size and type; the honeypot; the form token (form posts) or the solved challenge
  * (JSON posts, and form posts whose script ran); the values (the importer's rules); then one store step that
- * refuses a repeat of the same report by the same client and more than `perDay` a day per client, and
+ * refuses a repeat of the same report by the same client (on any day, also after the report was imported)
+ * and more than `perDay` a day per client, and
  * otherwise stores it as pending intake. The server never opens the reports DB: `physpay import
  * submissions` moves the reports there. Refusals say what to do and nothing about other people's reports.
  * Every answer is `no-store`; nothing is counted against the open-data limits.
@@ -166,7 +167,7 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
         ? 'This form was already used for a report; it has been reloaded for the next one.'
         : 'This anti-abuse check was already used for a report; reload the page (or get a new challenge) for the next one.');
     }
-    if (outcome.outcome === 'repeat') throw new Refusal(409, 'You have already sent this report; it is waiting for moderation.');
+    if (outcome.outcome === 'repeat') throw new Refusal(409, 'You have already sent this report; it was received and is kept once.');
     return { report: r };
   }
 

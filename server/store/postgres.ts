@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { pendingOf, quotaRefusal, refusal, type StoreEvents, type SubmissionRow } from './sqlite.ts';
+import { repeatKey } from './repeat-key.ts';
 import {
   historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
   type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
@@ -143,6 +144,19 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     // the site-wide daily budget of submissions without a proof of work counts them by day
     version: 8,
     sql: 'CREATE INDEX IF NOT EXISTS intake_day_challenge ON intake_submissions (day, challenge)',
+  },
+  {
+    // the repeat check outlives the import: a digest of client and report (repeat-key.ts), kept when the
+    // client hash is dropped
+    version: 9,
+    sql: `ALTER TABLE intake_submissions ADD COLUMN IF NOT EXISTS repeat_key TEXT;
+    CREATE INDEX IF NOT EXISTS intake_repeat ON intake_submissions (repeat_key)`,
+  },
+  {
+    // rows stored before: those still holding their client hash get their digest (taken ones have none left)
+    version: 10,
+    sql: `UPDATE intake_submissions SET repeat_key = encode(sha256(convert_to(client_hash || E'\\n' || fingerprint, 'UTF8')), 'hex')
+      WHERE repeat_key IS NULL AND client_hash IS NOT NULL`,
   },
 ];
 
@@ -690,7 +704,8 @@ export class PostgresServiceStore implements ServiceStore {
       await c.query('INSERT INTO intake_clients (client_hash, day, count) VALUES ($1, $2, 0) ON CONFLICT (client_hash, day) DO NOTHING', [n.clientHash, n.day]);
       const counted = (await c.query<{ count: number }>('SELECT count FROM intake_clients WHERE client_hash = $1 AND day = $2 FOR UPDATE', [n.clientHash, n.day])).rows[0]!.count;
       if (n.challengeSignature !== null && (await c.query('SELECT 1 FROM intake_submissions WHERE challenge_signature = $1', [n.challengeSignature])).rows.length) return { outcome: 'spent', clientCount: counted };
-      if ((await c.query('SELECT 1 FROM intake_submissions WHERE fingerprint = $1 AND client_hash = $2', [n.fingerprint, n.clientHash])).rows.length) return { outcome: 'repeat', clientCount: counted };
+      const key = repeatKey(n.clientHash, n.fingerprint);
+      if ((await c.query('SELECT 1 FROM intake_submissions WHERE repeat_key = $1', [key])).rows.length) return { outcome: 'repeat', clientCount: counted };
       if (counted >= limits.perClient) return { outcome: 'limited', clientCount: counted };
       if (n.challenge === 'form') {
         // the day's budget is the whole site's: reports without a proof of work are decided one at a time
@@ -699,8 +714,8 @@ export class PostgresServiceStore implements ServiceStore {
         if (today >= limits.withoutProofPerDay) return { outcome: 'budget', clientCount: counted };
       }
       const elsewhere = Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = $1', [n.fingerprint])).rows[0]!.n);
-      await c.query(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere]);
+      await c.query(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, repeat_key, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, key, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere]);
       await c.query('UPDATE intake_clients SET count = count + 1 WHERE client_hash = $1 AND day = $2', [n.clientHash, n.day]);
       return { outcome: 'stored', clientCount: counted + 1 };
     });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
+import { repeatKey } from './repeat-key.ts';
 import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -133,6 +134,18 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     version: 7,
     sql: 'CREATE INDEX intake_day_challenge ON intake_submissions (day, challenge);',
   },
+  {
+    // the repeat check outlives the import: a digest of client and report (repeat-key.ts), kept when the
+    // client hash is dropped
+    version: 8,
+    sql: `ALTER TABLE intake_submissions ADD COLUMN repeat_key TEXT;
+    CREATE INDEX intake_repeat ON intake_submissions (repeat_key);`,
+  },
+  {
+    // rows stored before: those still holding their client hash get their digest (taken ones have none left)
+    version: 9,
+    sql: 'UPDATE intake_submissions SET repeat_key = physpay_repeat_key(client_hash, fingerprint) WHERE repeat_key IS NULL AND client_hash IS NOT NULL;',
+  },
 ];
 
 const SUB_COLUMNS = 'subscription_id, customer_id, plan_tier, plan_version, status, stripe_status, status_version, checkout_session_id';
@@ -141,6 +154,7 @@ const KEY_COLUMNS = 'id, key_prefix, plan_tier, subscription_status, label, crea
 
 export function migrateSqliteStore(db: Database.Database, extra: { version: number; sql: string }[] = []): void {
   db.exec('CREATE TABLE IF NOT EXISTS service_migrations (version INTEGER PRIMARY KEY) STRICT');
+  db.function('physpay_repeat_key', { deterministic: true }, (client: unknown, fingerprint: unknown) => repeatKey(String(client), String(fingerprint)));
   const all = [...MIGRATIONS, ...extra].sort((a, b) => a.version - b.version);
   db.transaction(() => {
     const done = new Set((db.prepare('SELECT version FROM service_migrations').all() as { version: number }[]).map((r) => r.version));
@@ -515,14 +529,15 @@ export class SqliteServiceStore implements ServiceStore {
       .transaction((): SubmitResult => {
         const counted = (this.db.prepare('SELECT count FROM intake_clients WHERE client_hash = ? AND day = ?').get(n.clientHash, n.day) as { count: number } | undefined)?.count ?? 0;
         if (n.challengeSignature !== null && this.db.prepare('SELECT 1 FROM intake_submissions WHERE challenge_signature = ?').get(n.challengeSignature)) return { outcome: 'spent', clientCount: counted };
-        if (this.db.prepare('SELECT 1 FROM intake_submissions WHERE fingerprint = ? AND client_hash = ?').get(n.fingerprint, n.clientHash)) return { outcome: 'repeat', clientCount: counted };
+        const key = repeatKey(n.clientHash, n.fingerprint);
+        if (this.db.prepare('SELECT 1 FROM intake_submissions WHERE repeat_key = ?').get(key)) return { outcome: 'repeat', clientCount: counted };
         if (counted >= limits.perClient) return { outcome: 'limited', clientCount: counted };
         if (n.challenge === 'form' && (this.db.prepare("SELECT count(*) AS n FROM intake_submissions WHERE day = ? AND challenge = 'form'").get(n.day) as { n: number }).n >= limits.withoutProofPerDay) {
           return { outcome: 'budget', clientCount: counted };
         }
         const elsewhere = (this.db.prepare('SELECT count(*) AS n FROM intake_submissions WHERE fingerprint = ?').get(n.fingerprint) as { n: number }).n;
-        this.db.prepare(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere);
+        this.db.prepare(`INSERT INTO intake_submissions (id, report, fingerprint, client_hash, repeat_key, day, received_at, challenge, challenge_signature, seconds_to_submit, client_submissions_today, same_report_elsewhere)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(n.id, JSON.stringify(n.report), n.fingerprint, n.clientHash, key, n.day, n.received_at, n.challenge, n.challengeSignature, n.seconds_to_submit, counted + 1, elsewhere);
         this.db.prepare(`INSERT INTO intake_clients (client_hash, day, count) VALUES (?, ?, 1)
           ON CONFLICT (client_hash, day) DO UPDATE SET count = count + 1`).run(n.clientHash, n.day);
         return { outcome: 'stored', clientCount: counted + 1 };

@@ -294,7 +294,8 @@ export interface ServiceStore {
   hasCheckoutSession(checkoutSessionId: string): MaybePromise<boolean>;
   /**
    * One atomic step: refuse when its solved challenge or form token was already used for a stored report
-   * (`spent`), when this client (its hash) already stored the same report (`repeat`), or has
+   * (`spent`), when this client (its hash) already stored the same report (`repeat`: the same values, whenever
+   * sent, also after it was taken into a reports DB; repeat-key.ts), or has
    * `limits.perClient` submissions today (`limited`), or when it has no proof of work and the site stored
    * `limits.withoutProofPerDay` such submissions today (`budget`); otherwise store it (pending import), count
    * it, and record how many other clients sent the same report before (a signal for the moderator, never told
@@ -304,7 +305,8 @@ export interface ServiceStore {
   /** Submissions not taken into a reports DB yet, oldest first (at most `limit`). */
   pendingSubmissions(limit: number): MaybePromise<PendingSubmission[]>;
   /**
-   * Mark submissions taken into the reports DB (import batch `batchId`) and drop their client hashes.
+   * Mark submissions taken into the reports DB (import batch `batchId`) and drop their client hashes (the
+   * repeat check's digest of client and report stays).
    * Submissions already taken are left as they are; answers how many were marked now.
    */
   markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): MaybePromise<number>;

@@ -8,8 +8,10 @@
  * for the moderator.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { goldenBuildIn } from '../helpers/golden-build.ts';
+import { goldenBuildIn, makeGoldenDb } from '../helpers/golden-build.ts';
+import { runCliText } from '../helpers/cli.ts';
 import { request } from '../helpers/http.ts';
 import { closeAfterAll, startTestServer } from '../helpers/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -18,6 +20,7 @@ import { openForm, postForm, postJson, REPORT, solve, solveWithAltcha } from './
 import { IntakeChallenge, IntakeError, IntakeReceived } from '../../build/contract/intake.ts';
 
 const later = closeAfterAll();
+const REPEAT = 'You have already sent this report; it was received and is kept once.';
 const tmp = useTempDir('contribute');
 let now = new Date('2026-11-20T12:00:00Z');
 let s: RunningServer;
@@ -204,7 +207,7 @@ describe('refused', () => {
     const sixth = await send(400_000);
     expect([sixth.status, IntakeError.parse(sixth.json()).error]).toEqual([429, expect.stringMatching(/5 reports today/)]);
     const repeat = await send(300_000);
-    expect([repeat.status, repeat.json().error]).toEqual([409, 'You have already sent this report; it is waiting for moderation.']);
+    expect([repeat.status, repeat.json().error]).toEqual([409, REPEAT]);
     wait(86_400);
     expect((await send(400_000)).status).toBe(201);
   }, 120_000); // eight proofs of work (up to 100,000 hashes each): about 10 s, over 30 s on a loaded 2-core machine
@@ -219,4 +222,20 @@ describe('refused', () => {
     const put = await request(s.url, '/contribute', { method: 'PUT' });
     expect([put.status, put.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
   });
+});
+
+describe('a repeat after the nightly import', () => {
+  it('is still refused (409, nothing stored): the import does not make the client forget what it sent', async () => {
+    const ip = nextIp();
+    const send = async () => postJson(s.url, ip, { ...REPORT, total_compensation: '612,345', altcha: await solve((await request(s.url, '/contribute/challenge')).json()) });
+    expect((await send()).status).toBe(201);
+    const db = makeGoldenDb(mkdtempSync(join(tmp.path, 'nightly-')));
+    const imported = await runCliText(['import', 'submissions', '--db', db, '--service-db', join(tmp.path, 'service.db')]);
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toMatch(/^imported \d+ submissions? as pending reports/);
+    wait(86_400);
+    const again = await send();
+    expect([again.status, again.json().error]).toEqual([409, REPEAT]);
+    expect((await pending()).filter((x) => x.report.total_compensation === 612_345)).toEqual([]);
+  }, 60_000);
 });

@@ -20,6 +20,8 @@ import { openServiceStore } from '../../server/store/open.ts';
 import type { IntakeReport, ServiceStore } from '../../server/store/types.ts';
 import { openReportsDb } from '../../build/db/open.ts';
 import { importSubmissions } from '../../build/import/submissions.ts';
+import { submissionFingerprint } from '../../build/db/fingerprint.ts';
+import { clientHash } from '../../server/intake/tokens.ts';
 
 const tmp = useTempDir('import-submissions');
 let golden: string | undefined;
@@ -184,8 +186,10 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
 
     const r = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^imported 2 submissions as pending reports \(batch (\d+)\); 2 skipped: already in the DB; 5 refused by the importer's rules, left waiting \(reasons on stderr\); next: physpay moderate list --db /);
-    const reasons = Object.fromEntries(r.err.trim().split('\n').map((l) => { const m = /^submission (\S+): (.*)$/.exec(l)!; return [m[1], m[2]]; }));
+    expect(r.out).toMatch(/^imported 2 submissions as pending reports \(batch (\d+)\); 2 skipped: the same report is already in the DB \(listed on stderr\); 5 refused by the importer's rules, left waiting \(reasons on stderr\); next: physpay moderate list --db /);
+    const lines = r.err.trim().split('\n');
+    expect(lines.filter((l) => / skipped, the same report as report \d+ already in the DB/.test(l))).toHaveLength(2);
+    const reasons = Object.fromEntries(lines.filter((l) => !l.includes(': skipped, ')).map((l) => { const m = /^submission (\S+): (.*)$/.exec(l)!; return [m[1], m[2]]; }));
     expect(reasons[astrology]).toBe('specialty: unknown specialty "Astrology" (physpay reference specialties lists the names and spellings)');
     expect(reasons[badState]).toMatch(/^state: must be a two-letter US state code such as NY or DC \(got "ZZ"/);
     expect(reasons[tooManyHours]).toMatch(/^hours_per_week: /);
@@ -215,6 +219,71 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
     expect((await left.pendingSubmissions(100)).map((p) => p.id).sort()).toEqual([astrology, badState, tooManyHours, parts, lateYear].sort());
     await left.close();
     expect(webRows(db)).toHaveLength(2);
+  });
+
+  it('a report already imported, sent again (only the time differs): the store refuses the repeat, and the importer skips one that got in; said in the summary, on stderr and in --json', async () => {
+    const serviceDb = join(tmp.path, 'service-repeat.db');
+    const db = freshDb();
+    const secret = 'a store secret';
+    const nine = Array.from({ length: 9 }, (_, i) => report(370_000 + i * 1000, { specialty: 'Pediatrics', state: 'OH' }));
+    const send = async (store: ServiceStore, r: IntakeReport, client: string, at: string) => {
+      const id = randomUUID();
+      const res = await store.submitReport({
+        id, report: r, fingerprint: submissionFingerprint(r), clientHash: clientHash(secret, client), day: at.slice(0, 10), received_at: at, challenge: 'pow',
+        challengeSignature: null, seconds_to_submit: 20,
+      }, { perClient: 20, withoutProofPerDay: 1_000_000 });
+      return { id, outcome: res.outcome };
+    };
+    let store = await openServiceStore(serviceDb);
+    const first = await Promise.all(nine.map((r, i) => send(store, r, '198.51.100.7', `2026-11-20T10:00:0${i}.000Z`)));
+    expect(first.map((x) => x.outcome)).toEqual(Array(9).fill('stored'));
+    await store.close();
+    const nightly = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb]);
+    expect(nightly.out).toMatch(/^imported 9 submissions as pending reports/);
+
+    // the next day the same client sends the same nine: each a repeat, nothing stored
+    store = await openServiceStore(serviceDb);
+    const again = await Promise.all(nine.map((r, i) => send(store, r, '198.51.100.7', `2026-11-21T09:00:0${i}.000Z`)));
+    expect(again.map((x) => x.outcome)).toEqual(Array(9).fill('repeat'));
+    expect(await store.pendingSubmissions(100)).toEqual([]);
+    // stored anyway (by an older physpay, which forgot the client at the import; or the same person from
+    // another address): the importer skips each, as the same report as one already in the DB
+    const through = await Promise.all(nine.map((r, i) => send(store, r, '203.0.113.99', `2026-11-21T09:30:0${i}.000Z`)));
+    expect(through.map((x) => x.outcome)).toEqual(Array(9).fill('stored'));
+    // and the same answers twice in one run, from two clients: one is kept
+    const twin1 = await send(store, report(388_000, { specialty: 'Pediatrics', state: 'OH' }), '192.0.2.1', '2026-11-21T11:00:00.000Z');
+    const twin2 = await send(store, report(388_000, { specialty: 'Pediatrics', state: 'OH' }), '192.0.2.2', '2026-11-21T12:00:00.000Z');
+    await store.close();
+
+    const before = webRows(db);
+    // the same run twice, on copies: --json, and the text
+    const [dbCopy, serviceCopy] = [join(tmp.path, 'repeat-copy.db'), join(tmp.path, 'service-repeat-copy.db')];
+    copyFileSync(db, dbCopy);
+    copyFileSync(serviceDb, serviceCopy);
+    const json = await runCliText(['import', 'submissions', '--db', dbCopy, '--service-db', serviceCopy, '--json']);
+    expect(json.code, json.err).toBe(0);
+    const j = JSON.parse(json.out);
+    expect(j).toMatchObject({ imported: 1, already_imported: 0, duplicates: 10, refused: [] });
+    const reportOf = new Map(before.map((x) => [x.submission_id, x.id]));
+    const twinReport = webRows(dbCopy).find((x) => x.submission_id === twin1.id)!.id;
+    expect(j.duplicate_of).toEqual([
+      ...through.map((x, i) => ({ id: x.id, report_id: reportOf.get(first[i]!.id) })),
+      { id: twin2.id, report_id: twinReport },
+    ]);
+    const r = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^imported 1 submission as pending reports \(batch \d+\); 10 skipped: the same report is already in the DB \(listed on stderr\); next: /);
+    const rows = webRows(db);
+    expect(rows).toHaveLength(10);
+    expect(rows.find((x) => x.submission_id === twin1.id)!.id).toBe(twinReport);
+    expect(r.err.split('\n')).toEqual([
+      ...through.map((x, i) => `submission ${x.id}: skipped, the same report as report ${reportOf.get(first[i]!.id)} already in the DB (the time it was sent aside)`),
+      `submission ${twin2.id}: skipped, the same report as report ${twinReport} already in the DB (the time it was sent aside)`,
+    ]);
+    // taken: nothing waits, and a text run says so
+    const left = await openServiceStore(serviceDb);
+    expect(await left.pendingSubmissions(100)).toEqual([]);
+    await left.close();
   });
 
   it('--json on a first run; approved, a web report is counted by the next build; moderate list names csv batches', async () => {

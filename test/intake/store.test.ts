@@ -1,7 +1,8 @@
 /**
  * The intake half of the service store, on SQLite and PostgreSQL: one step decides each submission (spent
  * challenge, repeat by the same client, the per-client daily limit) exactly under concurrency; pending
- * submissions oldest first with their signals; marking them taken drops the client hash and is idempotent;
+ * submissions oldest first with their signals; marking them taken drops the client hash and is idempotent,
+ * and keeps the repeat check (a digest of client and report, also filled in for rows stored before it);
  * the shared secret is made once and read alike by every connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { PostgresServiceStore } from '../../server/store/postgres.ts';
 import type { IntakeReport, NewSubmission, ServiceStore } from '../../server/store/types.ts';
+import { repeatKey } from '../../server/store/repeat-key.ts';
 
 const work = useTempDir('intake-store');
 const pgReason = await pgSkipReason('the PostgreSQL intake store tests');
@@ -68,11 +70,45 @@ for (const [kind, open] of backends) {
         { challenge: 'pow', seconds_to_submit: null, client_submissions_today: 1, same_report_elsewhere: 0 },
         { challenge: 'pow', seconds_to_submit: null, client_submissions_today: 1, same_report_elsewhere: 1 },
       ]);
-      // taken: no longer pending, marked once only, the client hash dropped (a new repeat is not recognised)
+      // taken: no longer pending, marked once only, the client hash dropped; the repeat is still recognised
+      // (a keyed digest of client and report outlives the import), on another day too, and from either connection
       expect(await a.markSubmissionsTaken(mine.map((p) => p.id), 7, '2026-11-21T02:00:00Z')).toBe(2);
       expect(await b.markSubmissionsTaken(mine.map((p) => p.id), 8, '2026-11-21T02:00:01Z')).toBe(0);
       expect((await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`)).toEqual([]);
-      expect((await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), LIMITS)).outcome).toBe('stored');
+      expect(await a.submitReport(sub(c2, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), LIMITS)).toEqual({ outcome: 'repeat', clientCount: 0 });
+      expect((await b.submitReport(sub(c3, total, { fingerprint: `same-${run}`, day: '2026-11-23' }), LIMITS)).outcome).toBe('repeat');
+      // a third client: the two earlier clients are the "other clients" (a refused repeat is never counted)
+      expect((await a.submitReport(sub(`c4-${run}`, total, { fingerprint: `same-${run}`, day: '2026-11-22' }), LIMITS)).outcome).toBe('stored');
+      expect((await a.pendingSubmissions(100_000)).filter((p) => p.fingerprint === `same-${run}`).map((p) => p.signals.same_report_elsewhere)).toEqual([2]);
+      // the client's hash is gone from the taken rows: what is kept cannot be grouped by client
+      const rows = kind === 'sqlite'
+        ? (a as SqliteServiceStore).db.prepare('SELECT client_hash, repeat_key FROM intake_submissions WHERE id IN (?, ?)').all(mine[0]!.id, mine[1]!.id) as { client_hash: string | null; repeat_key: string | null }[]
+        : (await (a as PostgresServiceStore).pool.query<{ client_hash: string | null; repeat_key: string | null }>('SELECT client_hash, repeat_key FROM intake_submissions WHERE id = ANY($1)', [mine.map((p) => p.id)])).rows;
+      expect(rows.map((r) => r.client_hash)).toEqual([null, null]);
+      expect(new Set(rows.map((r) => r.repeat_key))).toEqual(new Set([repeatKey(c2, `same-${run}`), repeatKey(c3, `same-${run}`)]));
+    });
+
+    it('a submission stored before the upgrade (no repeat key yet) gets it from the migration, so its repeat is refused after the import', async () => {
+      const old = `old-${run}`;
+      const s = sub(old, 250_000, { fingerprint: `older-${run}` });
+      expect((await a.submitReport(s, LIMITS)).outcome).toBe('stored');
+      // as the row of an older physpay: no repeat key; the migration that fills them is run again below
+      if (kind === 'sqlite') {
+        const db = (a as SqliteServiceStore).db;
+        db.prepare('UPDATE intake_submissions SET repeat_key = NULL WHERE id = ?').run(s.id);
+        db.prepare('DELETE FROM service_migrations WHERE version = (SELECT max(version) FROM service_migrations)').run();
+      } else {
+        const pool = (a as PostgresServiceStore).pool;
+        await pool.query('UPDATE intake_submissions SET repeat_key = NULL WHERE id = $1', [s.id]);
+        await pool.query('DELETE FROM service_migrations WHERE version = (SELECT max(version) FROM service_migrations)');
+      }
+      const reopened = await open();
+      try {
+        expect(await reopened.markSubmissionsTaken([s.id], 9, '2026-11-21T02:00:00Z')).toBe(1);
+        expect((await reopened.submitReport(sub(old, 250_000, { fingerprint: `older-${run}`, day: '2026-11-25' }), LIMITS)).outcome).toBe('repeat');
+      } finally {
+        await reopened.close();
+      }
     });
 
     it('reports without a proof of work share one daily budget across connections: 20 at once from 20 clients, 3 stored', async () => {

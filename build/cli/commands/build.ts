@@ -10,6 +10,7 @@ import { BuildSummary } from '../../contract/manifest.ts';
 import { givenExplicitly, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { onPublishFailure, runOnPublish, type OnPublishResult } from '../on-publish.ts';
+import { switchWarning } from '../../compute/data-switch.ts';
 
 const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -78,6 +79,8 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--force', 'publish even when the sanity diff against the current build fails')
     .option('--no-fsync', 'do not flush each file to disk (faster; for throwaway builds)')
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
+    .option('--allow-synthetic-over-real', 'publish synthetic demo data over a current build of real reports (refused otherwise, even with --force)')
+    .option('--allow-real-over-synthetic', 'publish real reports over a current build of synthetic demo data (refused otherwise, even with --force)')
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'headlineYears', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
@@ -97,9 +100,12 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           progress: io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress,
           skipUnchanged: true,
           allowEmpty: Boolean(opts.allowEmpty),
+          allowSyntheticOverReal: Boolean(opts.allowSyntheticOverReal),
+          allowRealOverSynthetic: Boolean(opts.allowRealOverSynthetic),
         });
         const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
         for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
+        if (r.dataSwitch) io.err(`warning: ${switchWarning(r.dataSwitch, r.previous!)}`);
         const line = outcomeLine(r);
         // Only a build that became current changes what the edge should serve.
         if (s.onPublish && r.published) hook = runOnPublish(s.onPublish, { event: 'published', buildId: r.id, previous: r.previous, out: s.out });
@@ -115,7 +121,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
           reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
           data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
-          pruned: r.pruned, warnings: r.diffWarnings, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
+          pruned: r.pruned, warnings: r.diffWarnings, data_switch: r.dataSwitch, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
         }));
         if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
       } catch (err) {
@@ -132,7 +138,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         if (err instanceof BuildError) {
           for (const p of err.problems.slice(0, 50)) io.err(`  ${p}`);
           if (err.problems.length > 50) io.err(`  ... and ${count(err.problems.length - 50)} more`);
-          throw new CliError(refused ? err.message : `build failed: ${err.message}`);
+          throw new CliError(refused ? err.message : `build failed: ${err.message}`, err.exitCode);
         }
         if (err instanceof StoreError) throw new CliError(`build failed: ${err.message}`);
         throw err;

@@ -12,7 +12,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .addOption(option('reports'))
     .addOption(option('seed'))
     .addOption(option('asOf'))
-    .option('--force', 'replace the DB file if it exists')
+    .option('--force', 'replace an existing demo DB (a DB holding real reports is never replaced)')
     .action((opts) => {
       const s = readSettings(opts, ['db', 'reports', 'seed', 'asOf']);
       const summary = createDemoDb(s.db, { reports: s.reports, seed: s.seed, asOf: s.asOf, force: Boolean(opts.force), now: () => io.now() });

@@ -130,7 +130,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
     .description('move the reports physicians sent through /contribute from the service store into the reports DB, as one batch of pending reports; safe to run again or to stop midway')
     .addOption(option('db').makeOptionMandatory())
     .addOption(option('serviceDb'))
-    .option('--json', 'print one JSON object {db, store, batch_id, imported, already_imported, duplicates, refused: [{id, reason}]}')
+    .option('--json', 'print one JSON object {db, store, batch_id, imported, already_imported, duplicates, duplicate_of: [{id, report_id}], refused: [{id, reason}]}')
     .action(async (opts) => {
       const { db: path, serviceDb } = readSettings(opts, ['db', 'serviceDb']);
       const { withStore, describeStore } = await import('./keys.ts');
@@ -159,7 +159,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       if (opts.json) {
         io.out(JSON.stringify({
           db: path, store: where, batch_id: r?.batchId ?? null, imported: r?.imported.length ?? 0, already_imported: r?.alreadyImported.length ?? 0,
-          duplicates: r?.duplicates.length ?? 0, refused: r?.refused ?? [],
+          duplicates: r?.duplicates.length ?? 0, duplicate_of: (r?.duplicates ?? []).map((d) => ({ id: d.id, report_id: d.reportId })), refused: r?.refused ?? [],
         }));
         return;
       }
@@ -170,10 +170,11 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       const parts = [
         r.batchId !== null ? `imported ${fmt(r.imported.length)} submission${r.imported.length === 1 ? '' : 's'} as pending reports (batch ${r.batchId})` : 'imported nothing new',
         ...(r.alreadyImported.length ? [`${fmt(r.alreadyImported.length)} imported by an earlier run that stopped before marking them, now marked`] : []),
-        ...(r.duplicates.length ? [`${fmt(r.duplicates.length)} skipped: already in the DB`] : []),
+        ...(r.duplicates.length ? [`${fmt(r.duplicates.length)} skipped: the same report is already in the DB (listed on stderr)`] : []),
         ...(r.refused.length ? [`${fmt(r.refused.length)} refused by the importer's rules, left waiting (reasons on stderr)`] : []),
       ];
       io.out(`${parts.join('; ')}; next: physpay moderate list --db ${path}`);
+      for (const d of r.duplicates) io.err(`submission ${d.id}: skipped, the same report as report ${d.reportId} already in the DB (the time it was sent aside)`);
       for (const x of r.refused) io.err(`submission ${x.id}: ${x.reason}`);
     });
 
