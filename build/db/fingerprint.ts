@@ -108,5 +108,5 @@ export function submissionFingerprint(r: Omit<FingerprintedReport, 'specialty_id
  * submission is not part of a report's identity; two reports with the same answers are the same report.
  */
 export function answersFingerprint(r: Omit<FingerprintedReport, 'submitted_at'>): string {
-  return createHash('sha256').update(JSON.stringify(['answers v1', num(r.specialty_id), ...reportValues(r)])).digest('hex').slice(0, 32);
+  return sha256Hex(JSON.stringify(['answers v1', num(r.specialty_id), ...reportValues(r)])).slice(0, 32);
 }
