@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startSteps } from './start-steps.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -31,6 +32,4 @@ const physpay = (...a) => {
   const r = spawnSync(process.execPath, [`${root}/bin/physpay.js`, ...a], { stdio: 'inherit', cwd: root });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
-physpay('demo', '--db', 'dist-data/demo.db', '--force');
-physpay('build', '--db', 'dist-data/demo.db', '--out', 'dist-data', '--force');
-physpay('serve', '--data', 'dist-data', '--service-db', 'dist-data/service.db', '--port', String(port));
+for (const step of startSteps(port)) physpay(...step);

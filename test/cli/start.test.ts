@@ -38,3 +38,15 @@ describe('npm start', () => {
     expect(r.stderr).toMatch(/port must be a number from 1 to 65535 \(got "eighty"\)/);
   });
 });
+
+describe('npm start on another port', () => {
+  it('builds with the base URL of the port it serves on, so links and citations name it', async () => {
+    const { startSteps } = await import('../../scripts/start-steps.mjs');
+    const steps = startSteps(8090);
+    expect(steps.map((s) => s[0])).toEqual(['demo', 'build', 'serve']);
+    const build = steps[1]!;
+    expect(build[build.indexOf('--base-url') + 1]).toBe('http://127.0.0.1:8090');
+    const serve = steps[2]!;
+    expect(serve[serve.indexOf('--port') + 1]).toBe('8090');
+  });
+});

@@ -57,6 +57,14 @@ describe('README documents', () => {
     expect(readme).not.toMatch(/Every option can also be set/);
   });
 
+  it('the Node.js version package.json requires, in every "Node.js >= X" it says', () => {
+    const engines = (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const required = /^>=\s*(\d+(?:\.\d+)*)$/.exec(engines)![1]!;
+    const said = [...readme.matchAll(/Node(?:\.js)? >= ?(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
+    expect(said.length).toBeGreaterThan(0);
+    for (const v of said) expect(v).toBe(required);
+  });
+
   it('the program version (physpay --version)', () => {
     expect(program.version()).toBe((JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version);
     expect(readme).toContain('physpay --version');

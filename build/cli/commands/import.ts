@@ -3,6 +3,7 @@
  * `physpay import undo <batch>`. Every import is a batch; a batch of reports can be undone.
  */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { openReportsDb } from '../../db/open.ts';
 import { ImportRejected, importFile, type DuplicateRow, type ImportKind } from '../../import/run.ts';
 import { BatchError, listBatches, undoBatch, type Batch } from '../../import/batches.ts';
@@ -133,6 +134,14 @@ export function registerImportCommands(program: Command, io: CliIo): void {
     .option('--json', 'print one JSON object {db, store, batch_id, imported, already_imported, duplicates, duplicate_of: [{id, report_id}], refused: [{id, reason}]}')
     .action(async (opts) => {
       const { db: path, serviceDb } = readSettings(opts, ['db', 'serviceDb']);
+      // no file there: say where submissions are kept, not how to create a folder or a DB
+      if (!/^postgres(ql)?:\/\//.test(serviceDb) && !existsSync(serviceDb)) {
+        throw new CliError(
+          `no service DB at ${serviceDb} (--service-db): the reports physicians send through /contribute are kept in the service DB ` +
+            '`physpay serve` uses (its --service-db, or PHYSPAY_SERVICE_DB); give that file or its postgres:// URL. Nothing was imported',
+          2,
+        );
+      }
       const { withStore, describeStore } = await import('./keys.ts');
       const { importSubmissions } = await import('../../import/submissions.ts');
       const stamp = io.now().toISOString();
