@@ -75,7 +75,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (OPERATOR_ERRORS.some((E) => err instanceof E)) {
-      io.err(`physpay: ${(err as Error).message}`);
+      if ((err as Error).message) io.err(`physpay: ${(err as Error).message}`); // a CliError without a message: its exit code only
       return err instanceof CliError ? err.exitCode : USAGE_ERRORS.some((E) => err instanceof E) ? 2 : 1;
     }
     if (err instanceof ZodError) {

@@ -272,26 +272,27 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
     noStaging();
   });
 
-  it('while the current build is pinned, a changed build is validated but not published (exit 0)', async () => {
+  it('while the current build is pinned, a changed build is validated but not published: exit 4, or 0 with --allow-pinned', async () => {
     const pin = await cli('builds', 'pin', '--out', out());
     expect(pin.code).toBe(0);
     expect(pin.out).toEqual([`pinned ${first}; physpay build will not replace it while it is current (physpay builds unpin ${first} to undo)`]);
 
+    // a nightly job sees that nothing was published (exit 4), with the line it would print without --json
     const j = await build('--publisher', 'PhysPay Policy', '--json');
     expect(j.err).toEqual([]);
-    expect(j.code).toBe(0);
+    expect(j.code).toBe(4);
     expect(j.out).toHaveLength(1);
     const pinned = JSON.parse(j.out[0]!) as Record<string, unknown>;
     expect(pinned).toMatchObject({ status: 'pinned', build_id: null, current: first, previous: first, pinned: true });
     expect(pinned.files_changed as number).toBeGreaterThan(0);
+    expect(pinned.message).toMatch(new RegExp(`^not published: the current build ${first} is pinned; the new build \\(1,\\d{3} reports used, \\d,\\d{3} files, [\\d,]+ changed\\) was validated and discarded \\(physpay builds unpin ${first} to publish again, or --allow-pinned to accept this\\)$`));
     expect(ids()).toEqual([first]);
     noStaging();
 
-    const text = await build('--publisher', 'PhysPay Policy');
-    expect(text.code).toBe(0);
-    expect(text.out).toEqual([
-      expect.stringMatching(new RegExp(`^not published: the current build ${first} is pinned; the new build \\(1,\\d{3} reports used, \\d,\\d{3} files, [\\d,]+ changed\\) was validated and discarded \\(physpay builds unpin ${first} to publish again\\)$`)),
-    ]);
+    // while a pin is meant to last (an investigation), --allow-pinned makes it a success
+    const allowed = await build('--publisher', 'PhysPay Policy', '--allow-pinned');
+    expect(allowed.code).toBe(0);
+    expect(allowed.out).toEqual([expect.stringMatching(new RegExp(`^not published: the current build ${first} is pinned`))]);
     expect(ids()).toEqual([first]);
   });
 

@@ -47,12 +47,18 @@ function checkBaseUrl(out: string, baseUrl: string, explicit: boolean): void {
   );
 }
 
+/**
+ * The exit code of a build not published because the current build is pinned (without --allow-pinned): a
+ * nightly job that exits 0 would hide that nothing has been published since the pin.
+ */
+export const EXIT_PINNED = 4;
+
 /** The one line `physpay build` prints for each outcome. */
 function outcomeLine(r: BuildResult): string {
   const sm = r.summary;
   if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${count(sm.reports_used)} reports used, ${count(sm.files)} files, 0 changed); nothing published`;
   if (r.status === 'pinned') {
-    return `not published: the current build ${r.previous} is pinned; the new build (${count(sm.reports_used)} reports used, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again)`;
+    return `not published: the current build ${r.previous} is pinned; the new build (${count(sm.reports_used)} reports used, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again, or --allow-pinned to accept this)`;
   }
   // reused: unchanged files of the current build, hard-linked rather than written again
   const files = r.previous ? `${count(sm.files)} files (${count(r.filesChanged)} changed since ${r.previous}; ${count(r.filesReused)} unchanged, reused)` : `${count(sm.files)} files written`;
@@ -81,6 +87,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
     .option('--allow-synthetic-over-real', 'publish synthetic demo data over a current build of real reports (refused otherwise, even with --force)')
     .option('--allow-real-over-synthetic', 'publish real reports over a current build of synthetic demo data (refused otherwise, even with --force)')
+    .option('--allow-pinned', `exit 0 when the current build is pinned and the new one is not published (exit 4 otherwise)`)
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'headlineYears', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
@@ -113,6 +120,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           io.out(line);
           if (hook?.ok) io.err(`--on-publish command finished in ${hook.duration_s.toFixed(1)} s`);
           if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
+          if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
           return;
         }
         const sm = r.summary;
@@ -124,7 +132,9 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           pruned: r.pruned, warnings: r.diffWarnings, data_switch: r.dataSwitch, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
         }));
         if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
+        if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
       } catch (err) {
+        if (err instanceof CliError && err.exitCode === EXIT_PINNED && !err.message) throw err; // reported above
         if (hook) throw err; // published; only the hook failed (reported above)
         const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
         if (opts.json) {
