@@ -20,7 +20,7 @@ import {
   type KeyedOptions, type KeyedSpecialtySummary,
 } from './compute/keyed.ts';
 import { createKeyedPool, defaultKeyedThreads, type KeyedPool } from './compute/keyed-pool.ts';
-import { compareBuilds, DEFAULT_THRESHOLDS, type DiffThresholds } from './compute/diff.ts';
+import { compareBuilds, DEFAULT_THRESHOLDS, undoneSince, type DiffThresholds, type UndoneBatch } from './compute/diff.ts';
 import { dayToIso } from './compute/dataset.ts';
 import { keyedPaths } from './contract/keyed-artifacts.ts';
 import { keyedVsOpen, type NationalFigures } from './compute/compare.ts';
@@ -215,6 +215,16 @@ function migrateIfBehind(path: string): void {
     probe.close();
   }
   if (behind) openReportsDb(path).close();
+}
+
+/** The reports DB's undone import batches (read-only), for the sanity-diff refusal's likely cause. */
+function undoneBatches(path: string): UndoneBatch[] {
+  const db = openReportsDb(path, { readonly: true });
+  try {
+    return db.prepare("SELECT id, file_name, status, undone_at, reports_removed FROM import_batches WHERE status = 'undone'").all() as UndoneBatch[];
+  } finally {
+    db.close();
+  }
 }
 
 export function runBuild(opts: BuildOptions): BuildResult {
@@ -539,12 +549,14 @@ export function runBuild(opts: BuildOptions): BuildResult {
     };
     if (opts.skipUnchanged && previousFiles && dataChanged === 0) return notPublished('unchanged', []);
     let diffWarnings: string[] = [];
+    let previousCreatedAt: string | null = null;
     if (previousId) {
       // An allowed switch between demo data and real reports is not diffed: the one says nothing about the other.
       if (!switched) {
         try {
           const prev = BuildSummary.parse(JSON.parse(readFileSync(join(buildsDir(opts.out), previousId, 'build.json'), 'utf8')));
           diffWarnings = compareBuilds(prev, summary, opts.thresholds);
+          previousCreatedAt = prev.created_at;
         } catch (err) {
           diffWarnings = [`cannot read the previous build's summary (${(err as Error).message})`];
         }
@@ -552,7 +564,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
       // A pinned current build is never replaced; the sanity diff is only reported then.
       if (isPinned(opts.out, previousId)) return notPublished('pinned', diffWarnings);
       if (diffWarnings.length && !opts.force) {
-        throw new BuildError(`the new build differs too much from ${previousId}; nothing was published (re-run with --force to publish anyway)`, diffWarnings, true);
+        const cause = previousCreatedAt ? undoneSince(undoneBatches(opts.db), previousCreatedAt) : '';
+        throw new BuildError(`the new build differs too much from ${previousId}; nothing was published (${cause ? `${cause}; ` : ''}re-run with --force to publish anyway)`, diffWarnings, true);
       }
     }
 

@@ -38,3 +38,23 @@ export function compareBuilds(prev: Pick<BuildSummary, 'reports_used' | 'medians
   }
   return problems;
 }
+
+/** An import batch as the sanity-diff refusal needs it (build/import/batches.ts). */
+export interface UndoneBatch {
+  id: number;
+  file_name: string;
+  status: string;
+  undone_at: string | null;
+  reports_removed: number | null;
+}
+
+/**
+ * The likely cause of a refused build, when there is one: the batches undone after the current build was
+ * made (`since`, its created_at), which took their reports out of the next build. '' when there are none.
+ */
+export function undoneSince(batches: readonly UndoneBatch[], since: string): string {
+  const undone = batches.filter((b) => b.status === 'undone' && b.undone_at !== null && b.undone_at > since);
+  if (undone.length === 0) return '';
+  const one = (b: UndoneBatch) => `batch ${b.id} (${b.file_name}, ${(b.reports_removed ?? 0).toLocaleString('en-US')} reports) was undone at ${b.undone_at}`;
+  return `likely cause: ${undone.map(one).join('; ')}, after that build was made (physpay import list)`;
+}
