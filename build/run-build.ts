@@ -258,8 +258,10 @@ export function runBuild(opts: BuildOptions): BuildResult {
     migrateIfBehind(opts.db);
     const db = openReportsDb(opts.db, { readonly: true });
     let ds;
+    let batches: number[];
     try {
       ds = readDataset(db);
+      batches = (db.prepare("SELECT DISTINCT batch_id FROM reports WHERE status = 'approved' AND batch_id IS NOT NULL ORDER BY batch_id").pluck().all() as number[]);
     } finally {
       db.close();
     }
@@ -532,6 +534,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
       files: Object.keys(files).length,
       bytes: bytesTotal,
       forced: opts.force,
+      batches,
     };
 
     progress.stage('comparing with the published build');

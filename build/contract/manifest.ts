@@ -58,6 +58,8 @@ export const BuildSummary = z
     files: z.number().int().nonnegative(),
     bytes: z.number().int().nonnegative(),
     forced: z.boolean(),
+    /** the import batches whose approved reports the build holds (absent in builds made before it was recorded) */
+    batches: z.array(z.number().int().positive()).optional(),
   })
   .strict();
 export type BuildSummary = z.infer<typeof BuildSummary>;

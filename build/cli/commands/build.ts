@@ -11,6 +11,8 @@ import { givenExplicitly, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { onPublishFailure, runOnPublish, type OnPublishResult } from '../on-publish.ts';
 import { switchWarning } from '../../compute/data-switch.ts';
+import { batchesNotIn, batchRanges } from '../../compute/batch-list.ts';
+import { RELEASES_PATH } from '../../contract/releases.ts';
 
 const MB = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -52,6 +54,16 @@ function checkBaseUrl(out: string, baseUrl: string, explicit: boolean): void {
  * nightly job that exits 0 would hide that nothing has been published since the pin.
  */
 export const EXIT_PINNED = 4;
+
+/** The release a build published (the first entry of its releases.json), or null when it has none. */
+function releaseOf(out: string, id: string): string | null {
+  try {
+    const doc = JSON.parse(readFileSync(join(buildsDir(out), id, 'public', RELEASES_PATH), 'utf8')) as { releases?: { release?: string }[] };
+    return doc.releases?.[0]?.release ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** The one line `physpay build` prints for each outcome. */
 function outcomeLine(r: BuildResult): string {
@@ -158,23 +170,30 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
   const builds = program.command('builds').description('list, verify, roll back and pin published builds');
   builds
     .command('list')
-    .description('list published builds, newest first (* = current)')
+    .description('list published builds, newest first (* = current), with the release each published and the import batches it holds')
     .addOption(option('out'))
-    .option('--json', 'print one JSON object: {out, current, pinned, builds: [...]}')
+    .option('--json', 'print one JSON object: {out, current, pinned, builds: [{id, current, pinned, release, batches, batches_added, ...build.json}]}')
     .action((opts) => {
       const { out } = readSettings(opts, ['out']);
-      const list = listBuilds(out);
+      const list = listBuilds(out).map((b, i, all) => {
+        const batches = b.summary?.batches ?? null;
+        const older = all[i + 1]?.summary?.batches;
+        // the batches this build has that the build before it did not (all of them for the oldest listed)
+        const added = batches === null ? null : older ? batchesNotIn(batches, older) : batches;
+        return { ...b, release: releaseOf(out, b.id), batches, added };
+      });
       if (opts.json) {
         io.out(JSON.stringify({
           out, current: currentBuildId(out), pinned: pinnedBuilds(out),
-          builds: list.map((b) => ({ id: b.id, current: b.current, pinned: b.pinned, ...(b.summary ?? {}) })),
+          builds: list.map((b) => ({ id: b.id, current: b.current, pinned: b.pinned, release: b.release, ...(b.summary ?? {}), batches: b.batches, batches_added: b.added })),
         }));
         return;
       }
       if (list.length === 0) io.out(`no builds in ${out}`);
       for (const b of list) {
         const s = b.summary;
-        io.out(`${b.current ? '*' : ' '} ${b.id}  ${s ? `${count(s.reports_used)} reports, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
+        const batches = b.batches === null ? '' : b.batches.length === 0 ? ', no import batches' : `, batches ${batchRanges(b.batches)}${b.added && b.added.length ? ` (added ${batchRanges(b.added)})` : ''}`;
+        io.out(`${b.current ? '*' : ' '} ${b.id}  ${b.release ? `release ${b.release}, ` : ''}${s ? `${count(s.reports_used)} reports, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}${batches}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
       }
     });
 
@@ -183,16 +202,18 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .description('check a build (default: current) against its manifest, schemas and publication floors')
     .argument('[id]', 'build id')
     .addOption(option('out'))
+    .option('--json', 'print one JSON object: {build_id, verified, problems: [first 50]} (exit 1 when not verified)')
     .action((id: string | undefined, opts) => {
       const { out } = readSettings(opts, ['out']);
       const target = id ?? currentBuildId(out);
       if (!target) throw new CliError(`no current build in ${out}`);
       const problems = verifyBuildDir(join(buildsDir(out), target));
+      if (opts.json) io.out(JSON.stringify({ build_id: target, verified: problems.length === 0, problem_count: problems.length, problems: problems.slice(0, 50) }));
       if (problems.length) {
-        for (const p of problems.slice(0, 50)) io.err(`  ${p}`);
+        if (!opts.json) for (const p of problems.slice(0, 50)) io.err(`  ${p}`);
         throw new CliError(`build ${target} failed verification (${count(problems.length)} problem(s))`);
       }
-      io.out(`build ${target} verified: every file matches the manifest, its schema and the publication floors`);
+      if (!opts.json) io.out(`build ${target} verified: every file matches the manifest, its schema and the publication floors`);
     });
 
   builds
@@ -201,9 +222,10 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .argument('[id]', 'build id to make current')
     .addOption(option('out'))
     .addOption(option('onPublish'))
+    .option('--json', 'print one JSON object: {current, previous, release, batches, batches_removed, pinned, on_publish}')
     .action((id: string | undefined, opts) => {
       const { out, onPublish } = readSettings(opts, ['out', 'onPublish']);
-      let rolledBack: { target: string; previous: string | null } | null = null;
+      let rolledBack: { target: string; previous: string | null; json: Record<string, unknown> } | null = null;
       const release = acquireLock(out);
       try {
         const list = listBuilds(out);
@@ -215,16 +237,27 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         if (problems.length) throw new CliError(`build ${target} failed verification; current unchanged (${problems[0]})`);
         const previous = currentBuildId(out);
         switchCurrent(out, target);
-        rolledBack = { target, previous };
-        io.out(`current is now ${target} (was ${previous ?? 'none'})`);
-        if (!isPinned(out, target)) io.err(`note: the next physpay build whose data differs replaces ${target}; physpay builds pin ${target} keeps it current`);
+        // which import batches the build now served holds, and which of the one it replaces it does not
+        const held = list.find((b) => b.id === target)?.summary?.batches ?? null;
+        const before = list.find((b) => b.id === previous)?.summary?.batches ?? null;
+        const removed = held && before ? batchesNotIn(before, held) : null;
+        const releaseLabel = releaseOf(out, target);
+        rolledBack = {
+          target, previous,
+          json: { current: target, previous, release: releaseLabel, batches: held, batches_removed: removed, pinned: isPinned(out, target) },
+        };
+        if (!opts.json) {
+          const holds = held === null ? '' : `; it holds ${held.length ? `import batches ${batchRanges(held)}` : 'no import batch'}${removed && removed.length ? ` (not ${batchRanges(removed)}, which ${previous} held)` : ''}`;
+          io.out(`current is now ${target}${releaseLabel ? ` (release ${releaseLabel})` : ''} (was ${previous ?? 'none'})${holds}`);
+          if (!isPinned(out, target)) io.err(`note: the next physpay build whose data differs replaces ${target}; physpay builds pin ${target} keeps it current`);
+        }
       } finally {
         release();
       }
-      if (onPublish && rolledBack) {
-        const hook = runOnPublish(onPublish, { event: 'rollback', buildId: rolledBack.target, previous: rolledBack.previous, out });
-        if (!hook.ok) throw new CliError(onPublishFailure(hook, rolledBack.target));
-      }
+      let hook: OnPublishResult | null = null;
+      if (onPublish && rolledBack) hook = runOnPublish(onPublish, { event: 'rollback', buildId: rolledBack.target, previous: rolledBack.previous, out });
+      if (opts.json && rolledBack) io.out(JSON.stringify({ ...rolledBack.json, on_publish: hook }));
+      if (hook && !hook.ok && rolledBack) throw new CliError(onPublishFailure(hook, rolledBack.target));
     });
 
   /** pin/unpin change only dist-data/pins/, under the lock (never in the middle of a build's publish step). */
@@ -248,6 +281,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .description('keep a build: never pruned by --keep, and while it is current `physpay build` does not replace it')
     .argument('[id]', 'build id (default: the current build)')
     .addOption(option('out'))
+    .option('--json', 'print one JSON object: {pinned, current, pins}')
     .action((id: string | undefined, opts) => {
       const { out } = readSettings(opts, ['out']);
       locked(out, () => {
@@ -255,7 +289,8 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         if (!target) throw new CliError(`no current build in ${out}; name the build to pin (see \`physpay builds list\`)`, 2);
         if (!listBuilds(out).some((b) => b.id === target)) throw new CliError(`no build ${target} in ${out} (see \`physpay builds list\`)`, 2);
         pinBuild(out, target);
-        io.out(`pinned ${target}; physpay build will not replace it while it is current (physpay builds unpin ${target} to undo)`);
+        if (opts.json) io.out(JSON.stringify({ pinned: target, current: currentBuildId(out), pins: pinnedBuilds(out) }));
+        else io.out(`pinned ${target}; physpay build will not replace it while it is current (physpay builds unpin ${target} to undo)`);
       });
     });
 
@@ -264,6 +299,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .description('remove a pin: the build can be replaced and pruned again')
     .argument('[id]', 'build id (default: the current build)')
     .addOption(option('out'))
+    .option('--json', 'print one JSON object: {unpinned, current, pins}')
     .action((id: string | undefined, opts) => {
       const { out } = readSettings(opts, ['out']);
       locked(out, () => {
@@ -271,7 +307,8 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const pins = pinnedBuilds(out);
         if (!target) throw new CliError(`no current build in ${out}; name the build to unpin (pinned: ${pins.join(', ') || 'none'})`, 2);
         if (!pins.includes(target) || !unpinBuild(out, target)) throw new CliError(`build ${target} is not pinned (pinned: ${pins.join(', ') || 'none'})`, 2);
-        io.out(`unpinned ${target}`);
+        if (opts.json) io.out(JSON.stringify({ unpinned: target, current: currentBuildId(out), pins: pinnedBuilds(out) }));
+        else io.out(`unpinned ${target}`);
       });
     });
 }
