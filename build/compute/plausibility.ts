@@ -2,10 +2,10 @@
  * Implausible totals, judged against a reference level (pure: no DB, no clock).
  *
  * `physpay moderate` flags a report by the build's rule, the Tukey fences of its specialty's approved
- * totals (national.ts). Fences need approved reports; in a new DB there are none, and a $3,000,000
- * dermatologist or a $12,000 full-time pediatrician would go through unflagged. So while a specialty has
- * fewer than FENCES_MIN_APPROVED approved reports, a report is checked against the specialty's reference
- * level instead: the BLS median of its occupation, else the built-in national level
+ * totals (national.ts). Fences need approved reports (FENCES_MIN_APPROVED); in a new DB there are none, and
+ * a $3,000,000 dermatologist or a $12,000 full-time pediatrician would go through unflagged; past them, an
+ * absurd total would be one more `high` or `low`. So every report is also checked against the specialty's
+ * reference level: the BLS median of its occupation, else the built-in national level
  * (build/db/reference/national-levels.ts). The level is looked up by build/db/moderation.ts.
  *
  * The rule: flagged when the total is more than IMPLAUSIBLE_FACTOR times the level (high), or when the pay at
