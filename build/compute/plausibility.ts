@@ -12,7 +12,7 @@
  * 40 hours a week is less than the level divided by IMPLAUSIBLE_FACTOR (low).
  */
 import type { EmploymentType } from '../contract/vocab.ts';
-import { FLOORS, FTE_HOURS } from './stats.ts';
+import { FLOORS, FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from './stats.ts';
 
 /**
  * Fences decide from this many approved reports of the specialty; below it the reference level does. It is
@@ -105,4 +105,48 @@ export function implausibleText(f: Implausible): string {
   return f.direction === 'high'
     ? `implausible: ${f.ratio.toFixed(1)}x ${level}`
     : `implausible: ${(f.ratio * 100).toFixed(1)}% of ${level}${f.scaled ? ' at 40 hours a week' : ''}`;
+}
+
+// ------------------------------------------------------------------------------------------- the hard rule
+
+/**
+ * Hours a week a report may give and be plausible: the range the build's FTE figures read (stats.ts). A
+ * figure outside it is most often another column's value (years in practice, a monthly or yearly count).
+ */
+export const PLAUSIBLE_HOURS = { min: FTE_MIN_HOURS, max: FTE_MAX_HOURS } as const;
+
+/** One way a report fails the hard rule, by column. */
+export type HardIssue =
+  | { column: 'total_compensation'; total: number; implausible: Implausible }
+  | { column: 'hours_per_week'; hours: number };
+
+/**
+ * The hard plausibility rule, for a report no moderator will see (`physpay import reports` of a row whose
+ * status is approved): its total must not be implausible against its specialty's reference level
+ * (implausibleAgainst: more than IMPLAUSIBLE_FACTOR times the level, or pay at 40 hours a week below the level
+ * / IMPLAUSIBLE_FACTOR), and its hours a week, when given, must lie within PLAUSIBLE_HOURS. Every issue,
+ * total first; empty when it passes. Without a reference level only the hours are checked.
+ */
+export function hardIssues(reference: ReferenceLevel | undefined, r: PayFields): HardIssue[] {
+  const issues: HardIssue[] = [];
+  const implausible = reference ? implausibleAgainst(reference, r) : null;
+  if (implausible) issues.push({ column: 'total_compensation', total: r.total_compensation, implausible });
+  const hours = r.hours_per_week;
+  if (hours !== null && (hours < PLAUSIBLE_HOURS.min || hours > PLAUSIBLE_HOURS.max)) issues.push({ column: 'hours_per_week', hours });
+  return issues;
+}
+
+/**
+ * One issue in words, column first, the values after `got` (no `;`, so that it fits in one issue of a row error):
+ * `total_compensation: got $19,500,000, 41.5x the national level of $470,000`,
+ * `total_compensation: got $350 ($700 at 40 hours a week), 0.3% of the BLS median of $205,860`,
+ * `hours_per_week: got 2, outside 10 to 100 hours a week`.
+ */
+export function hardIssueText(i: HardIssue): string {
+  if (i.column === 'hours_per_week') return `hours_per_week: got ${i.hours}, outside ${PLAUSIBLE_HOURS.min} to ${PLAUSIBLE_HOURS.max} hours a week`;
+  const f = i.implausible;
+  const level = `the ${LEVEL_NAME[f.reference.source]} of ${dollars(f.reference.level)}`;
+  if (f.direction === 'high') return `total_compensation: got ${dollars(i.total)}, ${f.ratio.toFixed(1)}x ${level}`;
+  const scaled = f.scaled ? ` (${dollars(f.pay)} at 40 hours a week)` : '';
+  return `total_compensation: got ${dollars(i.total)}${scaled}, ${(f.ratio * 100).toFixed(1)}% of ${level}`;
 }
