@@ -137,16 +137,18 @@ export function hardIssues(reference: ReferenceLevel | undefined, r: PayFields):
 }
 
 /**
- * One issue in words, column first, the values after `got` (no `;`, so that it fits in one issue of a row error):
- * `total_compensation: got $19,500,000, 41.5x the national level of $470,000`,
- * `total_compensation: got $350 ($700 at 40 hours a week), 0.3% of the BLS median of $205,860`,
- * `hours_per_week: got 2, outside 10 to 100 hours a week`.
+ * What was found, after `got` (no `;`, so that it fits in one issue of a row error):
+ * `got $19,500,000, 41.5x the national level of $470,000`,
+ * `got $350 ($700 at 40 hours a week), 0.3% of the BLS median of $205,860`, `got 2, outside 10 to 100 hours a week`.
  */
-export function hardIssueText(i: HardIssue): string {
-  if (i.column === 'hours_per_week') return `hours_per_week: got ${i.hours}, outside ${PLAUSIBLE_HOURS.min} to ${PLAUSIBLE_HOURS.max} hours a week`;
+export function hardIssueDetail(i: HardIssue): string {
+  if (i.column === 'hours_per_week') return `got ${i.hours}, outside ${PLAUSIBLE_HOURS.min} to ${PLAUSIBLE_HOURS.max} hours a week`;
   const f = i.implausible;
   const level = `the ${LEVEL_NAME[f.reference.source]} of ${dollars(f.reference.level)}`;
-  if (f.direction === 'high') return `total_compensation: got ${dollars(i.total)}, ${f.ratio.toFixed(1)}x ${level}`;
+  if (f.direction === 'high') return `got ${dollars(i.total)}, ${f.ratio.toFixed(1)}x ${level}`;
   const scaled = f.scaled ? ` (${dollars(f.pay)} at 40 hours a week)` : '';
-  return `total_compensation: got ${dollars(i.total)}${scaled}, ${(f.ratio * 100).toFixed(1)}% of ${level}`;
+  return `got ${dollars(i.total)}${scaled}, ${(f.ratio * 100).toFixed(1)}% of ${level}`;
 }
+
+/** One issue in words, column first: `total_compensation: got $19,500,000, 41.5x the national level of $470,000`. */
+export const hardIssueText = (i: HardIssue): string => `${i.column}: ${hardIssueDetail(i)}`;

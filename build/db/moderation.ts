@@ -139,15 +139,19 @@ export function listReports(db: Db, filter: ReportFilter, limit: number | null =
 
 /**
  * Each specialty's Tukey fences of its approved totals (the build's outlier rule), for the given slugs (all
- * when omitted). Specialties without an approved report have no fences and are left out.
+ * when omitted), leaving out the reports of `excludeBatch`. Specialties without an approved report have no
+ * fences and are left out.
  */
-export function specialtyFences(db: Db, slugs?: readonly string[]): Map<string, SpecialtyFences> {
+export function specialtyFences(db: Db, slugs?: readonly string[], options: { excludeBatch?: number } = {}): Map<string, SpecialtyFences> {
   const totals = new Map<string, number[]>();
   const only = slugs ? 'AND s.slug IN (SELECT value FROM json_each(?))' : '';
+  // an import judges its rows against the approved reports before it, not against its own
+  const notBatch = options.excludeBatch !== undefined ? 'AND r.batch_id IS NOT ?' : '';
+  const params = [...(slugs ? [JSON.stringify(slugs)] : []), ...(options.excludeBatch !== undefined ? [options.excludeBatch] : [])];
   const rows = db
-    .prepare(`SELECT s.slug, r.total_compensation FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ${only}`)
+    .prepare(`SELECT s.slug, r.total_compensation FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ${only} ${notBatch}`)
     .raw(true)
-    .iterate(...(slugs ? [JSON.stringify(slugs)] : [])) as IterableIterator<[string, number]>;
+    .iterate(...params) as IterableIterator<[string, number]>;
   for (const [slug, total] of rows) {
     const list = totals.get(slug);
     if (list) list.push(total);
@@ -205,9 +209,12 @@ export function moderationFlags(
   fences: Map<string, SpecialtyFences>,
   references: Map<string, ReferenceLevel>,
 ): ModerationFlags | null {
-  const f = fences.get(report.specialty);
+  return flagsAgainst(report, fences.get(report.specialty), references.get(report.specialty));
+}
+
+/** moderationFlags against one specialty's fences and reference level (either may be unknown). */
+export function flagsAgainst(report: PayFields, f: SpecialtyFences | undefined, reference: ReferenceLevel | undefined): ModerationFlags | null {
   const outlier = f && f.approved >= FENCES_MIN_APPROVED ? outsideFences(report.total_compensation, f) : null;
-  const reference = references.get(report.specialty);
   const implausible = reference ? implausibleAgainst(reference, report) : null;
   if (!outlier && !implausible) return null;
   return { fences: outlier ? { outlier, fence: outlier === 'high' ? f!.upper : f!.lower } : null, implausible };

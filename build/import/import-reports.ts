@@ -7,6 +7,9 @@
  *
  * A row whose report was imported before and removed by `physpay import undo` gets back the moderation
  * decision made on it (undone_decisions, migration v5) and its former id, unless restoreDecisions is off.
+ *
+ * Rows whose status is approved skip moderation: one failing the hard plausibility rule is a bad row unless
+ * keepImplausible, and each approved report written is flagged as an approval would flag it (approved-rows.ts).
  */
 import type { Db } from '../db/open.ts';
 import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
@@ -15,7 +18,9 @@ import { loadRefs } from './refs.ts';
 import { REPORT_COLUMNS, validateReportRows, type ValidReport } from './reports.ts';
 import type { DateFormat } from './fields.ts';
 import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
-import { DuplicateLog, RowErrorLog } from './row-log.ts';
+import { DuplicateLog, KeptLog, RowErrorLog } from './row-log.ts';
+import { approvedFlag, refuseImplausibleApproved, type ApprovedFlag } from './approved-rows.ts';
+import { PlausibilityLevels } from './plausibility-levels.ts';
 import { FileChangedError, readCsvRecords } from './source.ts';
 import type { ImportProgress } from './progress.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type ImportResult } from './result.ts';
@@ -31,6 +36,8 @@ export interface ReportsImport {
   now: Date;
   allowDuplicates: boolean;
   restoreDecisions: boolean;
+  /** import approved rows that fail the hard plausibility rule (they are flagged) instead of refusing them */
+  keepImplausible?: boolean;
   dateFormat?: DateFormat;
   progress: ImportProgress;
 }
@@ -101,13 +108,14 @@ class ReportWriter {
     return id > this.high ? this.lineOfNew[id - this.high - 1]! : this.lineOfRestored.get(id)!;
   }
 
-  add(report: ValidReport): void {
+  /** Write one report: its id and status, `restored` when an undone decision was given back; null for a duplicate. */
+  add(report: ValidReport): { id: number; status: Status; restored: boolean } | null {
     const fingerprint = reportFingerprint(report);
     if (!this.opts.allowDuplicates) {
       const hit = this.find.get(fingerprint) as { id: number; batch_id: number | null } | undefined;
       if (hit) {
         this.duplicates.add(hit.batch_id === this.batchId ? { line: report.line, firstLine: this.lineOf(hit.id) } : { line: report.line, reportId: hit.id, batchId: hit.batch_id });
-        return;
+        return null;
       }
     }
     const { line, ...row } = report;
@@ -119,7 +127,8 @@ class ReportWriter {
       moderation_reason: null,
     };
     const d = this.opts.restoreDecisions ? (this.decision.get(fingerprint) as Decision | undefined) : undefined;
-    if (d && !this.idTaken.get(d.report_id)) {
+    const restored = d !== undefined && !this.idTaken.get(d.report_id);
+    if (restored) {
       this.dropDecision.run(d.id);
       id = d.report_id;
       decided = { status: d.status, moderated_at: d.moderated_at, moderated_by: d.moderated_by, moderation_reason: d.moderation_reason };
@@ -131,6 +140,7 @@ class ReportWriter {
     }
     this.counts[decided.status]++;
     this.insert.run({ ...row, ...decided, id, batch_id: this.batchId, fingerprint });
+    return { id, status: decided.status, restored };
   }
 }
 
@@ -148,6 +158,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   let rowsRead = 0;
   let normalised = noneNormalised();
   let writer: ReportWriter | undefined;
+  const flagged = new KeptLog<ApprovedFlag>();
   let previous: ReturnType<typeof sameFile>;
   a.progress.stage(`importing the rows of ${file}`);
   let batchId: number;
@@ -161,16 +172,26 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const id = insertBatch(db, { kind: 'reports', file, sha256, stamp, rowsRead: 0, rowsImported: 0 }, 'imported');
       const w = new ReportWriter(db, id, high, stamp, a);
       writer = w;
+      const levels = new PlausibilityLevels(db, id);
+      const reference = (specialtyId: number) => levels.reference(specialtyId);
+      /** Write a valid row; an approved report the file approved (not a restored decision) gets its flags. */
+      const write = (r: ValidReport) => {
+        const added = w.add(r);
+        if (!added || added.status !== 'approved' || added.restored || r.status !== 'approved') return;
+        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id));
+        if (flag) flagged.add(flag);
+      };
       let header: CsvRecord | undefined;
       let batch: CsvRecord[] = [];
       const flush = () => {
         const { rows, errors: shape } = recordsToRows([header!, ...batch], REPORT_COLUMNS);
         batch = [];
         rowsRead += rows.length + shape.length;
-        const { valid, errors: bad, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
-        normalised = addNormalised(normalised, n);
-        errors.add([...shape, ...bad]);
-        if (errors.count === 0) for (const r of valid) w.add(r);
+        const checked = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
+        normalised = addNormalised(normalised, checked.normalised);
+        const { valid, errors: implausible } = a.keepImplausible ? { valid: checked.valid, errors: [] } : refuseImplausibleApproved(checked.valid, reference);
+        errors.add([...shape, ...checked.errors, ...implausible]);
+        if (errors.count === 0) for (const r of valid) write(r);
       };
       readCsvRecords(a.path, sha256, (record) => {
         if (!header) {
@@ -212,8 +233,10 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   const dupText = dup.count
     ? `; ${plural(dup.count, 'duplicate', 'duplicates')} skipped (${[dup.inDb ? `already in the DB: ${fmt(dup.inDb)}` : '', dup.inFile ? `repeated in the file: ${fmt(dup.inFile)}` : ''].filter(Boolean).join(', ')}; --allow-duplicates imports them)`
     : '';
+  const flaggedText = flagged.count ? `; ${plural(flagged.count, 'approved report', 'approved reports')} flagged (on stderr)` : '';
   return {
     kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
-    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}${normalisedSuffix(normalised)}; batch ${batchId}`,
+    flagged: flagged.kept, flaggedCount: flagged.count,
+    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}${flaggedText}${normalisedSuffix(normalised)}; batch ${batchId}`,
   };
 }

@@ -5,6 +5,7 @@
 import type { Db } from '../db/open.ts';
 import type { RowError } from './csv.ts';
 import type { DuplicateRow } from './row-log.ts';
+import type { ApprovedFlag } from './approved-rows.ts';
 
 export type { DuplicateRow };
 
@@ -53,6 +54,9 @@ export interface ImportResult {
   /** The first duplicates skipped (KEPT_ROWS), in line order; duplicateCount counts them all. */
   duplicates: DuplicateRow[];
   duplicateCount: number;
+  /** reports: the first approved reports imported with a flag (KEPT_ROWS), in line order; flaggedCount counts them all. */
+  flagged?: ApprovedFlag[];
+  flaggedCount?: number;
 }
 
 export interface BatchRecord {

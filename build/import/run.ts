@@ -33,6 +33,8 @@ export interface ImportOptions {
   allowDuplicates?: boolean;
   /** reports: give rows removed by `import undo` their last moderation decision back (default true). */
   restoreDecisions?: boolean;
+  /** reports: import approved rows that fail the hard plausibility rule instead of refusing them (--keep-implausible). */
+  keepImplausible?: boolean;
   /** Where progress text goes (a terminal). Used only for files of more than PROGRESS_MIN_BYTES bytes. */
   progress?: (text: string) => void;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
@@ -98,6 +100,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       path, file, sha256, stamp, now, progress,
       allowDuplicates: Boolean(options.allowDuplicates),
       restoreDecisions: options.restoreDecisions !== false,
+      keepImplausible: Boolean(options.keepImplausible),
       dateFormat: options.dateFormat,
     });
   }

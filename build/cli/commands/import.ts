@@ -8,6 +8,7 @@ import { ImportRejected, importFile, type DuplicateRow, type ImportKind } from '
 import { BatchError, listBatches, undoBatch, type Batch } from '../../import/batches.ts';
 import type { RowError } from '../../import/csv.ts';
 import { reasonOf } from '../../import/row-log.ts';
+import { approvedFlagText, type ApprovedFlag } from '../../import/approved-rows.ts';
 import { REPORT_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
@@ -59,6 +60,13 @@ function printDuplicates(io: CliIo, file: string, duplicates: DuplicateRow[], co
   if (rest > 0) io.err(`${file}: ... and ${fmt(rest)} more ${rest === 1 ? 'duplicate' : 'duplicates'} skipped`);
 }
 
+/** Approved reports imported with a flag, as `moderate approve` names them: at most MAX_ROW_LINES, then a count. */
+function printFlagged(io: CliIo, file: string, flagged: ApprovedFlag[], count: number): void {
+  for (const f of flagged.slice(0, MAX_ROW_LINES)) io.err(`${file} line ${f.line}: ${approvedFlagText(f)}`);
+  const rest = count - Math.min(flagged.length, MAX_ROW_LINES);
+  if (rest > 0) io.err(`${file}: ... and ${fmt(rest)} more approved ${rest === 1 ? 'report' : 'reports'} flagged`);
+}
+
 /** A plain text table: numbers right-aligned, text left-aligned, the last column unpadded. */
 function table(header: string[], rows: (string | number)[][]): string[] {
   const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)));
@@ -90,6 +98,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       cmd
         .option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file')
         .option('--no-restore-decisions', "rows removed by `import undo` come back with the file's status, not their last moderation decision")
+        .option('--keep-implausible', 'import approved rows that fail the plausibility rules (total far from the specialty\'s level, hours outside 10-100) instead of refusing them; they are named with their flags')
         .option('--date-format <order>', 'how to read submitted_at dates with the year last, e.g. 11/03/2026: MDY (month first) or DMY (day first); YMD: all dates put the year first');
     }
     cmd.action((file: string, opts) => {
@@ -102,11 +111,13 @@ export function registerImportCommands(program: Command, io: CliIo): void {
           now: () => io.now(),
           allowDuplicates: Boolean(opts.allowDuplicates),
           restoreDecisions: opts.restoreDecisions !== false,
+          keepImplausible: Boolean(opts.keepImplausible),
           progress: io.isTty ? (text) => process.stderr.write(text) : undefined,
           ...('year' in settings ? { year: settings.year as number | undefined, topCode: settings.topCode as number } : {}),
           ...(dateFormat ? { dateFormat } : {}),
         });
         printDuplicates(io, result.file, result.duplicates, result.duplicateCount);
+        printFlagged(io, result.file, result.flagged ?? [], result.flaggedCount ?? 0);
         io.out(result.summary);
       } catch (err) {
         if (err instanceof ImportRejected) {
