@@ -13,9 +13,9 @@
  */
 import type { Db } from '../db/open.ts';
 import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
-import { CsvSyntaxError, recordsToRows, type CsvRecord } from './csv.ts';
+import { CsvSyntaxError, type CsvRecord } from './csv.ts';
 import { loadRefs } from './refs.ts';
-import { REPORT_COLUMNS, validateReportRows, type ValidReport } from './reports.ts';
+import { reportRecordsToRows, validateReportRows, type ValidReport } from './reports.ts';
 import type { DateFormat } from './fields.ts';
 import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
 import { DuplicateLog, KeptLog, RowErrorLog } from './row-log.ts';
@@ -184,7 +184,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       let header: CsvRecord | undefined;
       let batch: CsvRecord[] = [];
       const flush = () => {
-        const { rows, errors: shape } = recordsToRows([header!, ...batch], REPORT_COLUMNS);
+        const { rows, errors: shape } = reportRecordsToRows([header!, ...batch]);
         batch = [];
         rowsRead += rows.length + shape.length;
         const checked = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
@@ -195,14 +195,14 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       };
       readCsvRecords(a.path, sha256, (record) => {
         if (!header) {
-          recordsToRows([record], REPORT_COLUMNS); // a bad header is refused before any row is read
+          reportRecordsToRows([record]); // a bad header is refused before any row is read
           header = record;
           return;
         }
         batch.push(record);
         if (batch.length >= BATCH_ROWS) flush();
       }, (done, size) => a.progress.bytes(done, size, rowsRead + batch.length));
-      if (!header) recordsToRows([], REPORT_COLUMNS); // refuses the empty file
+      if (!header) reportRecordsToRows([]); // refuses the empty file
       flush();
       if (errors.count > 0) throw new RowsRefused();
       db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, last_report_id = ? WHERE id = ?')
@@ -217,7 +217,8 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       ).immediate();
       throw new ImportRejected(file, errors.kept, { batchId: refusedId, omitted: errors.omitted, errorCount: errors.count });
     }
-    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
+    // a bad header, an unclosed quote or an empty file: the file cannot be read, which is not a bad row
+    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }], { fileLevel: true, detail: err.message });
     if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
     throw err;
   }

@@ -48,10 +48,15 @@ function readAllRows(path: string, file: string, sha256: string, columns: readon
     readCsvRecords(path, sha256, (r) => records.push(r));
     return recordsToRows(records, columns, { extraAllowed, optional: extraAllowed ? ['YEAR'] : [] });
   } catch (err) {
-    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
+    if (err instanceof CsvSyntaxError) throw fileRefused(file, err.line, err.message.replace(/^line \d+: /, ''));
     if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
     throw err;
   }
+}
+
+/** A file that cannot be read as the importer's rows (a bad header, an unclosed quote): refused whole, no bad rows. */
+function fileRefused(file: string, line: number, message: string): ImportRejected {
+  return new ImportRejected(file, [{ line, message }], { fileLevel: true, detail: `line ${line}: ${message}` });
 }
 
 /** Refuse the file when any row is bad: record the attempt as a refused batch, write nothing else. */
@@ -144,7 +149,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
     case 'bls': {
       const { rows, errors: shapeErrors } = readAllRows(path, file, sha256, BLS_COLUMNS, true);
       if (options.year === undefined && rows.length > 0 && !('YEAR' in rows[0]!.values)) {
-        throw new ImportRejected(file, [{ line: 1, message: 'the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024)' }]);
+        throw fileRefused(file, 1, 'the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024)');
       }
       const rowsRead = rows.length + shapeErrors.length;
       progress.stage(`validating ${fmt(rowsRead)} rows`);

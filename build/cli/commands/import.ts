@@ -9,7 +9,7 @@ import { BatchError, listBatches, undoBatch, type Batch } from '../../import/bat
 import type { RowError } from '../../import/csv.ts';
 import { reasonOf } from '../../import/row-log.ts';
 import { approvedFlagText, type ApprovedFlag } from '../../import/approved-rows.ts';
-import { REPORT_COLUMNS } from '../../import/reports.ts';
+import { REPORT_COLUMNS, REPORT_REQUIRED_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
 import { COL_COLUMNS } from '../../import/col.ts';
@@ -82,6 +82,12 @@ function byStatusText(byStatus: Record<string, number>): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
+/** The columns a kind's file holds, for --help (header names match with spaces and underscores alike). */
+function columnsHelp(k: (typeof KINDS)[number]): string {
+  if (k.kind === 'reports') return `${k.columns.join(',')} (any order; required: ${REPORT_REQUIRED_COLUMNS.join(', ')}; the others may be left out)`;
+  return `${k.columns.join(',')}${k.kind === 'bls' ? ' (other columns of the official file are ignored)' : ' (any order)'}`;
+}
+
 export function registerImportCommands(program: Command, io: CliIo): void {
   const imp = program
     .command('import')
@@ -92,7 +98,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       .description(k.description)
       .argument('<file>', 'CSV file (UTF-8, header row)')
       .addOption(option('db').makeOptionMandatory())
-      .addHelpText('after', `\nColumns: ${k.columns.join(',')}${k.kind === 'bls' ? ' (other columns of the official file are ignored)' : ' (any order)'}`);
+      .addHelpText('after', `\nColumns: ${columnsHelp(k)}`);
     if (k.kind === 'bls') cmd.addOption(option('year')).addOption(option('topCode'));
     if (k.kind === 'reports') {
       cmd
