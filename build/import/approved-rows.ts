@@ -8,7 +8,6 @@
  */
 import { hardIssueDetail, hardIssues, PLAUSIBLE_HOURS, type HardIssue, type ReferenceLevel } from '../compute/plausibility.ts';
 import { flagCount, flagDetails, flagsAgainst, type ModerationFlags, type SpecialtyFences } from '../db/moderation.ts';
-import type { RowError } from './csv.ts';
 import type { ValidReport } from './reports.ts';
 
 const KEEP_HINT = 'import it as pending for a moderator, or give --keep-implausible';
@@ -25,26 +24,13 @@ export function implausibleApprovedMessage(issues: readonly HardIssue[]): string
 }
 
 /**
- * The rows of `valid` that may be imported, and a row error for each approved row failing the hard rule
- * (against its specialty's reference level, `referenceOf`). Only approved rows are judged; `valid` itself is
- * returned when none fails.
+ * The refusal of a row imported as approved that fails the hard rule against its specialty's reference level
+ * (implausibleApprovedMessage), or null: rows of another status, and approved rows that pass.
  */
-export function refuseImplausibleApproved(
-  valid: ValidReport[],
-  referenceOf: (specialtyId: number) => ReferenceLevel | undefined,
-): { valid: ValidReport[]; errors: RowError[] } {
-  const errors: RowError[] = [];
-  let kept: ValidReport[] | undefined;
-  for (const [i, r] of valid.entries()) {
-    const issues = r.status === 'approved' ? hardIssues(referenceOf(r.specialty_id), r) : [];
-    if (issues.length === 0) {
-      kept?.push(r);
-      continue;
-    }
-    kept ??= valid.slice(0, i);
-    errors.push({ line: r.line, message: implausibleApprovedMessage(issues) });
-  }
-  return { valid: kept ?? valid, errors };
+export function implausibleApprovedIssue(r: ValidReport, reference: ReferenceLevel | undefined): string | null {
+  if (r.status !== 'approved') return null;
+  const issues = hardIssues(reference, r);
+  return issues.length ? implausibleApprovedMessage(issues) : null;
 }
 
 /** An approved report an import wrote, with its flags. */

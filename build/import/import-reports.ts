@@ -8,18 +8,22 @@
  * A row whose report was imported before and removed by `physpay import undo` gets back the moderation
  * decision made on it (undone_decisions, migration v5) and its former id, unless restoreDecisions is off.
  *
+ * With a rejects sink (`--rejects FILE`) a bad row does not stop the import: the good rows are written as the
+ * batch, and each bad row goes to the sink with its line and reason (rejects.ts).
+ *
  * Rows whose status is approved skip moderation: one failing the hard plausibility rule is a bad row unless
  * keepImplausible, and each approved report written is flagged as an approval would flag it (approved-rows.ts).
  */
 import type { Db } from '../db/open.ts';
 import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
-import { CsvSyntaxError, type CsvRecord } from './csv.ts';
+import { CsvSyntaxError, type CsvRecord, type RowError } from './csv.ts';
+import type { RejectSink } from './rejects.ts';
 import { loadRefs } from './refs.ts';
 import { reportRecordsToRows, validateReportRows, type ValidReport } from './reports.ts';
 import type { DateFormat } from './fields.ts';
 import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
 import { DuplicateLog, KeptLog, RowErrorLog } from './row-log.ts';
-import { approvedFlag, refuseImplausibleApproved, type ApprovedFlag } from './approved-rows.ts';
+import { approvedFlag, implausibleApprovedIssue, type ApprovedFlag } from './approved-rows.ts';
 import { PlausibilityLevels } from './plausibility-levels.ts';
 import { FileChangedError, readCsvRecords } from './source.ts';
 import type { ImportProgress } from './progress.ts';
@@ -38,6 +42,8 @@ export interface ReportsImport {
   restoreDecisions: boolean;
   /** import approved rows that fail the hard plausibility rule (they are flagged) instead of refusing them */
   keepImplausible?: boolean;
+  /** import the good rows and write the bad ones here, instead of refusing the file */
+  rejects?: RejectSink;
   dateFormat?: DateFormat;
   progress: ImportProgress;
 }
@@ -144,6 +150,16 @@ class ReportWriter {
   }
 }
 
+/** The bad rows of one batch of records to the rejects file, in line order, each with its fields as written. */
+function writeRejects(sink: RejectSink, records: CsvRecord[], bad: RowError[]): void {
+  const reasons = new Map<number, string>();
+  for (const e of bad) reasons.set(e.line, reasons.has(e.line) ? `${reasons.get(e.line)}; ${e.message}` : e.message);
+  for (const r of records) {
+    const reason = reasons.get(r.line);
+    if (reason !== undefined) sink.add(r.line, reason, r.fields);
+  }
+}
+
 /** The highest report id ever given out (an undone batch's ids are not given out again). */
 function highestId(db: Db): number {
   return (db
@@ -173,7 +189,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const w = new ReportWriter(db, id, high, stamp, a);
       writer = w;
       const levels = new PlausibilityLevels(db, id);
-      const reference = (specialtyId: number) => levels.reference(specialtyId);
+      const check = a.keepImplausible ? undefined : (r: ValidReport) => implausibleApprovedIssue(r, levels.reference(r.specialty_id));
       /** Write a valid row; an approved report the file approved (not a restored decision) gets its flags. */
       const write = (r: ValidReport) => {
         const added = w.add(r);
@@ -184,19 +200,24 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       let header: CsvRecord | undefined;
       let batch: CsvRecord[] = [];
       const flush = () => {
-        const { rows, errors: shape } = reportRecordsToRows([header!, ...batch]);
+        const records = batch;
+        const { rows, errors: shape } = reportRecordsToRows([header!, ...records]);
         batch = [];
         rowsRead += rows.length + shape.length;
-        const checked = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
-        normalised = addNormalised(normalised, checked.normalised);
-        const { valid, errors: implausible } = a.keepImplausible ? { valid: checked.valid, errors: [] } : refuseImplausibleApproved(checked.valid, reference);
-        errors.add([...shape, ...checked.errors, ...implausible]);
-        if (errors.count === 0) for (const r of valid) write(r);
+        const { valid, errors: invalid, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat, check });
+        normalised = addNormalised(normalised, n);
+        const bad = [...shape, ...invalid];
+        errors.add(bad);
+        if (a.rejects) {
+          if (bad.length) writeRejects(a.rejects, records, bad);
+          for (const r of valid) write(r);
+        } else if (errors.count === 0) for (const r of valid) write(r);
       };
       readCsvRecords(a.path, sha256, (record) => {
         if (!header) {
           reportRecordsToRows([record]); // a bad header is refused before any row is read
           header = record;
+          a.rejects?.header(record.fields);
           return;
         }
         batch.push(record);
@@ -204,9 +225,9 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       }, (done, size) => a.progress.bytes(done, size, rowsRead + batch.length));
       if (!header) reportRecordsToRows([]); // refuses the empty file
       flush();
-      if (errors.count > 0) throw new RowsRefused();
-      db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, last_report_id = ? WHERE id = ?')
-        .run(rowsRead, w.imported, w.duplicates.count, w.lastNewId, id);
+      if (errors.count > 0 && !a.rejects) throw new RowsRefused();
+      db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, rows_refused = ?, last_report_id = ? WHERE id = ?')
+        .run(rowsRead, w.imported, w.duplicates.count, errors.lines, w.lastNewId, id);
       return id;
     }).immediate();
   } catch (err) {
@@ -235,9 +256,11 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
     ? `; ${plural(dup.count, 'duplicate', 'duplicates')} skipped (${[dup.inDb ? `already in the DB: ${fmt(dup.inDb)}` : '', dup.inFile ? `repeated in the file: ${fmt(dup.inFile)}` : ''].filter(Boolean).join(', ')}; --allow-duplicates imports them)`
     : '';
   const flaggedText = flagged.count ? `; ${plural(flagged.count, 'approved report', 'approved reports')} flagged (on stderr)` : '';
+  const rejected = a.rejects && errors.count > 0 ? { rows: errors.lines, errors: errors.kept, omitted: errors.omitted } : undefined;
+  const rejectedText = rejected ? `; ${plural(rejected.rows, 'row', 'rows')} rejected (written to ${a.rejects!.name})` : '';
   return {
     kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
-    flagged: flagged.kept, flaggedCount: flagged.count,
-    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}${flaggedText}${normalisedSuffix(normalised)}; batch ${batchId}`,
+    flagged: flagged.kept, flaggedCount: flagged.count, rejected,
+    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${rejectedText}${dupText}${flaggedText}${normalisedSuffix(normalised)}; batch ${batchId}`,
   };
 }

@@ -97,6 +97,11 @@ const NUMBER_COLUMNS = ['total_compensation', 'base_salary', 'bonus', 'hours_per
 export interface ReportValidationOptions {
   /** How to read dates with the year last (11/03/2026): `--date-format`; without it they are refused. */
   dateFormat?: DateFormat;
+  /**
+   * A further check of each row that is otherwise valid (e.g. the plausibility of approved rows: approved-rows.ts):
+   * its refusal, or null. A refused row is a bad row, and its values are not counted as normalised.
+   */
+  check?: (report: ValidReport) => string | null;
 }
 
 /**
@@ -122,9 +127,15 @@ export function validateReportRows(
       errors.push({ line: row.line, message: describeIssues(parsed.error) });
       continue;
     }
-    counter.add(row);
     const r = parsed.data;
-    valid.push({ line: row.line, ...r, specialty_id: r.specialty });
+    const report: ValidReport = { line: row.line, ...r, specialty_id: r.specialty };
+    const refused = options.check?.(report);
+    if (refused) {
+      errors.push({ line: row.line, message: refused });
+      continue;
+    }
+    counter.add(row);
+    valid.push(report);
   }
   return { valid, errors, normalised: counter.counts };
 }

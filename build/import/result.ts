@@ -57,6 +57,11 @@ export interface ImportResult {
   /** reports: the first approved reports imported with a flag (KEPT_ROWS), in line order; flaggedCount counts them all. */
   flagged?: ApprovedFlag[];
   flaggedCount?: number;
+  /**
+   * reports with a rejects file: the bad rows written there instead of refusing the file. `rows` counts
+   * them, `errors` holds the first (KEPT_ROWS) in line order, `omitted` counts the others by reason.
+   */
+  rejected?: { rows: number; errors: RowError[]; omitted: Map<string, number> };
 }
 
 export interface BatchRecord {

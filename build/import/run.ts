@@ -21,6 +21,7 @@ import { FileChangedError, readCsvRecords, scanCsvFile } from './source.ts';
 import { importReportsFile } from './import-reports.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type BatchRecord, type ImportKind, type ImportResult } from './result.ts';
 import { RowErrorLog } from './row-log.ts';
+import type { RejectSink } from './rejects.ts';
 
 export { ImportRejected, type DuplicateRow, type ImportKind, type ImportResult } from './result.ts';
 
@@ -35,6 +36,8 @@ export interface ImportOptions {
   restoreDecisions?: boolean;
   /** reports: import approved rows that fail the hard plausibility rule instead of refusing them (--keep-implausible). */
   keepImplausible?: boolean;
+  /** reports: import the good rows and write the bad ones here instead of refusing the file (--rejects). */
+  rejects?: RejectSink;
   /** Where progress text goes (a terminal). Used only for files of more than PROGRESS_MIN_BYTES bytes. */
   progress?: (text: string) => void;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
@@ -106,6 +109,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       allowDuplicates: Boolean(options.allowDuplicates),
       restoreDecisions: options.restoreDecisions !== false,
       keepImplausible: Boolean(options.keepImplausible),
+      rejects: options.rejects,
       dateFormat: options.dateFormat,
     });
   }

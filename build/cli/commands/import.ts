@@ -1,7 +1,10 @@
 /**
  * `physpay import reports|institutions|bls|col --db <db> <file.csv>`, `physpay import list` and
- * `physpay import undo <batch>`. Every import is a batch; a batch of reports can be undone.
+ * `physpay import undo <batch>`. Every import is a batch; a batch of reports can be undone. An import is all
+ * rows or none, except `import reports --rejects FILE`: the good rows, the bad ones written to FILE, exit 3.
  */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { openReportsDb } from '../../db/open.ts';
 import { ImportRejected, importFile, type DuplicateRow, type ImportKind } from '../../import/run.ts';
@@ -9,6 +12,7 @@ import { BatchError, listBatches, undoBatch, type Batch } from '../../import/bat
 import type { RowError } from '../../import/csv.ts';
 import { reasonOf } from '../../import/row-log.ts';
 import { approvedFlagText, type ApprovedFlag } from '../../import/approved-rows.ts';
+import { RejectsFile } from '../../import/rejects.ts';
 import { REPORT_COLUMNS, REPORT_REQUIRED_COLUMNS } from '../../import/reports.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
@@ -26,6 +30,9 @@ const KINDS: { kind: ImportKind; description: string; columns: readonly string[]
   { kind: 'bls', description: 'import BLS OEWS national wages (official columns OCC_CODE, OCC_TITLE, A_MEDIAN)', columns: BLS_COLUMNS },
   { kind: 'col', description: 'import a cost-of-living index per state (replaces each listed state)', columns: COL_COLUMNS },
 ];
+
+/** The exit code of `import reports --rejects FILE` when it wrote bad rows to FILE (the good ones were imported). */
+export const EXIT_REJECTED = 3;
 
 /** At most this many row lines (bad rows, duplicates) are printed; the rest is one summary line. */
 export const MAX_ROW_LINES = 20;
@@ -48,10 +55,35 @@ function duplicateLine(d: DuplicateRow): string {
   return `duplicate of report ${d.reportId} (${d.batchId === null || d.batchId === undefined ? 'not from an import' : `batch ${d.batchId}`}), skipped`;
 }
 
-function printRefused(io: CliIo, err: ImportRejected): void {
-  for (const e of err.errors.slice(0, MAX_ROW_LINES)) io.err(`${err.file} line ${e.line}: ${e.message}`);
-  const rest = err.errors.slice(MAX_ROW_LINES);
-  if (rest.length || err.omitted.size) io.err(`${err.file}: ${refusedTail(rest, err.omitted)}`);
+function printRefused(io: CliIo, file: string, errors: RowError[], omitted: Map<string, number>): void {
+  for (const e of errors.slice(0, MAX_ROW_LINES)) io.err(`${file} line ${e.line}: ${e.message}`);
+  const rest = errors.slice(MAX_ROW_LINES);
+  if (rest.length || omitted.size) io.err(`${file}: ${refusedTail(rest, omitted)}`);
+}
+
+/**
+ * The rejects file of --rejects, opened before anything is imported. Refused (exit 2) when it is the file
+ * imported, a folder, or in a folder that does not exist or cannot be written.
+ */
+function openRejects(path: string, imported: string): RejectsFile {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  if (real(path) === real(imported)) throw new CliError(`--rejects must name another file than the one imported (got "${path}")`, 2);
+  const cannot = (why: string) => new CliError(`--rejects: cannot write ${path}: ${why}; nothing was imported`, 2);
+  if (existsSync(path) && statSync(path).isDirectory()) throw cannot('it is a folder');
+  try {
+    return new RejectsFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw cannot('its folder does not exist');
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw cannot('permission denied');
+    throw err;
+  }
 }
 
 function printDuplicates(io: CliIo, file: string, duplicates: DuplicateRow[], count: number): void {
@@ -91,7 +123,7 @@ function columnsHelp(k: (typeof KINDS)[number]): string {
 export function registerImportCommands(program: Command, io: CliIo): void {
   const imp = program
     .command('import')
-    .description('import a CSV file into the reports DB (all rows or none; each import is a batch), list batches, undo one');
+    .description('import a CSV file into the reports DB (all rows or none, or for reports with --rejects the good ones; each import is a batch), list batches, undo one');
   for (const k of KINDS) {
     const cmd = imp
       .command(k.kind)
@@ -104,6 +136,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       cmd
         .option('--allow-duplicates', 'import rows even when the same report is already in the DB or earlier in the file')
         .option('--no-restore-decisions', "rows removed by `import undo` come back with the file's status, not their last moderation decision")
+        .option('--rejects <file>', 'import the good rows and write the bad ones to this CSV file (line, reason, the row as it was); exit code 3 when there were any')
         .option('--keep-implausible', 'import approved rows that fail the plausibility rules (total far from the specialty\'s level, hours outside 10-100) instead of refusing them; they are named with their flags')
         .option('--date-format <order>', 'how to read submitted_at dates with the year last, e.g. 11/03/2026: MDY (month first) or DMY (day first); YMD: all dates put the year first');
     }
@@ -112,24 +145,37 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       if (typeof dateFormat === 'object') throw new CliError(dateFormat.error, 2);
       const settings = readSettings(opts, k.kind === 'bls' ? ['db', 'year', 'topCode'] : ['db']);
       const db = openReportsDb(settings.db);
+      let rejects: RejectsFile | undefined;
       try {
+        rejects = opts.rejects === undefined ? undefined : openRejects(String(opts.rejects), file);
         const result = importFile(db, k.kind, file, {
           now: () => io.now(),
           allowDuplicates: Boolean(opts.allowDuplicates),
           restoreDecisions: opts.restoreDecisions !== false,
           keepImplausible: Boolean(opts.keepImplausible),
+          rejects,
           progress: io.isTty ? (text) => process.stderr.write(text) : undefined,
           ...('year' in settings ? { year: settings.year as number | undefined, topCode: settings.topCode as number } : {}),
           ...(dateFormat ? { dateFormat } : {}),
         });
+        // a file imported before read nothing: the rejects file of that import stays
+        if (result.alreadyImported) rejects?.discard();
+        else rejects?.commit();
+        rejects = undefined;
         printDuplicates(io, result.file, result.duplicates, result.duplicateCount);
         printFlagged(io, result.file, result.flagged ?? [], result.flaggedCount ?? 0);
+        if (result.rejected) printRefused(io, result.file, result.rejected.errors, result.rejected.omitted);
         io.out(result.summary);
+        if (result.rejected) {
+          const rest = result.rows > 0 ? `the other rows were imported as batch ${result.batchId}` : `no other row was imported (batch ${result.batchId})`;
+          throw new CliError(`${result.file}: ${fmt(result.rejected.rows)} bad ${result.rejected.rows === 1 ? 'row' : 'rows'} rejected, written to ${opts.rejects}; ${rest}`, EXIT_REJECTED);
+        }
       } catch (err) {
+        rejects?.discard();
         if (err instanceof ImportRejected) {
           // A file that cannot be imported is a runtime failure (exit 1), like a missing one.
           if (err.fileLevel) throw new CliError(`${err.file} ${err.detail}; nothing was imported`);
-          printRefused(io, err);
+          printRefused(io, err.file, err.errors, err.omitted);
           const listed = err.batchId !== undefined ? ` (the attempt is listed as batch ${err.batchId})` : '';
           throw new CliError(`${err.file}: ${fmt(err.errorCount)} bad row(s); nothing was imported${listed}`);
         }
