@@ -67,10 +67,14 @@ const dollars = (v: number) => `$${Math.round(v).toLocaleString('en-US')}`;
  * national level ($470,000)`; hours read `implausible hours: 4 a week (outside 10 to 100)`.
  */
 export function approvedFlagText(f: ApprovedFlag): string {
-  const parts = [
+  const count = (f.flags ? flagCount(f.flags) : 0) + (f.hours_outside !== null ? 1 : 0);
+  return `report ${f.report_id} (${f.specialty}, total ${dollars(f.total_compensation)}) imported as approved with its ${count > 1 ? 'flags' : 'flag'}: ${approvedFlagDetail(f)}`;
+}
+
+/** The flags alone: `high (above the upper Tukey fence, $290,000); implausible: 10.0x the national level ($470,000)`. */
+export function approvedFlagDetail(f: ApprovedFlag): string {
+  return [
     ...(f.flags ? [flagDetails(f.flags)] : []),
     ...(f.hours_outside !== null ? [`implausible hours: ${f.hours_outside} a week (outside ${PLAUSIBLE_HOURS.min} to ${PLAUSIBLE_HOURS.max})`] : []),
-  ];
-  const count = (f.flags ? flagCount(f.flags) : 0) + (f.hours_outside !== null ? 1 : 0);
-  return `report ${f.report_id} (${f.specialty}, total ${dollars(f.total_compensation)}) imported as approved with its ${count > 1 ? 'flags' : 'flag'}: ${parts.join('; ')}`;
+  ].join('; ');
 }

@@ -261,6 +261,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   return {
     kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
     flagged: flagged.kept, flaggedCount: flagged.count, rejected,
+    reportCounts: { byStatus: { ...w.counts }, restored: { ...w.restored }, duplicates: { inDb: dup.inDb, inFile: dup.inFile }, normalised },
     summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${rejectedText}${dupText}${flaggedText}${normalisedSuffix(normalised)}; batch ${batchId}`,
   };
 }

@@ -6,6 +6,7 @@ import type { Db } from '../db/open.ts';
 import type { RowError } from './csv.ts';
 import type { DuplicateRow } from './row-log.ts';
 import type { ApprovedFlag } from './approved-rows.ts';
+import type { Normalised } from './normalise.ts';
 
 export type { DuplicateRow };
 
@@ -62,6 +63,14 @@ export interface ImportResult {
    * them, `errors` holds the first (KEPT_ROWS) in line order, `omitted` counts the others by reason.
    */
   rejected?: { rows: number; errors: RowError[]; omitted: Map<string, number> };
+  /** reports (an import that ran): what the summary says in words, as numbers */
+  reportCounts?: {
+    byStatus: { pending: number; approved: number; rejected: number };
+    /** moderation decisions given back from an undone import */
+    restored: { approved: number; rejected: number };
+    duplicates: { inDb: number; inFile: number };
+    normalised: Normalised;
+  };
 }
 
 export interface BatchRecord {
