@@ -1,7 +1,7 @@
 /**
  * The import shell: check the file (UTF-8 only, no forbidden characters) and hash it in one streamed pass,
  * then validate every row (pure validators beside this file) and write everything in one transaction, or
- * nothing when any row is bad. Reports are imported as they are read, in bounded memory
+ * nothing when any row is bad (reports with a rejects file: the good rows, the bad ones to the file). Reports are imported as they are read, in bounded memory
  * (import-reports.ts); the reference files (institutions, BLS wages, cost of living) are small and read
  * whole. Every import is recorded as a batch (result.ts), refused ones included. Reports already in the DB,
  * or repeated within the file, are found by their content fingerprint (build/db/fingerprint.ts) and skipped
