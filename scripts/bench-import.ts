@@ -62,7 +62,8 @@ writeCsv();
 const csvBytes = statSync(csv).size;
 physpay(['init', '--db', db]);
 log(`importing (${mb(csvBytes)})`);
-const imported = physpay(['import', 'reports', '--db', db, csv]);
+// the demo's approved rows include its entry mistakes (about 1%): imported as they are, each flagged
+const imported = physpay(['import', 'reports', '--db', db, '--keep-implausible', csv]);
 log(imported.stdout.trim());
 const sizeImported = statSync(db).size;
 const undo = physpay(['import', 'undo', '1', '--db', db, '--yes']);

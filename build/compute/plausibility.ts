@@ -2,17 +2,17 @@
  * Implausible totals, judged against a reference level (pure: no DB, no clock).
  *
  * `physpay moderate` flags a report by the build's rule, the Tukey fences of its specialty's approved
- * totals (national.ts). Fences need approved reports; in a new DB there are none, and a $3,000,000
- * dermatologist or a $12,000 full-time pediatrician would go through unflagged. So while a specialty has
- * fewer than FENCES_MIN_APPROVED approved reports, a report is checked against the specialty's reference
- * level instead: the BLS median of its occupation, else the built-in national level
+ * totals (national.ts). Fences need approved reports (FENCES_MIN_APPROVED); in a new DB there are none, and
+ * a $3,000,000 dermatologist or a $12,000 full-time pediatrician would go through unflagged; past them, an
+ * absurd total would be one more `high` or `low`. So every report is also checked against the specialty's
+ * reference level: the BLS median of its occupation, else the built-in national level
  * (build/db/reference/national-levels.ts). The level is looked up by build/db/moderation.ts.
  *
  * The rule: flagged when the total is more than IMPLAUSIBLE_FACTOR times the level (high), or when the pay at
  * 40 hours a week is less than the level divided by IMPLAUSIBLE_FACTOR (low).
  */
 import type { EmploymentType } from '../contract/vocab.ts';
-import { FLOORS, FTE_HOURS } from './stats.ts';
+import { FLOORS, FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from './stats.ts';
 
 /**
  * Fences decide from this many approved reports of the specialty; below it the reference level does. It is
@@ -106,3 +106,49 @@ export function implausibleText(f: Implausible): string {
     ? `implausible: ${f.ratio.toFixed(1)}x ${level}`
     : `implausible: ${(f.ratio * 100).toFixed(1)}% of ${level}${f.scaled ? ' at 40 hours a week' : ''}`;
 }
+
+// ------------------------------------------------------------------------------------------- the hard rule
+
+/**
+ * Hours a week a report may give and be plausible: the range the build's FTE figures read (stats.ts). A
+ * figure outside it is most often another column's value (years in practice, a monthly or yearly count).
+ */
+export const PLAUSIBLE_HOURS = { min: FTE_MIN_HOURS, max: FTE_MAX_HOURS } as const;
+
+/** One way a report fails the hard rule, by column. */
+export type HardIssue =
+  | { column: 'total_compensation'; total: number; implausible: Implausible }
+  | { column: 'hours_per_week'; hours: number };
+
+/**
+ * The hard plausibility rule, for a report no moderator will see (`physpay import reports` of a row whose
+ * status is approved): its total must not be implausible against its specialty's reference level
+ * (implausibleAgainst: more than IMPLAUSIBLE_FACTOR times the level, or pay at 40 hours a week below the level
+ * / IMPLAUSIBLE_FACTOR), and its hours a week, when given, must lie within PLAUSIBLE_HOURS. Every issue,
+ * total first; empty when it passes. Without a reference level only the hours are checked.
+ */
+export function hardIssues(reference: ReferenceLevel | undefined, r: PayFields): HardIssue[] {
+  const issues: HardIssue[] = [];
+  const implausible = reference ? implausibleAgainst(reference, r) : null;
+  if (implausible) issues.push({ column: 'total_compensation', total: r.total_compensation, implausible });
+  const hours = r.hours_per_week;
+  if (hours !== null && (hours < PLAUSIBLE_HOURS.min || hours > PLAUSIBLE_HOURS.max)) issues.push({ column: 'hours_per_week', hours });
+  return issues;
+}
+
+/**
+ * What was found, after `got` (no `;`, so that it fits in one issue of a row error):
+ * `got $19,500,000, 41.5x the national level of $470,000`,
+ * `got $350 ($700 at 40 hours a week), 0.3% of the BLS median of $205,860`, `got 2, outside 10 to 100 hours a week`.
+ */
+export function hardIssueDetail(i: HardIssue): string {
+  if (i.column === 'hours_per_week') return `got ${i.hours}, outside ${PLAUSIBLE_HOURS.min} to ${PLAUSIBLE_HOURS.max} hours a week`;
+  const f = i.implausible;
+  const level = `the ${LEVEL_NAME[f.reference.source]} of ${dollars(f.reference.level)}`;
+  if (f.direction === 'high') return `got ${dollars(i.total)}, ${f.ratio.toFixed(1)}x ${level}`;
+  const scaled = f.scaled ? ` (${dollars(f.pay)} at 40 hours a week)` : '';
+  return `got ${dollars(i.total)}${scaled}, ${(f.ratio * 100).toFixed(1)}% of ${level}`;
+}
+
+/** One issue in words, column first: `total_compensation: got $19,500,000, 41.5x the national level of $470,000`. */
+export const hardIssueText = (i: HardIssue): string => `${i.column}: ${hardIssueDetail(i)}`;

@@ -5,9 +5,10 @@
  * report and appends one row per report to `moderation_log` (a deleted report's row is kept there as JSON).
  *
  * Outlier flags use the build's own rule (build/compute/national.ts): a total outside the Tukey fences of its
- * specialty's approved totals. While a specialty has fewer approved reports than fences need
- * (FENCES_MIN_APPROVED), a report is flagged against the specialty's reference level instead: the BLS median
- * of its occupation, else the built-in national level (build/compute/plausibility.ts).
+ * specialty's approved totals, from FENCES_MIN_APPROVED approved reports of the specialty. Beside it, whatever
+ * the number of approved reports, a report is checked against the specialty's reference level: the BLS median
+ * of its occupation, else the built-in national level (build/compute/plausibility.ts), so that an absurd total
+ * is never just an ordinary outlier.
  */
 import type { Db } from './open.ts';
 import type { ReportStatus } from '../contract/vocab.ts';
@@ -138,15 +139,19 @@ export function listReports(db: Db, filter: ReportFilter, limit: number | null =
 
 /**
  * Each specialty's Tukey fences of its approved totals (the build's outlier rule), for the given slugs (all
- * when omitted). Specialties without an approved report have no fences and are left out.
+ * when omitted), leaving out the reports of `excludeBatch`. Specialties without an approved report have no
+ * fences and are left out.
  */
-export function specialtyFences(db: Db, slugs?: readonly string[]): Map<string, SpecialtyFences> {
+export function specialtyFences(db: Db, slugs?: readonly string[], options: { excludeBatch?: number } = {}): Map<string, SpecialtyFences> {
   const totals = new Map<string, number[]>();
   const only = slugs ? 'AND s.slug IN (SELECT value FROM json_each(?))' : '';
+  // an import judges its rows against the approved reports before it, not against its own
+  const notBatch = options.excludeBatch !== undefined ? 'AND r.batch_id IS NOT ?' : '';
+  const params = [...(slugs ? [JSON.stringify(slugs)] : []), ...(options.excludeBatch !== undefined ? [options.excludeBatch] : [])];
   const rows = db
-    .prepare(`SELECT s.slug, r.total_compensation FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ${only}`)
+    .prepare(`SELECT s.slug, r.total_compensation FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ${only} ${notBatch}`)
     .raw(true)
-    .iterate(...(slugs ? [JSON.stringify(slugs)] : [])) as IterableIterator<[string, number]>;
+    .iterate(...params) as IterableIterator<[string, number]>;
   for (const [slug, total] of rows) {
     const list = totals.get(slug);
     if (list) list.push(total);
@@ -190,38 +195,58 @@ export function specialtyReferences(db: Db, slugs?: readonly string[]): Map<stri
 }
 
 /**
- * A report's flag in `physpay moderate`: outside its specialty's Tukey fences ('fences', from
- * FENCES_MIN_APPROVED approved reports), or, below that, implausible against its reference level
- * ('reference').
+ * A report's flags in `physpay moderate`: outside its specialty's Tukey fences (`fences`, from
+ * FENCES_MIN_APPROVED approved reports), and implausible against its reference level (`implausible`, always
+ * checked). Either may be null; moderationFlags returns null when both are.
  */
-export type ModerationFlag =
-  | { rule: 'fences'; outlier: 'high' | 'low'; /** the fence the total is outside */ fence: number }
-  | ({ rule: 'reference' } & Implausible);
+export interface ModerationFlags {
+  fences: { outlier: 'high' | 'low'; /** the fence the total is outside */ fence: number } | null;
+  implausible: Implausible | null;
+}
 
-export function moderationFlag(
+export function moderationFlags(
   report: Pick<ListedReport, 'specialty'> & PayFields,
   fences: Map<string, SpecialtyFences>,
   references: Map<string, ReferenceLevel>,
-): ModerationFlag | null {
-  const f = fences.get(report.specialty);
-  if (f && f.approved >= FENCES_MIN_APPROVED) {
-    const outlier = outsideFences(report.total_compensation, f);
-    return outlier ? { rule: 'fences', outlier, fence: outlier === 'high' ? f.upper : f.lower } : null;
-  }
-  const reference = references.get(report.specialty);
-  const hit = reference ? implausibleAgainst(reference, report) : null;
-  return hit ? { rule: 'reference', ...hit } : null;
+): ModerationFlags | null {
+  return flagsAgainst(report, fences.get(report.specialty), references.get(report.specialty));
 }
 
-/** The flag as `moderate list` shows it: `high` or `low` (fences), `implausible: 6.4x the national level ($470,000)`. */
-export function flagText(flag: ModerationFlag | null): string | null {
-  if (!flag) return null;
-  return flag.rule === 'fences' ? flag.outlier : implausibleText(flag);
+/** moderationFlags against one specialty's fences and reference level (either may be unknown). */
+export function flagsAgainst(report: PayFields, f: SpecialtyFences | undefined, reference: ReferenceLevel | undefined): ModerationFlags | null {
+  const outlier = f && f.approved >= FENCES_MIN_APPROVED ? outsideFences(report.total_compensation, f) : null;
+  const implausible = reference ? implausibleAgainst(reference, report) : null;
+  if (!outlier && !implausible) return null;
+  return { fences: outlier ? { outlier, fence: outlier === 'high' ? f!.upper : f!.lower } : null, implausible };
 }
+
+/**
+ * The flags as `moderate list` shows them: `high` or `low` (fences), `implausible: 6.4x the national level
+ * ($470,000)`, or both, `low; implausible: 0.7% of the national level ($470,000)`.
+ */
+export function flagText(flags: ModerationFlags | null): string | null {
+  if (!flags) return null;
+  return [flags.fences?.outlier, flags.implausible ? implausibleText(flags.implausible) : undefined].filter(Boolean).join('; ');
+}
+
+const dollars = (v: number) => `$${Math.round(v).toLocaleString('en-US')}`;
+
+/**
+ * The flags as an approval names them, with the fence a total is outside:
+ * `low (below the lower Tukey fence, $210,000); implausible: 4.7% of the national level ($255,000)`.
+ */
+export function flagDetails(flags: ModerationFlags): string {
+  const f = flags.fences;
+  const fence = f ? (f.outlier === 'high' ? `high (above the upper Tukey fence, ${dollars(f.fence)})` : `low (below the lower Tukey fence, ${dollars(f.fence)})`) : undefined;
+  return [fence, flags.implausible ? implausibleText(flags.implausible) : undefined].filter(Boolean).join('; ');
+}
+
+/** How many flags: 1 or 2 (for "its flag" / "its flags"). */
+export const flagCount = (flags: ModerationFlags): number => (flags.fences ? 1 : 0) + (flags.implausible ? 1 : 0);
 
 export interface FlaggedReports {
   /** the first `keep` flagged reports, by id */
-  first: { report: ListedReport; flag: ModerationFlag }[];
+  first: { report: ListedReport; flags: ModerationFlags }[];
   /** how many are flagged in all */
   count: number;
 }
@@ -240,9 +265,9 @@ export function flaggedReports(db: Db, sel: { ids: number[] } | { filter: Report
     .prepare(`SELECT ${LISTED_COLUMNS} FROM reports r JOIN specialties s ON s.id = r.specialty_id ${w.sql} ORDER BY r.id`)
     .iterate(...w.params) as IterableIterator<ListedReport>;
   for (const report of rows) {
-    const flag = moderationFlag(report, fences, references);
-    if (!flag) continue;
-    if (out.count < keep) out.first.push({ report, flag });
+    const flags = moderationFlags(report, fences, references);
+    if (!flags) continue;
+    if (out.count < keep) out.first.push({ report, flags });
     out.count++;
   }
   return out;

@@ -7,15 +7,24 @@
  *
  * A row whose report was imported before and removed by `physpay import undo` gets back the moderation
  * decision made on it (undone_decisions, migration v5) and its former id, unless restoreDecisions is off.
+ *
+ * With a rejects sink (`--rejects FILE`) a bad row does not stop the import: the good rows are written as the
+ * batch, and each bad row goes to the sink with its line and reason (rejects.ts).
+ *
+ * Rows whose status is approved skip moderation: one failing the hard plausibility rule is a bad row unless
+ * keepImplausible, and each approved report written is flagged as an approval would flag it (approved-rows.ts).
  */
 import type { Db } from '../db/open.ts';
 import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
-import { CsvSyntaxError, recordsToRows, type CsvRecord } from './csv.ts';
+import { CsvSyntaxError, type CsvRecord, type RowError } from './csv.ts';
+import type { RejectSink } from './rejects.ts';
 import { loadRefs } from './refs.ts';
-import { REPORT_COLUMNS, validateReportRows, type ValidReport } from './reports.ts';
+import { reportRecordsToRows, validateReportRows, type ValidReport } from './reports.ts';
 import type { DateFormat } from './fields.ts';
 import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
-import { DuplicateLog, RowErrorLog } from './row-log.ts';
+import { DuplicateLog, KeptLog, RowErrorLog } from './row-log.ts';
+import { approvedFlag, implausibleApprovedIssue, type ApprovedFlag } from './approved-rows.ts';
+import { PlausibilityLevels } from './plausibility-levels.ts';
 import { FileChangedError, readCsvRecords } from './source.ts';
 import type { ImportProgress } from './progress.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type ImportResult } from './result.ts';
@@ -31,6 +40,10 @@ export interface ReportsImport {
   now: Date;
   allowDuplicates: boolean;
   restoreDecisions: boolean;
+  /** import approved rows that fail the hard plausibility rule (they are flagged) instead of refusing them */
+  keepImplausible?: boolean;
+  /** import the good rows and write the bad ones here, instead of refusing the file */
+  rejects?: RejectSink;
   dateFormat?: DateFormat;
   progress: ImportProgress;
 }
@@ -103,13 +116,14 @@ class ReportWriter {
     return id > this.high ? this.lineOfNew[id - this.high - 1]! : this.lineOfRestored.get(id)!;
   }
 
-  add(report: ValidReport): void {
+  /** Write one report: its id and status, `restored` when an undone decision was given back; null for a duplicate. */
+  add(report: ValidReport): { id: number; status: Status; restored: boolean } | null {
     const fingerprint = reportFingerprint(report);
     if (!this.opts.allowDuplicates) {
       const hit = this.find.get(fingerprint) as { id: number; batch_id: number | null } | undefined;
       if (hit) {
         this.duplicates.add(hit.batch_id === this.batchId ? { line: report.line, firstLine: this.lineOf(hit.id) } : { line: report.line, reportId: hit.id, batchId: hit.batch_id });
-        return;
+        return null;
       }
     }
     const { line } = report;
@@ -121,7 +135,8 @@ class ReportWriter {
       moderation_reason: null,
     };
     const d = this.opts.restoreDecisions && this.anyUndone ? (this.decision.get(fingerprint) as Decision | undefined) : undefined;
-    if (d && !this.idTaken.get(d.report_id)) {
+    const restored = d !== undefined && !this.idTaken.get(d.report_id);
+    if (restored) {
       this.dropDecision.run(d.id);
       id = d.report_id;
       decided = { status: d.status, moderated_at: d.moderated_at, moderated_by: d.moderated_by, moderation_reason: d.moderation_reason };
@@ -138,6 +153,17 @@ class ReportWriter {
       r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, decided.status, decided.moderated_at, decided.moderated_by,
       decided.moderation_reason, this.batchId, fingerprint,
     );
+    return { id, status: decided.status, restored };
+  }
+}
+
+/** The bad rows of one batch of records to the rejects file, in line order, each with its fields as written. */
+function writeRejects(sink: RejectSink, records: CsvRecord[], bad: RowError[]): void {
+  const reasons = new Map<number, string>();
+  for (const e of bad) reasons.set(e.line, reasons.has(e.line) ? `${reasons.get(e.line)}; ${e.message}` : e.message);
+  for (const r of records) {
+    const reason = reasons.get(r.line);
+    if (reason !== undefined) sink.add(r.line, reason, r.fields);
   }
 }
 
@@ -155,6 +181,7 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   let rowsRead = 0;
   let normalised = noneNormalised();
   let writer: ReportWriter | undefined;
+  const flagged = new KeptLog<ApprovedFlag>();
   let previous: ReturnType<typeof sameFile>;
   a.progress.stage(`importing the rows of ${file}`);
   let batchId: number;
@@ -168,31 +195,46 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const id = insertBatch(db, { kind: 'reports', file, sha256, stamp, rowsRead: 0, rowsImported: 0 }, 'imported');
       const w = new ReportWriter(db, id, high, stamp, a);
       writer = w;
+      const levels = new PlausibilityLevels(db, id);
+      const check = a.keepImplausible ? undefined : (r: ValidReport) => implausibleApprovedIssue(r, levels.reference(r.specialty_id));
+      /** Write a valid row; an approved report the file approved (not a restored decision) gets its flags. */
+      const write = (r: ValidReport) => {
+        const added = w.add(r);
+        if (!added || added.status !== 'approved' || added.restored || r.status !== 'approved') return;
+        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id));
+        if (flag) flagged.add(flag);
+      };
       let header: CsvRecord | undefined;
       let batch: CsvRecord[] = [];
       const flush = () => {
-        const { rows, errors: shape } = recordsToRows([header!, ...batch], REPORT_COLUMNS);
+        const records = batch;
+        const { rows, errors: shape } = reportRecordsToRows([header!, ...records]);
         batch = [];
         rowsRead += rows.length + shape.length;
-        const { valid, errors: bad, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat });
+        const { valid, errors: invalid, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat, check });
         normalised = addNormalised(normalised, n);
-        errors.add([...shape, ...bad]);
-        if (errors.count === 0) for (const r of valid) w.add(r);
+        const bad = [...shape, ...invalid];
+        errors.add(bad);
+        if (a.rejects) {
+          if (bad.length) writeRejects(a.rejects, records, bad);
+          for (const r of valid) write(r);
+        } else if (errors.count === 0) for (const r of valid) write(r);
       };
       readCsvRecords(a.path, sha256, (record) => {
         if (!header) {
-          recordsToRows([record], REPORT_COLUMNS); // a bad header is refused before any row is read
+          reportRecordsToRows([record]); // a bad header is refused before any row is read
           header = record;
+          a.rejects?.header(record.fields);
           return;
         }
         batch.push(record);
         if (batch.length >= BATCH_ROWS) flush();
       }, (done, size) => a.progress.bytes(done, size, rowsRead + batch.length));
-      if (!header) recordsToRows([], REPORT_COLUMNS); // refuses the empty file
+      if (!header) reportRecordsToRows([]); // refuses the empty file
       flush();
-      if (errors.count > 0) throw new RowsRefused();
-      db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, last_report_id = ? WHERE id = ?')
-        .run(rowsRead, w.imported, w.duplicates.count, w.lastNewId, id);
+      if (errors.count > 0 && !a.rejects) throw new RowsRefused();
+      db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, rows_refused = ?, last_report_id = ? WHERE id = ?')
+        .run(rowsRead, w.imported, w.duplicates.count, errors.lines, w.lastNewId, id);
       return id;
     }).immediate();
   } catch (err) {
@@ -203,7 +245,8 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       ).immediate();
       throw new ImportRejected(file, errors.kept, { batchId: refusedId, omitted: errors.omitted, errorCount: errors.count });
     }
-    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
+    // a bad header, an unclosed quote or an empty file: the file cannot be read, which is not a bad row
+    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }], { fileLevel: true, detail: err.message });
     if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
     throw err;
   }
@@ -219,8 +262,13 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
   const dupText = dup.count
     ? `; ${plural(dup.count, 'duplicate', 'duplicates')} skipped (${[dup.inDb ? `already in the DB: ${fmt(dup.inDb)}` : '', dup.inFile ? `repeated in the file: ${fmt(dup.inFile)}` : ''].filter(Boolean).join(', ')}; --allow-duplicates imports them)`
     : '';
+  const flaggedText = flagged.count ? `; ${plural(flagged.count, 'approved report', 'approved reports')} flagged (on stderr)` : '';
+  const rejected = a.rejects && errors.count > 0 ? { rows: errors.lines, errors: errors.kept, omitted: errors.omitted } : undefined;
+  const rejectedText = rejected ? `; ${plural(rejected.rows, 'row', 'rows')} rejected (written to ${a.rejects!.name})` : '';
   return {
     kind: 'reports', file, rows: w.imported, rowsRead, batchId, duplicates: dup.kept, duplicateCount: dup.count,
-    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${dupText}${normalisedSuffix(normalised)}; batch ${batchId}`,
+    flagged: flagged.kept, flaggedCount: flagged.count, rejected,
+    reportCounts: { byStatus: { ...w.counts }, restored: { ...w.restored }, duplicates: { inDb: dup.inDb, inFile: dup.inFile }, normalised },
+    summary: `${fmt(w.imported)} reports imported from ${file}${detail.length ? ` (${detail.join(', ')})` : ''}${restored}${rejectedText}${dupText}${flaggedText}${normalisedSuffix(normalised)}; batch ${batchId}`,
   };
 }

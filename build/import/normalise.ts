@@ -1,8 +1,9 @@
 /**
  * What the importers accept beyond the canonical forms, and how much of it a file used (pure).
  *
- * - Header names match the expected columns whatever their letter case and surrounding spaces
- *   (`Specialty`, ` STATE `); two names that differ only in letter case are one column given twice.
+ * - Header names match the expected columns whatever their letter case and surrounding spaces, and with
+ *   spaces and underscores alike (`Specialty`, ` STATE `, `Total Compensation`); two names that differ only
+ *   so are one column given twice.
  * - Cells lose their surrounding whitespace (recordsToRows) and numbers and dates may be written as
  *   spreadsheets write them (fields.ts). Each value so changed is counted once, by what was changed:
  *   `numbers` ($ or thousands separators), `dates` (a non-ISO date rewritten as ISO 8601), else `spaces`.
@@ -81,18 +82,22 @@ export const isNumberForm = (value: string): boolean => /[$,]/.test(value);
 /** An accepted date not written as ISO 8601 (YYYY-MM-DD, optionally with a time). */
 export const isDateForm = (value: string): boolean => !/^\d{4}-\d{2}-\d{2}([T ]|$)/.test(value);
 
+/** How a header name is compared: trimmed, lower case, each run of spaces and underscores one `_`. */
+const headerForm = (name: string): string => name.trim().toLowerCase().replace(/[\s_]+/g, '_');
+
 /**
  * The key each header field is stored under: the expected or optional column it names, ignoring letter
- * case and surrounding whitespace, else the field itself, trimmed (a column the importer ignores or refuses).
+ * case and surrounding whitespace, spaces and underscores alike (`Total Compensation` is
+ * `total_compensation`), else the field itself, trimmed (a column the importer ignores or refuses).
  * Throws a message when two fields name the same column.
  */
 export function headerKeys(fields: readonly string[], columns: readonly string[], optional: readonly string[] = []): string[] {
   const known = new Map<string, string>();
-  for (const c of [...columns, ...optional]) known.set(c.toLowerCase(), c);
+  for (const c of [...columns, ...optional]) known.set(headerForm(c), c);
   const given = new Map<string, string>(); // column (or unknown name, exactly) -> the field naming it first
   return fields.map((f) => {
     const name = f.trim();
-    const column = known.get(name.toLowerCase());
+    const column = known.get(headerForm(name));
     const key = column ?? name;
     const id = column ?? `\u0000${name}`;
     const before = given.get(id);
@@ -100,7 +105,7 @@ export function headerKeys(fields: readonly string[], columns: readonly string[]
       throw new HeaderError(
         before === name
           ? `column "${name}" appears twice in the header`
-          : `columns "${before}" and "${name}" are the same column (header names ignore letter case and surrounding spaces)`,
+          : `columns "${before}" and "${name}" are the same column (header names ignore letter case, surrounding spaces, and spaces against underscores)`,
       );
     }
     given.set(id, name);

@@ -1,10 +1,11 @@
 /**
- * Reports CSV: row schema and validation (pure). The header is fixed by README: Demo data and Input files.
+ * Reports CSV: row schema and validation (pure). The columns are fixed by README: Demo data and Input files;
+ * a file must have the required ones, and may leave out any optional one (read as empty: unknown).
  */
 import type { FingerprintedReport } from '../db/fingerprint.ts';
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REPORT_STATUSES, type ReportStatus } from '../contract/vocab.ts';
-import type { CsvRow, RowError } from './csv.ts';
+import { recordsToRows, type CsvRecord, type CsvRow, type RowError } from './csv.ts';
 import { describeIssues, isoTimestamp, optionalChoice, optionalNumber, requiredNumber, type DateFormat } from './fields.ts';
 import { NormalisedCounter, type Normalised } from './normalise.ts';
 import { resolveSpecialty, stateCodeIssue, unknownSpecialtyIssue, type Refs } from './refs.ts';
@@ -13,6 +14,15 @@ export const REPORT_COLUMNS = [
   'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week',
   'years_in_practice', 'practice_setting', 'employment_type', 'wrvus', 'submitted_at', 'status',
 ] as const;
+
+/** The columns every reports file must have; the others (REPORT_OPTIONAL_COLUMNS) may be left out. */
+export const REPORT_REQUIRED_COLUMNS = ['specialty', 'state', 'year', 'total_compensation', 'submitted_at'] as const;
+export const REPORT_OPTIONAL_COLUMNS = REPORT_COLUMNS.filter((c) => !(REPORT_REQUIRED_COLUMNS as readonly string[]).includes(c));
+
+/** A reports file's records (header first) as rows of every column, an absent optional column empty (csv.ts). */
+export function reportRecordsToRows(records: CsvRecord[]): { rows: CsvRow[]; errors: RowError[] } {
+  return recordsToRows(records, REPORT_REQUIRED_COLUMNS, { optional: REPORT_OPTIONAL_COLUMNS, absentEmpty: true });
+}
 
 /** A checked row: the report's columns (those a fingerprint covers), its line and status. */
 export interface ValidReport extends FingerprintedReport {
@@ -87,6 +97,11 @@ const NUMBER_COLUMNS = ['total_compensation', 'base_salary', 'bonus', 'hours_per
 export interface ReportValidationOptions {
   /** How to read dates with the year last (11/03/2026): `--date-format`; without it they are refused. */
   dateFormat?: DateFormat;
+  /**
+   * A further check of each row that is otherwise valid (e.g. the plausibility of approved rows: approved-rows.ts):
+   * its refusal, or null. A refused row is a bad row, and its values are not counted as normalised.
+   */
+  check?: (report: ValidReport) => string | null;
 }
 
 /**
@@ -112,9 +127,15 @@ export function validateReportRows(
       errors.push({ line: row.line, message: describeIssues(parsed.error) });
       continue;
     }
-    counter.add(row);
     const r = parsed.data;
-    valid.push({ line: row.line, ...r, specialty_id: r.specialty });
+    const report: ValidReport = { line: row.line, ...r, specialty_id: r.specialty };
+    const refused = options.check?.(report);
+    if (refused) {
+      errors.push({ line: row.line, message: refused });
+      continue;
+    }
+    counter.add(row);
+    valid.push(report);
   }
   return { valid, errors, normalised: counter.counts };
 }

@@ -5,6 +5,8 @@
 import type { Db } from '../db/open.ts';
 import type { RowError } from './csv.ts';
 import type { DuplicateRow } from './row-log.ts';
+import type { ApprovedFlag } from './approved-rows.ts';
+import type { Normalised } from './normalise.ts';
 
 export type { DuplicateRow };
 
@@ -53,6 +55,22 @@ export interface ImportResult {
   /** The first duplicates skipped (KEPT_ROWS), in line order; duplicateCount counts them all. */
   duplicates: DuplicateRow[];
   duplicateCount: number;
+  /** reports: the first approved reports imported with a flag (KEPT_ROWS), in line order; flaggedCount counts them all. */
+  flagged?: ApprovedFlag[];
+  flaggedCount?: number;
+  /**
+   * reports with a rejects file: the bad rows written there instead of refusing the file. `rows` counts
+   * them, `errors` holds the first (KEPT_ROWS) in line order, `omitted` counts the others by reason.
+   */
+  rejected?: { rows: number; errors: RowError[]; omitted: Map<string, number> };
+  /** reports (an import that ran): what the summary says in words, as numbers */
+  reportCounts?: {
+    byStatus: { pending: number; approved: number; rejected: number };
+    /** moderation decisions given back from an undone import */
+    restored: { approved: number; rejected: number };
+    duplicates: { inDb: number; inFile: number };
+    normalised: Normalised;
+  };
 }
 
 export interface BatchRecord {

@@ -66,3 +66,14 @@ export class DuplicateLog {
     return this.inDb + this.inFile;
   }
 }
+
+/** Any rows an import names (e.g. flagged approved reports): the first KEPT_ROWS in full, and how many in all. */
+export class KeptLog<T> {
+  readonly kept: T[] = [];
+  count = 0;
+
+  add(item: T): void {
+    if (this.kept.length < KEPT_ROWS) this.kept.push(item);
+    this.count++;
+  }
+}

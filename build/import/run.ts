@@ -1,7 +1,7 @@
 /**
  * The import shell: check the file (UTF-8 only, no forbidden characters) and hash it in one streamed pass,
  * then validate every row (pure validators beside this file) and write everything in one transaction, or
- * nothing when any row is bad. Reports are imported as they are read, in bounded memory
+ * nothing when any row is bad (reports with a rejects file: the good rows, the bad ones to the file). Reports are imported as they are read, in bounded memory
  * (import-reports.ts); the reference files (institutions, BLS wages, cost of living) are small and read
  * whole. Every import is recorded as a batch (result.ts), refused ones included. Reports already in the DB,
  * or repeated within the file, are found by their content fingerprint (build/db/fingerprint.ts) and skipped
@@ -21,6 +21,7 @@ import { FileChangedError, readCsvRecords, scanCsvFile } from './source.ts';
 import { importReportsFile } from './import-reports.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type BatchRecord, type ImportKind, type ImportResult } from './result.ts';
 import { RowErrorLog } from './row-log.ts';
+import type { RejectSink } from './rejects.ts';
 
 export { ImportRejected, type DuplicateRow, type ImportKind, type ImportResult } from './result.ts';
 
@@ -33,6 +34,10 @@ export interface ImportOptions {
   allowDuplicates?: boolean;
   /** reports: give rows removed by `import undo` their last moderation decision back (default true). */
   restoreDecisions?: boolean;
+  /** reports: import approved rows that fail the hard plausibility rule instead of refusing them (--keep-implausible). */
+  keepImplausible?: boolean;
+  /** reports: import the good rows and write the bad ones here instead of refusing the file (--rejects). */
+  rejects?: RejectSink;
   /** Where progress text goes (a terminal). Used only for files of more than PROGRESS_MIN_BYTES bytes. */
   progress?: (text: string) => void;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
@@ -46,10 +51,15 @@ function readAllRows(path: string, file: string, sha256: string, columns: readon
     readCsvRecords(path, sha256, (r) => records.push(r));
     return recordsToRows(records, columns, { extraAllowed, optional: extraAllowed ? ['YEAR'] : [] });
   } catch (err) {
-    if (err instanceof CsvSyntaxError) throw new ImportRejected(file, [{ line: err.line, message: err.message.replace(/^line \d+: /, '') }]);
+    if (err instanceof CsvSyntaxError) throw fileRefused(file, err.line, err.message.replace(/^line \d+: /, ''));
     if (err instanceof FileChangedError) throw new ImportRejected(file, [], { fileLevel: true, detail: err.message });
     throw err;
   }
+}
+
+/** A file that cannot be read as the importer's rows (a bad header, an unclosed quote): refused whole, no bad rows. */
+function fileRefused(file: string, line: number, message: string): ImportRejected {
+  return new ImportRejected(file, [{ line, message }], { fileLevel: true, detail: `line ${line}: ${message}` });
 }
 
 /** Refuse the file when any row is bad: record the attempt as a refused batch, write nothing else. */
@@ -98,6 +108,8 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       path, file, sha256, stamp, now, progress,
       allowDuplicates: Boolean(options.allowDuplicates),
       restoreDecisions: options.restoreDecisions !== false,
+      keepImplausible: Boolean(options.keepImplausible),
+      rejects: options.rejects,
       dateFormat: options.dateFormat,
     });
   }
@@ -141,7 +153,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
     case 'bls': {
       const { rows, errors: shapeErrors } = readAllRows(path, file, sha256, BLS_COLUMNS, true);
       if (options.year === undefined && rows.length > 0 && !('YEAR' in rows[0]!.values)) {
-        throw new ImportRejected(file, [{ line: 1, message: 'the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024)' }]);
+        throw fileRefused(file, 1, 'the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024)');
       }
       const rowsRead = rows.length + shapeErrors.length;
       progress.stage(`validating ${fmt(rowsRead)} rows`);

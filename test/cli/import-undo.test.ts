@@ -148,3 +148,37 @@ describe('physpay reclaim', () => {
     expect(size()).toBeLessThan(before / 2);
   });
 });
+
+describe('import undo --json', () => {
+  it('prints one JSON object: the dry run, then the undo', async () => {
+    await importAndModerate();
+    const dry = await run(['import', 'undo', '1', '--db', db, '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toHaveLength(1);
+    expect(JSON.parse(dry.out[0]!)).toEqual({
+      status: 'dry_run', db, batch_id: 1, file_name: 'survey.csv', imported_at: NOW.toISOString(),
+      removed: 5, by_status: { pending: 1, approved: 3, rejected: 1 }, reports_in_db: 5, decisions_kept: null,
+      reclaim: null,
+      message: `dry run: undoing batch 1 (survey.csv, imported ${NOW.toISOString()}) would remove 5 reports (1 pending, 3 approved, 1 rejected), 100% of the 5 reports in the DB; nothing changed`,
+    });
+    const done = await run(['import', 'undo', '1', '--db', db, '--expect-count', '5', '--json']);
+    expect(done.code).toBe(0);
+    expect(done.out).toHaveLength(1);
+    expect(JSON.parse(done.out[0]!)).toMatchObject({
+      status: 'undone', batch_id: 1, removed: 5, by_status: { pending: 1, approved: 3, rejected: 1 }, reports_in_db: 5, decisions_kept: 4,
+      message: `batch 1 (survey.csv, imported ${NOW.toISOString()}) undone: 5 reports removed (1 pending, 3 approved, 1 rejected); 4 moderation decisions kept: importing the same rows again restores them`,
+    });
+    expect(statuses()).toEqual([]);
+  });
+
+  it('a refusal prints nothing on stdout (exit 2, the reason on stderr)', async () => {
+    await importAndModerate();
+    const r = await run(['import', 'undo', '1', '--db', db, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.out).toEqual([]);
+    expect(r.err[0]).toMatch(/^physpay: refusing to undo batch 1 without confirmation/);
+    const unknown = await run(['import', 'undo', '99', '--db', db, '--json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toEqual([]);
+  });
+});

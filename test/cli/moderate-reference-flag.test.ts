@@ -43,7 +43,7 @@ const DERM_3M = 'implausible: 6.4x the national level ($470,000)';
 const PEDS_12K = 'implausible: 4.7% of the national level ($255,000)';
 const PEDS_12K_20H = 'implausible: 9.4% of the national level ($255,000) at 40 hours a week';
 const LEGEND_IMPLAUSIBLE =
-  'implausible: the specialty has fewer than 5 approved reports, so the report is checked against its reference level (the BLS median, else the national level): a total above 5x the level, or pay at 40 hours a week below 20% of it';
+  'implausible: the report is checked against its specialty\'s reference level (the BLS median, else the national level) whatever the number of approved reports, beside the fences: a total above 5x the level, or pay at 40 hours a week below 20% of it';
 
 beforeEach(async () => {
   db = join(tmp.path, 'reports.db');
@@ -122,11 +122,53 @@ describe('moderate list flags implausible totals while a specialty has fewer tha
     const doc = JSON.parse((await run(['moderate', 'list', '--db', db, '--json', '--specialty', 'pediatrics'])).out.join('\n'));
     // Q1 240,000, Q3 260,000: fences [210,000, 290,000]
     expect(doc.fences).toEqual({ pediatrics: { approved: 5, lower: 210_000, upper: 290_000 } });
+    // The reference rule still applies, beside the fences: a $12,000 pediatrician is not just `low`.
     expect(Object.fromEntries(doc.rows.map((row: { id: number; outlier: string | null }) => [row.id, row.outlier]))).toEqual({
-      5: 'low', 6: 'low', 8: 'low',
+      5: `low; ${PEDS_12K}`, 6: 'low', 8: `low; ${PEDS_12K_20H}`,
     });
     const text = await run(['moderate', 'list', '--db', db, '--specialty', 'pediatrics']);
-    expect(text.out.at(-1)).toBe("outlier: total outside the Tukey fences of its specialty's approved totals (the build's rule)");
+    expect(text.out.slice(-2)).toEqual(["outlier: total outside the Tukey fences of its specialty's approved totals (the build's rule)", LEGEND_IMPLAUSIBLE]);
+  });
+});
+
+describe('past 5 approved reports, absurd totals are still implausible, beside the outlier flag', () => {
+  beforeEach(async () => {
+    // Dermatology: 3 approved + 3 more = 6 (fences from 5 on). Pending: 3,500, 35,000, 4,700,000 and an ordinary outlier.
+    await importReports('more-dermatology.csv', [
+      'dermatology,IL,2025,420000,,,,,,,,2025-06-04,approved',
+      'dermatology,IL,2025,460000,,,,,,,,2025-06-05,approved',
+      'dermatology,IL,2025,480000,,,,,,,,2025-06-06,approved',
+      'dermatology,TX,2025,3500,,,45,3,,,,2025-12-06,',
+      'dermatology,TX,2025,35000,,,45,3,,,,2025-12-07,',
+      'dermatology,TX,2025,4700000,,,45,3,,,,2025-12-08,',
+      'dermatology,TX,2025,249700,,,45,3,,,,2025-12-09,',
+    ]);
+  });
+
+  it('moderate list: `low`/`high` and the implausible text, in the table, --json and --csv', async () => {
+    const doc = JSON.parse((await run(['moderate', 'list', '--db', db, '--json', '--specialty', 'dermatology'])).out.join('\n'));
+    expect(doc.fences.dermatology.approved).toBe(6);
+    expect(Object.fromEntries(doc.rows.map((row: { total_compensation: number; outlier: string | null }) => [row.total_compensation, row.outlier]))).toEqual({
+      3000000: `high; ${DERM_3M}`,
+      600000: 'high',
+      3500: 'low; implausible: 0.7% of the national level ($470,000)',
+      35000: 'low; implausible: 7.4% of the national level ($470,000)',
+      4700000: 'high; implausible: 10.0x the national level ($470,000)',
+      249700: 'low', // an ordinary outlier: only the fences flag it
+    });
+    const csv = await run(['moderate', 'list', '--db', db, '--csv', '--specialty', 'dermatology']);
+    expect(csv.out.some((l) => l.includes(',"low; implausible: 0.7% of the national level ($470,000)",'))).toBe(true);
+    const text = await run(['moderate', 'list', '--db', db, '--specialty', 'dermatology']);
+    expect(text.out.some((l) => l.includes('high; implausible: 10.0x the national level ($470,000)'))).toBe(true);
+    expect(text.out.at(-1)).toBe(LEGEND_IMPLAUSIBLE);
+  });
+
+  it('moderate approve prints both flags', async () => {
+    const ids = query<{ id: number; total_compensation: number }>("SELECT id, total_compensation FROM reports WHERE total_compensation IN (4700000, 249700) ORDER BY id");
+    const r = await run(['moderate', 'approve', '--db', db, ...ids.map((x) => String(x.id)), '--moderator', 'alice']);
+    expect(r.code).toBe(0);
+    expect(r.err[0]).toMatch(/^report \d+ \(dermatology, total \$4,700,000\) approved with its flags: high \(above the upper Tukey fence, \$[\d,]+\); implausible: 10\.0x the national level \(\$470,000\)$/);
+    expect(r.err[1]).toMatch(/^report \d+ \(dermatology, total \$249,700\) approved with its flag: low \(below the lower Tukey fence, \$[\d,]+\)$/);
   });
 });
 
@@ -146,7 +188,7 @@ describe('approving a flagged report prints its flag, and approves it', () => {
     await importReports('pediatrics.csv', [230, 240, 250, 260, 270].map((k, i) => `pediatrics,OH,2025,${k}000,,,,,,,,2025-07-0${i + 1},approved`));
     const r = await run(['moderate', 'approve', '--db', db, '5', '--moderator', 'alice']);
     expect(r.code).toBe(0);
-    expect(r.err).toEqual(['report 5 (pediatrics, total $12,000) approved with its flag: low (below the lower Tukey fence, $210,000)']);
+    expect(r.err).toEqual([`report 5 (pediatrics, total $12,000) approved with its flags: low (below the lower Tukey fence, $210,000); ${PEDS_12K}`]);
   });
 
   it('--all-pending: every flagged report approved is printed', async () => {

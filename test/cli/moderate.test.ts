@@ -67,14 +67,16 @@ describe('moderate list', () => {
     ]);
     expect(rows[1]!.split(/\s{2,}/)).toEqual([
       '12', '2025-12-02', 'cardiology', 'TX', '2024', '4,000,000', '-', '-', '40', '-', '3', 'Academic', 'Full-Time (W-2)',
-      'high', 'pending', '-', '-', 'csv batch 1', '-', '-',
+      // past 5 approved reports, the reference level is still checked beside the fences: $4,000,000 is absurd, not just high
+      'high; implausible: 7.7x the national level ($520,000)', 'pending', '-', '-', 'csv batch 1', '-', '-',
     ]);
     expect(rows[2]).toMatch(/^13 +2025-12-03 +pediatrics +OH/);
     // Columns are aligned: every field of a row starts where its header does.
     expect(rows[0]!.indexOf('cardiology')).toBe(header!.indexOf('specialty'));
     expect(rows[1]!.indexOf('high')).toBe(header!.indexOf('outlier'));
-    expect(rows.at(-2)).toBe('3 of 3 pending reports shown, oldest first');
-    expect(rows.at(-1)).toMatch(/^outlier: total outside the Tukey fences of its specialty's approved totals \(the build's rule\); no approved reports to compare: pediatrics$/);
+    expect(rows.at(-3)).toBe('3 of 3 pending reports shown, oldest first');
+    expect(rows.at(-2)).toMatch(/^outlier: total outside the Tukey fences of its specialty's approved totals \(the build's rule\); no approved reports to compare: pediatrics$/);
+    expect(rows.at(-1)).toMatch(/^implausible: the report is checked against its specialty's reference level/);
   });
 
   it('--json prints one JSON object with the rows, the filters, the count and the fences', async () => {
@@ -105,7 +107,7 @@ describe('moderate list', () => {
       practice_setting: 'Academic',
       employment_type: 'Full-Time (W-2)',
       status: 'pending',
-      outlier: 'high',
+      outlier: 'high; implausible: 7.7x the national level ($520,000)',
       moderated_at: null,
       moderated_by: null,
       moderation_reason: null,
@@ -121,7 +123,7 @@ describe('moderate list', () => {
     expect(r.out[0]).toBe('id,submitted_at,specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,wrvus,years_in_practice,practice_setting,employment_type,status,outlier,moderated_at,moderated_by,moderation_reason,source,signals');
     expect(r.out).toHaveLength(1 + 13);
     expect(r.out).toContain('11,2025-12-01T00:00:00.000Z,cardiology,NY,2025,520000,480000,40000,55,7000,12,Private Practice,Partner/Owner,rejected,,2026-01-15T12:00:00.000Z,alice,"says ""test"", twice",csv batch 1,');
-    expect(r.out).toContain('12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,high,,,,csv batch 1,');
+    expect(r.out).toContain('12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,"high; implausible: 7.7x the national level ($520,000)",,,,csv batch 1,');
     expect(r.err).toEqual([]);
   });
 });

@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, implausibleAgainst, implausibleText, payAtFullTime, type PayFields, type ReferenceLevel,
+  FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, PLAUSIBLE_HOURS, hardIssues, hardIssueText, implausibleAgainst, implausibleText, payAtFullTime,
+  type PayFields, type ReferenceLevel,
 } from '../../build/compute/plausibility.ts';
-import { FLOORS } from '../../build/compute/stats.ts';
+import { FLOORS, FTE_MAX_HOURS, FTE_MIN_HOURS } from '../../build/compute/stats.ts';
 import { NATIONAL_LEVELS } from '../../build/db/reference/national-levels.ts';
 import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
 
@@ -94,5 +95,50 @@ describe('the boundaries', () => {
 
   it('leaves the ordinary spread of a specialty alone (a quarter to four times its level)', () => {
     for (const total of [120_000, 235_000, 470_000, 940_000, 1_880_000]) expect(implausibleAgainst(DERM, report(total, 50))).toBeNull();
+  });
+});
+
+/**
+ * The hard rule (issue 42, item 3): what a report imported as approved, which no moderator sees, must pass.
+ * Its total must be plausible against its specialty's reference level (the rule above), and its hours a week,
+ * when given, within the range the build's FTE figures read (10 to 100).
+ */
+describe('the hard rule of a report that skips moderation', () => {
+  const texts = (ref: ReferenceLevel | undefined, r: PayFields) => hardIssues(ref, r).map(hardIssueText);
+
+  it('the hours range is the one the build reads for FTE pay', () => {
+    expect(PLAUSIBLE_HOURS).toEqual({ min: FTE_MIN_HOURS, max: FTE_MAX_HOURS });
+    expect(PLAUSIBLE_HOURS).toEqual({ min: 10, max: 100 });
+  });
+
+  it('a shifted export: $19,500,000, $3,500 and $350 totals, hours swapped with years', () => {
+    expect(texts(DERM, report(19_500_000, 45, 'Full-Time (W-2)'))).toEqual(['total_compensation: got $19,500,000, 41.5x the national level of $470,000']);
+    expect(texts(PEDS_BLS, report(3_500, 50))).toEqual(['total_compensation: got $3,500, 1.7% of the BLS median of $205,860']);
+    expect(texts(PEDS_BLS, report(350, 20))).toEqual(['total_compensation: got $350 ($700 at 40 hours a week), 0.3% of the BLS median of $205,860']);
+    expect(texts(DERM, report(480_000, 4))).toEqual(['hours_per_week: got 4, outside 10 to 100 hours a week']);
+    expect(texts(DERM, report(480_000, 120))).toEqual(['hours_per_week: got 120, outside 10 to 100 hours a week']);
+    expect(texts(PEDS_BLS, report(350, 2))).toEqual([
+      'total_compensation: got $350 ($7,000 at 40 hours a week), 3.4% of the BLS median of $205,860',
+      'hours_per_week: got 2, outside 10 to 100 hours a week',
+    ]);
+  });
+
+  it('names the issues as data: column, values, and the reference rule\'s finding', () => {
+    expect(hardIssues(DERM, report(19_500_000, 45))).toEqual([
+      { column: 'total_compensation', total: 19_500_000, implausible: implausibleAgainst(DERM, report(19_500_000, 45)) },
+    ]);
+    expect(hardIssues(DERM, report(480_000, 4))).toEqual([{ column: 'hours_per_week', hours: 4 }]);
+  });
+
+  it('passes what moderation would pass: ordinary pay, part-time pay, hours from 10 to 100, unknown hours', () => {
+    const ordinary = [report(470_000, 50), report(60_000, 12, 'Part-Time (W-2)'), report(470_000, 10), report(470_000, 100), report(470_000, null), report(12_000, null, 'Part-Time (W-2)')];
+    for (const r of ordinary) expect(hardIssues(PEDS_BLS, r), JSON.stringify(r)).toEqual([]);
+    expect(hardIssues(DERM, report(5 * 470_000, 40))).toEqual([]);
+    expect(hardIssues(DERM, report(470_000 / 5, 40))).toEqual([]);
+  });
+
+  it('without a reference level only the hours are checked', () => {
+    expect(hardIssues(undefined, report(19_500_000, 45))).toEqual([]);
+    expect(texts(undefined, report(19_500_000, 2))).toEqual(['hours_per_week: got 2, outside 10 to 100 hours a week']);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * `physpay moderate list|approve|reject|delete`: the moderation queue.
  *
- * list shows every field a moderator needs and an outlier flag (the build's rule, or, while the specialty has
- * fewer than 5 approved reports, the reference-level rule: build/compute/plausibility.ts), as an aligned
- * table, one JSON object (--json) or CSV (--csv); approving a flagged report prints its flag (stderr) and
+ * list shows every field a moderator needs and its flags (the build's outlier rule, from 5 approved reports
+ * of the specialty, and beside it the reference-level rule: build/compute/plausibility.ts), as an aligned
+ * table, one JSON object (--json) or CSV (--csv); approving a flagged report prints its flags (stderr) and
  * approves it. Each decision records the moderator (--moderator, PHYSPAY_MODERATOR, else the OS user), a
  * reason (--reason) and the time. Bulk actions (--all-pending) and deleting several reports print what would
  * change with --dry-run, and otherwise need a count confirmation (build/cli/confirm.ts): a question on a
@@ -13,9 +13,9 @@ import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
 import { openReportsDb, type Db } from '../../db/open.ts';
 import {
-  CountMismatchError, countReports, deleteReports, describeSelection, flaggedReports, flagText, iterateReports, listReports, moderateIds,
-  moderatePending, moderationFlag, planIds, specialtyFences, specialtyReferences,
-  type FlaggedReports, type ListedReport, type ModerationFlag, type ModerationResult, type ReportFilter, type SpecialtyFences,
+  CountMismatchError, countReports, deleteReports, describeSelection, flagCount, flagDetails, flaggedReports, flagText, iterateReports, listReports,
+  moderateIds, moderatePending, moderationFlags, planIds, specialtyFences, specialtyReferences,
+  type FlaggedReports, type ListedReport, type ModerationResult, type ReportFilter, type SpecialtyFences,
 } from '../../db/moderation.ts';
 import { FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, type ReferenceLevel } from '../../compute/plausibility.ts';
 import { REPORT_STATUSES, type ReportStatus } from '../../contract/vocab.ts';
@@ -86,12 +86,6 @@ const dollars = (v: number) => `$${fmt(Math.round(v))}`;
 /** At most this many flagged reports are named one per line after an approval; one line counts the rest. */
 const FLAGS_SHOWN = 20;
 
-/** What an approval says of a flagged report: the fence it is outside, or the reference rule's text. */
-function flagDetail(flag: ModerationFlag): string {
-  if (flag.rule === 'reference') return flagText(flag)!;
-  return flag.outlier === 'high' ? `high (above the upper Tukey fence, ${dollars(flag.fence)})` : `low (below the lower Tukey fence, ${dollars(flag.fence)})`;
-}
-
 /**
  * Run a decision; an approval first reads the flags of the reports it approves (against the approved reports
  * before it), in the same transaction, so the flags printed are those of exactly the reports approved.
@@ -115,8 +109,8 @@ function decide(
 
 /** Approving stays possible: each flagged report approved is named on stderr with its flag. */
 function printFlags(io: CliIo, flagged: FlaggedReports): void {
-  for (const { report: r, flag } of flagged.first) {
-    io.err(`report ${r.id} (${r.specialty}, total ${dollars(r.total_compensation)}) approved with its flag: ${flagDetail(flag)}`);
+  for (const { report: r, flags } of flagged.first) {
+    io.err(`report ${r.id} (${r.specialty}, total ${dollars(r.total_compensation)}) approved with its ${flagCount(flags) > 1 ? 'flags' : 'flag'}: ${flagDetails(flags)}`);
   }
   const rest = flagged.count - flagged.first.length;
   if (rest > 0) io.err(`... and ${fmt(rest)} more flagged ${rest === 1 ? 'report' : 'reports'} approved`);
@@ -141,7 +135,7 @@ const ROW_KEYS = [
   'source', 'signals',
 ] as const;
 /**
- * `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), or null. `source`: `web`
+ * `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), both (`low; implausible: ...`), or null. `source`: `web`
  * (sent through /contribute), `csv batch N`, or null (written straight into the DB, e.g. the demo data); `signals`: how a web report arrived, in words (null for CSV).
  */
 type Row = ListedReport & { outlier: string | null; signals: string | null };
@@ -149,7 +143,7 @@ type Row = ListedReport & { outlier: string | null; signals: string | null };
 function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>, references: Map<string, ReferenceLevel>): Row {
   // a report with neither (the demo data, written straight into the DB) has no source to show
   const source = r.source === 'web' ? 'web' : r.batch_id !== null ? `csv batch ${r.batch_id}` : null;
-  const withFlag = { ...r, source, signals: r.source === 'web' ? signalsText(r.intake_signals) || null : null, outlier: flagText(moderationFlag(r, fences, references)) } as Row;
+  const withFlag = { ...r, source, signals: r.source === 'web' ? signalsText(r.intake_signals) || null : null, outlier: flagText(moderationFlags(r, fences, references)) } as Row;
   return Object.fromEntries(ROW_KEYS.map((k) => [k, withFlag[k]])) as unknown as Row;
 }
 
@@ -163,9 +157,9 @@ function legend(shown: Row[], fences: Map<string, SpecialtyFences>): string[] {
       few.length ? `; fewer than ${FENCES_MIN_APPROVED} approved: ${few.map((s) => `${s} (${fences.get(s)!.approved})`).join(', ')}` : ''
     }`,
   ];
-  if (shown.some((r) => r.outlier?.startsWith('implausible:'))) {
+  if (shown.some((r) => r.outlier?.includes('implausible:'))) {
     lines.push(
-      `implausible: the specialty has fewer than ${FENCES_MIN_APPROVED} approved reports, so the report is checked against its reference level (the BLS median, else the national level): a total above ${IMPLAUSIBLE_FACTOR}x the level, or pay at 40 hours a week below ${100 / IMPLAUSIBLE_FACTOR}% of it`,
+      `implausible: the report is checked against its specialty's reference level (the BLS median, else the national level) whatever the number of approved reports, beside the fences: a total above ${IMPLAUSIBLE_FACTOR}x the level, or pay at 40 hours a week below ${100 / IMPLAUSIBLE_FACTOR}% of it`,
     );
   }
   return lines;

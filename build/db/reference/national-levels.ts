@@ -1,9 +1,9 @@
 /**
  * A built-in national level per specialty: a rounded national median of full-time total compensation (USD),
  * near the figures of public physician compensation surveys of 2024-2025. Nothing is published from it:
- * `physpay moderate` compares a report with it while the specialty has too few approved reports for Tukey
- * fences and the BLS has no usable median for the specialty (build/compute/plausibility.ts), so a
- * $3,000,000 dermatologist is flagged in the first month. A rough level is enough there: the rule flags
+ * `physpay moderate` compares every report with it when the BLS has no usable median for the specialty
+ * (build/compute/plausibility.ts), so a $3,000,000 dermatologist is flagged in the first month, and beside
+ * the Tukey fences later. A rough level is enough there: the rule flags
  * only totals more than 5 times it, or full-time pay under a fifth of it.
  */
 export const NATIONAL_LEVELS: Readonly<Record<string, number>> = {
