@@ -1,6 +1,6 @@
 /**
  * Recovering a bad night: `builds list` shows each build's release and the import batches it holds (and
- * which it added), `builds rollback` says which batches the build it makes current holds, and the builds
+ * which it added), `builds diff` what moved between two, `builds rollback` says which batches the build it makes current holds, and the builds
  * commands that change state answer with one JSON object under --json.
  */
 import { writeFileSync } from 'node:fs';
@@ -48,6 +48,16 @@ describe('builds list and rollback after a bad night', () => {
     expect(lines[2]).toMatch(/, no import batches$/);
     const json = JSON.parse((await runCliText(['builds', 'list', '--out', dist, '--json'], at(27))).out) as { builds: { id: string; release: string; batches: number[]; batches_added: number[] }[] };
     expect(json.builds.map((b) => [b.batches, b.batches_added])).toEqual([[[1, 2], [2]], [[1], [1]], [[], []]]);
+
+    // what the bad night changed: builds diff names the figures that moved and the files
+    const diff = await runCliText(['builds', 'diff', json.builds[1]!.id, json.builds[0]!.id, '--out', dist], at(27));
+    expect(diff.code, diff.err).toBe(0);
+    expect(diff.out.split('\n')[0]).toMatch(new RegExp(`^${json.builds[1]!.id} -> ${json.builds[0]!.id}: reports used 1,\\d{3} -> 1,\\d{3}; files \\d+ added, \\d+ removed, [\\d,]+ changed, [\\d,]+ unchanged; \\d+ specialt(y|ies) with a national median or n that moved$`));
+    expect(diff.out).toMatch(/^ {2}cardiology: median \$[\d,]+ -> \$[\d,]+ \([+-]\d+\.\d%\), n \d+ -> \d+$/m);
+    const dj = JSON.parse((await runCliText(['builds', 'diff', json.builds[1]!.id, json.builds[0]!.id, '--out', dist, '--json'], at(27))).out) as { reports_used: { before: number; after: number }; figures: { specialty: string }[] };
+    expect(dj.reports_used.after - dj.reports_used.before).toBe(40);
+    expect(dj.figures.map((f) => f.specialty)).toContain('cardiology');
+    expect((await runCliText(['builds', 'diff', 'nope', json.builds[0]!.id, '--out', dist], at(27))).code).toBe(2);
 
     // the bad night is batch 2: roll back to the build before it, by default
     const back = await runCliText(['builds', 'rollback', '--out', dist], at(28));

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild, type BuildResult } from '../../run-build.ts';
 import { ttyProgress, silentProgress } from '../../emit/progress.ts';
-import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
+import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, readManifest, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
+import { diffBuilds, diffLines, type BuildSide } from '../../compute/builds-diff.ts';
 import { verifyBuildDir } from '../../emit/verify.ts';
 import { BuildSummary } from '../../contract/manifest.ts';
 import { givenExplicitly, option, readSettings } from '../settings.ts';
@@ -195,6 +196,28 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const batches = b.batches === null ? '' : b.batches.length === 0 ? ', no import batches' : `, batches ${batchRanges(b.batches)}${b.added && b.added.length ? ` (added ${batchRanges(b.added)})` : ''}`;
         io.out(`${b.current ? '*' : ' '} ${b.id}  ${b.release ? `release ${b.release}, ` : ''}${s ? `${count(s.reports_used)} reports, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}${batches}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
       }
+    });
+
+  builds
+    .command('diff')
+    .description('what changed from build A to build B: reports used, national medians and counts that moved, files added, removed and changed')
+    .argument('<a>', 'the earlier build id')
+    .argument('<b>', 'the later build id')
+    .addOption(option('out'))
+    .option('--json', 'print one JSON object: {from, to, reports_used, files: {added, removed, changed, unchanged}, figures: [...]}')
+    .action((a: string, b: string, opts) => {
+      const { out } = readSettings(opts, ['out']);
+      const side = (id: string): BuildSide => {
+        const dir = join(buildsDir(out), id);
+        try {
+          return { id, summary: BuildSummary.parse(JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'))), files: readManifest(dir).files };
+        } catch {
+          throw new CliError(`no readable build ${id} in ${out} (see \`physpay builds list\`)`, 2);
+        }
+      };
+      const d = diffBuilds(side(a), side(b));
+      if (opts.json) io.out(JSON.stringify(d));
+      else for (const line of diffLines(d)) io.out(line);
     });
 
   builds
