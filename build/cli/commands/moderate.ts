@@ -116,6 +116,14 @@ function printFlags(io: CliIo, flagged: FlaggedReports): void {
   if (rest > 0) io.err(`... and ${fmt(rest)} more flagged ${rest === 1 ? 'report' : 'reports'} approved`);
 }
 
+/** The --json answer of approve, reject and delete: one object on stdout (flags in it, not on stderr). */
+function decisionJson(io: CliIo, o: { action: string; changed: number; moderator: string; already?: number[]; flagged?: FlaggedReports | null }): void {
+  io.out(JSON.stringify({
+    action: o.action, changed: o.changed, moderator: o.moderator, already: o.already ?? [],
+    flagged: o.flagged ? { count: o.flagged.count, first: o.flagged.first.map(({ report, flags }) => ({ id: report.id, specialty: report.specialty, total_compensation: report.total_compensation, flags: flagDetails(flags) })) } : { count: 0, first: [] },
+  }));
+}
+
 function dryRun(io: CliIo, what: string, sel: ReturnType<typeof describeSelection>, extra = '', pending = false): void {
   const top = sel.bySpecialty.slice(0, 10).map(([slug, n]) => `${slug} ${fmt(n)}`);
   const rest = sel.bySpecialty.slice(10);
@@ -293,6 +301,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
       .option('--dry-run', 'print what would change; change nothing')
       .option('--yes', 'with --all-pending: go ahead without asking')
       .option('--expect-count <n>', 'go ahead only if exactly this many reports would change (no question asked)')
+      .option('--json', 'print one JSON object {action, changed, moderator, already, flagged: {count, first}} (flags in it, not on stderr)')
       .action(async (ids: string[], opts) => {
         const { db: path } = readSettings(opts, ['db']);
         if (ids.length > 0 && opts.allPending) throw new CliError('give report ids or --all-pending, not both', 2);
@@ -317,6 +326,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
             } catch (err) {
               rethrowMismatch(action, err, true);
             }
+            if (opts.json) return decisionJson(io, { action, changed: result.changed, moderator, already: plan.unchanged, flagged: result.flagged });
             if (result.flagged) printFlags(io, result.flagged);
             io.out(`${reports(result.changed)} ${verb} by ${moderator}${already}`);
             return;
@@ -325,6 +335,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           const sel = describeSelection(db, { filter: { ...filter, status: 'pending' } });
           if (opts.dryRun) return dryRun(io, action, sel, '', true);
           if (sel.count === 0 && expectCount === undefined) {
+            if (opts.json) return decisionJson(io, { action, changed: 0, moderator });
             io.out(`no pending reports match; nothing ${verb}`);
             return;
           }
@@ -336,6 +347,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           } catch (err) {
             rethrowMismatch(action, err, expectCount !== undefined);
           }
+          if (opts.json) return decisionJson(io, { action, changed: result.changed, moderator, flagged: result.flagged });
           if (result.flagged) printFlags(io, result.flagged);
           io.out(`${reports(result.changed)} ${verb} by ${moderator}`);
         } finally {
@@ -354,6 +366,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
     .option('--dry-run', 'print what would be deleted; delete nothing')
     .option('--yes', 'go ahead without asking')
     .option('--expect-count <n>', 'go ahead only if exactly this many reports would be deleted (no question asked)')
+    .option('--json', 'print one JSON object {action, changed, moderator, already, flagged}')
     .action(async (ids: string[], opts) => {
       const { db: path } = readSettings(opts, ['db']);
       const idList = parseIds(ids);
@@ -372,7 +385,8 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
         } catch (err) {
           rethrowMismatch('delete', err, expectCount !== undefined);
         }
-        io.out(`${reports(result.deleted)} deleted by ${moderator}`);
+        if (opts.json) decisionJson(io, { action: 'delete', changed: result.deleted, moderator });
+        else io.out(`${reports(result.deleted)} deleted by ${moderator}`);
       } finally {
         db.close();
       }
