@@ -37,7 +37,7 @@ if (process.env.PHYSPAY_BENCH_CHILD) {
   const progress = { stage: (name: string) => { close(); stage = { name, at: performance.now() }; }, done: () => { close(); stage = null; } };
   const r = runBuild({ ...DEFAULT_BUILD_OPTIONS, db, out, force: true, buildDate: '2026-11-16', now: () => new Date(), progress });
   const seconds = (performance.now() - t0) / 1000;
-  process.stdout.write(JSON.stringify({ seconds, stages, maxRssMb: process.resourceUsage().maxRSS / 1024, files: r.summary.files, bytes: r.summary.bytes, reports: r.summary.reports_used }));
+  process.stdout.write(JSON.stringify({ seconds, stages, maxRssMb: process.resourceUsage().maxRSS / 1024, files: r.summary.files, bytes: r.summary.bytes, reports: r.summary.approved_reports ?? r.summary.reports_used }));
   process.exit(0);
 }
 

@@ -42,7 +42,7 @@ export const SETTINGS = {
   buildDate: { flags: '--build-date <date>', env: 'PHYSPAY_BUILD_DATE', description: 'date written into the files\' attribution lines (default: today, UTC)', schema: isoDay.optional() },
   headlineYears: { flags: '--headline-years <n>', env: 'PHYSPAY_HEADLINE_YEARS', description: 'complete compensation years in the open data\'s headline figures (the most recent ones)', default: '3', schema: positiveInt.max(50) },
   keep: { flags: '--keep <n>', env: 'PHYSPAY_KEEP_BUILDS', description: 'published builds to keep for rollback', default: '7', schema: positiveInt.max(1000) },
-  maxCountDrop: { flags: '--max-count-drop <fraction>', env: 'PHYSPAY_MAX_COUNT_DROP', description: 'refuse to publish when reports used fall by more than this fraction', default: '0.2', schema: z.coerce.number().min(0).max(1) },
+  maxCountDrop: { flags: '--max-count-drop <fraction>', env: 'PHYSPAY_MAX_COUNT_DROP', description: 'refuse to publish when approved reports fall by more than this fraction', default: '0.2', schema: z.coerce.number().min(0).max(1) },
   maxMedianShift: { flags: '--max-median-shift <fraction>', env: 'PHYSPAY_MAX_MEDIAN_SHIFT', description: 'refuse to publish when a national median moves by more than this fraction', default: '0.15', schema: z.coerce.number().min(0).max(10) },
   winsorLower: { flags: '--winsor-lower <usd>', env: 'PHYSPAY_WINSOR_LOWER', description: 'keyed API: lower winsorization bound', default: '50000', schema: z.coerce.number().nonnegative() },
   winsorUpper: { flags: '--winsor-upper <usd>', env: 'PHYSPAY_WINSOR_UPPER', description: 'keyed API: upper winsorization bound', default: '3000000', schema: positiveInt },

@@ -2,10 +2,10 @@
  * Sanity diff between the previous published build and the new one (pure). A nightly build that suddenly
  * loses many reports or moves medians far is refused unless the operator forces it.
  */
-import type { BuildSummary } from '../contract/manifest.ts';
+import { summaryCounts, type BuildSummary } from '../contract/manifest.ts';
 
 export interface DiffThresholds {
-  /** largest allowed relative drop of reports used, e.g. 0.2 */
+  /** largest allowed relative drop of approved reports, e.g. 0.2 */
   maxCountDrop: number;
   /** largest allowed relative move of a specialty's national median, e.g. 0.15 */
   maxMedianShift: number;
@@ -15,12 +15,22 @@ export interface DiffThresholds {
 
 export const DEFAULT_THRESHOLDS: DiffThresholds = { maxCountDrop: 0.2, maxMedianShift: 0.15, minReportsForMedian: 25 };
 
-export function compareBuilds(prev: Pick<BuildSummary, 'reports_used' | 'medians' | 'counts'>, next: Pick<BuildSummary, 'reports_used' | 'medians' | 'counts'>, t: DiffThresholds): string[] {
+/** What the sanity diff compares of a build (build.json; an older one without approved_reports too). */
+export type DiffSide = Pick<BuildSummary, 'reports_used' | 'approved_reports' | 'medians' | 'counts'>;
+
+/**
+ * The count check compares approved reports (every approved report read), not reports used: reports used
+ * move with the headline years (a new compensation year shifts them), approved reports only when reports
+ * are removed, rejected or undone.
+ */
+export function compareBuilds(prev: DiffSide, next: DiffSide, t: DiffThresholds): string[] {
   const problems: string[] = [];
-  if (prev.reports_used > 0) {
-    const drop = (prev.reports_used - next.reports_used) / prev.reports_used;
+  const before = summaryCounts(prev).approved;
+  const after = summaryCounts(next).approved;
+  if (before > 0) {
+    const drop = (before - after) / before;
     if (drop > t.maxCountDrop) {
-      problems.push(`reports used fell from ${prev.reports_used.toLocaleString('en-US')} to ${next.reports_used.toLocaleString('en-US')} (-${(drop * 100).toFixed(1)}%, limit ${(t.maxCountDrop * 100).toFixed(0)}%)`);
+      problems.push(`approved reports fell from ${before.toLocaleString('en-US')} to ${after.toLocaleString('en-US')} (-${(drop * 100).toFixed(1)}%, limit ${(t.maxCountDrop * 100).toFixed(0)}%)`);
     }
   }
   for (const slug of Object.keys(prev.medians).sort()) {

@@ -49,7 +49,15 @@ export const BuildSummary = z
     publisher: z.string(),
     synthetic: z.boolean(),
     data_as_of: z.string(),
+    /**
+     * reports used: the reports behind the published national figures (specialties.json n: the headline
+     * compensation years on a full-time basis, outliers left out), the number releases.json and the home
+     * page show. In a build.json without approved_reports (written before it was recorded) it is the count of
+     * approved reports instead: summaryCounts reads both kinds.
+     */
     reports_used: z.number().int().nonnegative(),
+    /** every approved report the build read (the keyed API's population) */
+    approved_reports: z.number().int().nonnegative().optional(),
     specialties_published: z.number().int().nonnegative(),
     /** national median per published specialty (open data figures) */
     medians: z.record(z.string(), z.number()),
@@ -63,6 +71,21 @@ export const BuildSummary = z
   })
   .strict();
 export type BuildSummary = z.infer<typeof BuildSummary>;
+
+/**
+ * The two counts of a build: approved reports read, and reports used (null for a build.json written before
+ * approved_reports was recorded, whose reports_used counted approved reports).
+ */
+export function summaryCounts(s: Pick<BuildSummary, 'reports_used' | 'approved_reports'>): { approved: number; used: number | null } {
+  return s.approved_reports === undefined ? { approved: s.reports_used, used: null } : { approved: s.approved_reports, used: s.reports_used };
+}
+
+/** "1,102 reports used of 1,431 approved" (an older build.json: "1,431 approved reports"). */
+export function reportsText(s: Pick<BuildSummary, 'reports_used' | 'approved_reports'>): string {
+  const { approved, used } = summaryCounts(s);
+  const n = (v: number) => v.toLocaleString('en-US');
+  return used === null ? `${n(approved)} approved reports` : `${n(used)} reports used of ${n(approved)} approved`;
+}
 
 /** The release label of a public JSON document as canonical JSON writes it (masked by figures_hash). */
 export function releaseToken(release: string): string {

@@ -61,10 +61,10 @@ export function renderHomePage(site: SiteContext, sp: SpecialtiesFeed, st: State
   const headline = `<section${attrs({ 'data-feed': sp.feed_url, 'aria-label': 'National figures' })}>
 <dl class="stats">
 <div><dt>Specialties published</dt><dd><span id="published-count">${esc(published.length)}</span> <span class="of">of ${esc(sp.count)}</span></dd></div>
-<div><dt>Reports behind them (n)</dt><dd>${fig('n', sp.n, 'count', { floor })}</dd></div>
+<div><dt>Reports used (n)</dt><dd>${fig('n', sp.n, 'count', { floor })}</dd></div>
 <div><dt>Data as of</dt><dd>${textFig('as_of', sp.as_of, 'time', { datetime: sp.as_of })}</dd></div>
 </dl>
-<p class="meta">Reports: approved salary reports (outliers excluded) behind the national figures of the ${esc(published.length)} published specialties (the n of the specialties feed). Data as of: the newest report&rsquo;s submission date.</p>
+<p class="meta">Reports used: approved salary reports behind the national figures of the ${esc(published.length)} published specialties, in the compensation years and on the full-time basis of those figures, outliers excluded (the n of the specialties feed, and each release's reports used). Data as of: the newest report&rsquo;s submission date.</p>
 ${honestLine(site, published.length, sp.count)}
 </section>`;
 

@@ -190,7 +190,7 @@ describe('sanity diff, retention, rollback', () => {
     expect(() => goldenBuild(thinDb, out, { now: () => new Date(FIXED_NOW.getTime() + 1000) })).toThrow(/differs too much/);
     expect(currentBuildId(out)).toBe(first.id);
     const forced = goldenBuild(thinDb, out, { force: true, now: () => new Date(FIXED_NOW.getTime() + 2000) });
-    expect(forced.diffWarnings.join('\n')).toMatch(/reports used fell/);
+    expect(forced.diffWarnings.join('\n')).toMatch(/approved reports fell/);
     expect(currentBuildId(out)).toBe(forced.id);
   });
 
@@ -217,7 +217,7 @@ describe('sanity diff, retention, rollback', () => {
     const code = await main(['node', 'physpay', 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--no-fsync'], io);
     expect(code).toBe(0);
     expect(io.lines).toHaveLength(1);
-    expect(io.lines[0]).toMatch(/^built \S+: 1,\d{3} reports used, \d,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
+    expect(io.lines[0]).toMatch(/^built \S+: [\d,]+ reports used of 1,\d{3} approved, \d,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
     const bad = captureIo();
     expect(await main(['node', 'physpay', 'build', '--db', join(work, 'missing.db'), '--out', out], bad)).toBe(1);
     expect(bad.errors.join('\n')).toMatch(/reports DB not found/);
@@ -252,7 +252,8 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
       reports_used: expect.any(Number), files: expect.any(Number), files_changed: j.files, bytes: expect.any(Number),
       synthetic: true, base_url: 'https://physpay.example', pruned: [], warnings: [],
     });
-    expect(j.reports_used as number).toBeGreaterThan(1000);
+    expect(j.approved_reports as number).toBeGreaterThan(1000);
+    expect(j.reports_used as number).toBeGreaterThan(0);
     expect(j.files as number).toBeGreaterThan(2000);
     expect(typeof j.duration_s).toBe('number');
     expect(j.message).toMatch(/^built \S+: .*; published as current$/);
@@ -266,7 +267,7 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
     const unchanged = JSON.parse(j.out[0]!) as Record<string, unknown>;
     expect(unchanged).toMatchObject({ status: 'unchanged', build_id: null, current: first, previous: first, files_changed: 0 });
     // `message` is the line printed without --json (the CLI prints the same `outcomeLine` either way)
-    expect(unchanged.message).toMatch(new RegExp(`^no change: same content as the current build ${first} \\(1,\\d{3} reports used, \\d,\\d{3} files, 0 changed\\); nothing published$`));
+    expect(unchanged.message).toMatch(new RegExp(`^no change: same content as the current build ${first} \\([\\d,]+ reports used of 1,\\d{3} approved, \\d,\\d{3} files, 0 changed\\); nothing published$`));
     expect(ids()).toEqual([first]);
     expect(currentBuildId(out())).toBe(first);
     noStaging();
@@ -285,7 +286,7 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
     const pinned = JSON.parse(j.out[0]!) as Record<string, unknown>;
     expect(pinned).toMatchObject({ status: 'pinned', build_id: null, current: first, previous: first, pinned: true });
     expect(pinned.files_changed as number).toBeGreaterThan(0);
-    expect(pinned.message).toMatch(new RegExp(`^not published: the current build ${first} is pinned; the new build \\(1,\\d{3} reports used, \\d,\\d{3} files, [\\d,]+ changed\\) was validated and discarded \\(physpay builds unpin ${first} to publish again, or --allow-pinned to accept this\\)$`));
+    expect(pinned.message).toMatch(new RegExp(`^not published: the current build ${first} is pinned; the new build \\([\\d,]+ reports used of 1,\\d{3} approved, \\d,\\d{3} files, [\\d,]+ changed\\) was validated and discarded \\(physpay builds unpin ${first} to publish again, or --allow-pinned to accept this\\)$`));
     expect(ids()).toEqual([first]);
     noStaging();
 

@@ -1,7 +1,7 @@
 /**
  * Counts printed to an operator have thousands separators (issue 28, item 6: "numbers printed without
  * separators in some lines"): `builds list` (files), an undo refused twice (reports removed), the sanity
- * diff's refusal (reports used; medians as dollars). Identifiers stay bare: line numbers, batch and key ids,
+ * diff's refusal (approved reports; medians as dollars). Identifiers stay bare: line numbers, batch and key ids,
  * and the value to type after --expect-count.
  */
 import { writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ describe('thousands separators in CLI output', () => {
     const r = await run('builds', 'list', '--out', golden.dist);
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(1);
-    expect(r.out[0]).toMatch(/ \d{1,3}(,\d{3})* reports, \d,\d{3} files, data as of /); // 5,000+ files
+    expect(r.out[0]).toMatch(/ \d{1,3}(,\d{3})* reports used of \d{1,3}(,\d{3})* approved, \d,\d{3} files, data as of /); // 5,000+ files
     expect(r.out[0]!.replace(golden.buildId, '').replace(/\d{4}-\d{2}-\d{2}/g, '')).not.toMatch(BARE);
   });
 
@@ -45,14 +45,14 @@ describe('thousands separators in CLI output', () => {
     expect(twice.err).toEqual([`physpay: batch 1 was already undone on ${NOW.toISOString()} (1,200 reports removed); nothing changed`]);
   });
 
-  it('the sanity diff: reports used, and national medians as dollars', () => {
+  it('the sanity diff: approved reports, and national medians as dollars', () => {
     const problems = compareBuilds(
       { reports_used: 959_064, medians: { cardiology: 512_000 }, counts: { cardiology: 30_000 } },
       { reports_used: 700_000, medians: { cardiology: 640_000 }, counts: { cardiology: 22_000 } },
       DEFAULT_THRESHOLDS,
     );
     expect(problems).toEqual([
-      'reports used fell from 959,064 to 700,000 (-27.0%, limit 20%)',
+      'approved reports fell from 959,064 to 700,000 (-27.0%, limit 20%)',
       'cardiology: national median moved from $512,000 to $640,000 (25.0%, limit 15%)',
     ]);
   });

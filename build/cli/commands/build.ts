@@ -7,7 +7,7 @@ import { ttyProgress, silentProgress } from '../../emit/progress.ts';
 import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, readManifest, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
 import { diffBuilds, diffLines, type BuildSide } from '../../compute/builds-diff.ts';
 import { verifyBuildDir } from '../../emit/verify.ts';
-import { BuildSummary } from '../../contract/manifest.ts';
+import { BuildSummary, reportsText } from '../../contract/manifest.ts';
 import { givenExplicitly, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { onPublishFailure, runOnPublish, type OnPublishResult } from '../on-publish.ts';
@@ -69,14 +69,15 @@ function releaseOf(out: string, id: string): string | null {
 /** The one line `physpay build` prints for each outcome. */
 function outcomeLine(r: BuildResult): string {
   const sm = r.summary;
-  if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${count(sm.reports_used)} reports used, ${count(sm.files)} files, 0 changed); nothing published`;
+  const reports = reportsText(sm);
+  if (r.status === 'unchanged') return `no change: same content as the current build ${r.previous} (${reports}, ${count(sm.files)} files, 0 changed); nothing published`;
   if (r.status === 'pinned') {
-    return `not published: the current build ${r.previous} is pinned; the new build (${count(sm.reports_used)} reports used, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again, or --allow-pinned to accept this)`;
+    return `not published: the current build ${r.previous} is pinned; the new build (${reports}, ${count(sm.files)} files, ${count(r.filesChanged)} changed) was validated and discarded (physpay builds unpin ${r.previous} to publish again, or --allow-pinned to accept this)`;
   }
   // reused: unchanged files of the current build, hard-linked rather than written again
   const files = r.previous ? `${count(sm.files)} files (${count(r.filesChanged)} changed since ${r.previous}; ${count(r.filesReused)} unchanged, reused)` : `${count(sm.files)} files written`;
   const pruned = r.pruned.length ? `; removed ${r.pruned.length === 1 ? 'the old build' : `${count(r.pruned.length)} old builds`} ${r.pruned.join(', ')} (--keep)` : '';
-  return `built ${r.id}: ${count(sm.reports_used)} reports used, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current${pruned}`;
+  return `built ${r.id}: ${reports}, ${files}, ${MB(sm.bytes)}, ${r.seconds.toFixed(1)} s${sm.synthetic ? ' (SYNTHETIC demo data)' : ''}; published as current${pruned}`;
 }
 
 export function registerBuildCommands(program: Command, io: CliIo): void {
@@ -140,7 +141,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         const current = r.published ? r.id : r.previous;
         io.out(JSON.stringify({
           status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
-          reports_used: sm.reports_used, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
+          reports_used: sm.reports_used, approved_reports: sm.approved_reports, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
           data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
           pruned: r.pruned, warnings: r.diffWarnings, data_switch: r.dataSwitch, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
         }));
@@ -194,7 +195,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       for (const b of list) {
         const s = b.summary;
         const batches = b.batches === null ? '' : b.batches.length === 0 ? ', no import batches' : `, batches ${batchRanges(b.batches)}${b.added && b.added.length ? ` (added ${batchRanges(b.added)})` : ''}`;
-        io.out(`${b.current ? '*' : ' '} ${b.id}  ${b.release ? `release ${b.release}, ` : ''}${s ? `${count(s.reports_used)} reports, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}${batches}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
+        io.out(`${b.current ? '*' : ' '} ${b.id}  ${b.release ? `release ${b.release}, ` : ''}${s ? `${reportsText(s)}, ${count(s.files)} files, data as of ${s.data_as_of}${s.synthetic ? ', synthetic' : ''}${s.forced ? ', forced' : ''}${batches}` : '(summary unreadable)'}${b.pinned ? ', pinned' : ''}`);
       }
     });
 
