@@ -52,10 +52,13 @@ describe('builds list and rollback after a bad night', () => {
     // what the bad night changed: builds diff names the figures that moved and the files
     const diff = await runCliText(['builds', 'diff', json.builds[1]!.id, json.builds[0]!.id, '--out', dist], at(27));
     expect(diff.code, diff.err).toBe(0);
-    expect(diff.out.split('\n')[0]).toMatch(new RegExp(`^${json.builds[1]!.id} -> ${json.builds[0]!.id}: reports used 1,\\d{3} -> 1,\\d{3}; files \\d+ added, \\d+ removed, [\\d,]+ changed, [\\d,]+ unchanged; \\d+ specialt(y|ies) with a national median or n that moved$`));
+    expect(diff.out.split('\n')[0]).toMatch(new RegExp(`^${json.builds[1]!.id} -> ${json.builds[0]!.id}: reports used [\\d,]+ -> [\\d,]+; files \\d+ added, \\d+ removed, [\\d,]+ changed, [\\d,]+ unchanged; \\d+ specialt(y|ies) with a national median or n that moved$`));
     expect(diff.out).toMatch(/^ {2}cardiology: median \$[\d,]+ -> \$[\d,]+ \([+-]\d+\.\d%\), n \d+ -> \d+$/m);
     const dj = JSON.parse((await runCliText(['builds', 'diff', json.builds[1]!.id, json.builds[0]!.id, '--out', dist, '--json'], at(27))).out) as { reports_used: { before: number; after: number }; figures: { specialty: string }[] };
-    expect(dj.reports_used.after - dj.reports_used.before).toBe(40);
+    // reports used: the headline population (the 40 new reports, less any left out as outliers; published
+    // counts move by up to 2: README, Disclosure control)
+    expect(dj.reports_used.after - dj.reports_used.before).toBeGreaterThan(30);
+    expect(dj.reports_used.after - dj.reports_used.before).toBeLessThanOrEqual(42);
     expect(dj.figures.map((f) => f.specialty)).toContain('cardiology');
     expect((await runCliText(['builds', 'diff', 'nope', json.builds[0]!.id, '--out', dist], at(27))).code).toBe(2);
 
