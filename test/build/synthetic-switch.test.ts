@@ -103,7 +103,7 @@ describe('switching between synthetic and real data', () => {
 
     const ok = await build(golden.db, '--allow-synthetic-over-real');
     expect(ok.code, ok.err).toBe(0);
-    expect(ok.out).toMatch(/^built \S+: 1,4\d\d reports used, .*\(SYNTHETIC demo data\); published as current/);
+    expect(ok.out).toMatch(/^built \S+: [\d,]+ reports used of 1,4\d\d approved, .*\(SYNTHETIC demo data\); published as current/);
     expect(ok.err).toBe(`warning: published synthetic demo data over the build of real reports ${real} (--allow-synthetic-over-real); the sanity diff against it was not run`);
     expect(buildJson(currentBuildId(golden.dist)!).synthetic).toBe(true);
   });
