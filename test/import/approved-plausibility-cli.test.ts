@@ -3,36 +3,13 @@
  * the approved reports it imports (as `moderate approve` does), and refuses an approved row that fails the
  * hard plausibility rule (build/compute/plausibility.ts: hardIssues) unless --keep-implausible is given.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useReportsDb } from './reports-db.ts';
 
-const tmp = useTempDir('approved-plausibility', { each: true });
-let db: string;
-
-beforeEach(async () => {
-  db = join(tmp.path, 'reports.db');
-  expect((await runCli(['init', '--db', db])).code).toBe(0);
-});
-
-function csv(name: string, rows: string[]): string {
-  const path = join(tmp.path, name);
-  writeFileSync(path, `${[REPORT_COLUMNS.join(','), ...rows].join('\n')}\n`);
-  return path;
-}
-
-function query<T>(sql: string): T[] {
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare(sql).all() as T[];
-  } finally {
-    conn.close();
-  }
-}
+const fx = useReportsDb('approved-plausibility');
+const { csv, query } = fx;
 
 /**
  * A shifted export: hours and years swapped, base and bonus swapped, and amounts no physician earns, every
@@ -49,7 +26,7 @@ const SHIFTED = [
 
 describe('an approved row that fails the hard plausibility rule', () => {
   it('is a bad row: the file is refused (all or nothing), each line names the rule, the values and the way out', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, csv('shifted.csv', SHIFTED)]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, csv('shifted.csv', SHIFTED)]);
     expect(r.code).toBe(1);
     expect(r.err).toEqual([
       'shifted.csv line 3: total_compensation: implausible for a report imported as approved (got $19,500,000, 41.5x the national level of $470,000: import it as pending for a moderator, or give --keep-implausible)',
@@ -62,7 +39,7 @@ describe('an approved row that fails the hard plausibility rule', () => {
   });
 
   it('two issues of one row are one bad row with both', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, csv('both.csv', ['pediatrics,OH,2025,350,,,2,5,,,,2025-12-01,approved'])]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, csv('both.csv', ['pediatrics,OH,2025,350,,,2,5,,,,2025-12-01,approved'])]);
     expect(r.code).toBe(1);
     expect(r.err[0]).toBe(
       'both.csv line 2: total_compensation: implausible for a report imported as approved (got $350 ($7,000 at 40 hours a week), 2.7% of the national level of $255,000); hours_per_week: implausible for a report imported as approved (got 2, outside 10 to 100 hours a week: import it as pending for a moderator, or give --keep-implausible)',
@@ -70,14 +47,14 @@ describe('an approved row that fails the hard plausibility rule', () => {
   });
 
   it('the same row as pending is imported without a word (moderate list flags it)', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, csv('pending.csv', SHIFTED.map((l) => l.replace(/,approved$/, ',')))]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, csv('pending.csv', SHIFTED.map((l) => l.replace(/,approved$/, ',')))]);
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(r.err).toEqual([]);
     expect(r.out).toEqual(['6 reports imported from pending.csv (6 pending); 4 values normalised (4 with $ or thousands separators); batch 1']);
   });
 
   it('--keep-implausible imports them, and names each with its flags', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, '--keep-implausible', csv('shifted.csv', SHIFTED)]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, '--keep-implausible', csv('shifted.csv', SHIFTED)]);
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(r.err).toEqual([
       'shifted.csv line 3: report 2 (dermatology, total $19,500,000) imported as approved with its flag: implausible: 41.5x the national level ($470,000)',
@@ -95,9 +72,9 @@ describe('an approved row that fails the hard plausibility rule', () => {
 describe('approved rows that pass are imported, with the flags moderate approve would print', () => {
   it('a Tukey outlier against the approved reports before the import is named, and imported', async () => {
     const five = [230, 240, 250, 260, 270].map((k, i) => `pediatrics,OH,2025,${k}000,,,,,,,,2025-07-0${i + 1},approved`);
-    expect((await runCli(['import', 'reports', '--db', db, csv('five.csv', five)])).err).toEqual([]);
+    expect((await runCli(['import', 'reports', '--db', fx.db, csv('five.csv', five)])).err).toEqual([]);
     // fences of the five: [210,000, 290,000]; the file's own approved rows do not move them
-    const r = await runCli(['import', 'reports', '--db', db, csv('more.csv', [
+    const r = await runCli(['import', 'reports', '--db', fx.db, csv('more.csv', [
       'pediatrics,OH,2025,300000,,,,,,,,2025-08-01,approved',
       'pediatrics,OH,2025,250000,,,,,,,,2025-08-02,approved',
       'pediatrics,OH,2025,900000,,,,,,,,2025-08-03,', // pending: no line
@@ -112,7 +89,7 @@ describe('approved rows that pass are imported, with the flags moderate approve 
   });
 
   it('an ordinary file prints no flag', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, csv('ok.csv', ['cardiology,NY,2025,520000,480000,40000,55,12,Private Practice,Partner/Owner,7000,2025-12-01,approved'])]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, csv('ok.csv', ['cardiology,NY,2025,520000,480000,40000,55,12,Private Practice,Partner/Owner,7000,2025-12-01,approved'])]);
     expect(r.code).toBe(0);
     expect(r.err).toEqual([]);
     expect(r.out).toEqual(['1 reports imported from ok.csv (1 approved); batch 1']);

@@ -4,28 +4,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useReportsDb } from './reports-db.ts';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
-const tmp = useTempDir('import-json', { each: true });
-let db: string;
-
-beforeEach(async () => {
-  db = join(tmp.path, 'reports.db');
-  expect((await runCli(['init', '--db', db])).code).toBe(0);
-});
-
-function csv(name: string, rows: string[]): string {
-  const path = join(tmp.path, name);
-  writeFileSync(path, `${[REPORT_COLUMNS.join(','), ...rows].join('\n')}\n`);
-  return path;
-}
+const fx = useReportsDb('import-json');
+const { csv } = fx;
 
 const json = async (args: string[]) => {
-  const r = await runCli(['import', 'reports', '--db', db, '--json', ...args], { now: NOW });
+  const r = await runCli(['import', 'reports', '--db', fx.db, '--json', ...args], { now: NOW });
   expect(r.out).toHaveLength(1);
   return { ...r, doc: JSON.parse(r.out[0]!) };
 };
@@ -45,7 +33,7 @@ describe('import reports --json', () => {
       'week.csv line 4: report 2 (dermatology, total $3,000,000) imported as approved with its flag: implausible: 6.4x the national level ($470,000)',
     ]);
     expect(doc).toEqual({
-      status: 'imported', db, file: 'week.csv', batch_id: 1, rows_read: 3, imported: 2,
+      status: 'imported', db: fx.db, file: 'week.csv', batch_id: 1, rows_read: 3, imported: 2,
       by_status: { pending: 1, approved: 1, rejected: 0 },
       decisions_restored: { approved: 0, rejected: 0 },
       duplicates: { count: 1, in_db: 0, in_file: 1, rows: [{ line: 3, first_line: 2 }] },
@@ -77,7 +65,7 @@ describe('import reports --json', () => {
   });
 
   it('with --rejects (exit 3): imported, the bad rows and the rejects file', async () => {
-    const rejects = join(tmp.path, 'rejects.csv');
+    const rejects = join(fx.dir, 'rejects.csv');
     const { code, doc } = await json(['--rejects', rejects, csv('night.csv', [ROWS[0]!, 'astrology,NY,2025,520000,,,,,,,,2025-12-01,'])]);
     expect(code).toBe(3);
     expect(doc).toMatchObject({
@@ -88,18 +76,18 @@ describe('import reports --json', () => {
   });
 
   it('a file that cannot be read, or is missing: refused, failed (exit 1)', async () => {
-    const header = join(tmp.path, 'header.csv');
+    const header = join(fx.dir, 'header.csv');
     writeFileSync(header, 'specialty,state\n');
     const refused = await json([header]);
     expect(refused.code).toBe(1);
     expect(refused.doc).toMatchObject({ status: 'refused', batch_id: null, bad_rows: null, error: expect.stringMatching(/^header\.csv line 1: bad header: /) });
-    const missing = await json([join(tmp.path, 'missing.csv')]);
+    const missing = await json([join(fx.dir, 'missing.csv')]);
     expect(missing.code).toBe(1);
-    expect(missing.doc).toMatchObject({ status: 'failed', batch_id: null, error: `cannot read ${join(tmp.path, 'missing.csv')}: no such file` });
+    expect(missing.doc).toMatchObject({ status: 'failed', batch_id: null, error: `cannot read ${join(fx.dir, 'missing.csv')}: no such file` });
   });
 
   it('a usage error prints nothing on stdout', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, '--json', '--date-format', 'nope', csv('week.csv', ROWS)]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, '--json', '--date-format', 'nope', csv('week.csv', ROWS)]);
     expect(r.code).toBe(2);
     expect(r.out).toEqual([]);
   });

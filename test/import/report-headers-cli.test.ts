@@ -3,37 +3,15 @@
  * alike (`Total Compensation`), optional columns may be absent, and a bad header is one file-level refusal,
  * not a "bad row".
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
 import { headerKeys } from '../../build/import/normalise.ts';
 import { runCli } from '../helpers/cli.ts';
-import { useTempDir } from '../helpers/temp-dir.ts';
+import { useReportsDb } from './reports-db.ts';
 
-const tmp = useTempDir('report-headers', { each: true });
-let db: string;
-
-beforeEach(async () => {
-  db = join(tmp.path, 'reports.db');
-  expect((await runCli(['init', '--db', db])).code).toBe(0);
-});
-
-function file(name: string, lines: string[]): string {
-  const path = join(tmp.path, name);
-  writeFileSync(path, `${lines.join('\n')}\n`);
-  return path;
-}
-
-function query<T>(sql: string): T[] {
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare(sql).all() as T[];
-  } finally {
-    conn.close();
-  }
-}
+const fx = useReportsDb('report-headers');
+const { file, query } = fx;
 
 describe('header names', () => {
   it('match with spaces and underscores alike, whatever the letter case', () => {
@@ -49,7 +27,7 @@ describe('header names', () => {
   });
 
   it('a survey export with a spelt-out header and only some optional columns imports', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, file('export.csv', [
+    const r = await runCli(['import', 'reports', '--db', fx.db, file('export.csv', [
       'Specialty,State,Year,Total Compensation,Hours Per Week,Submitted At',
       'Cardiology,NY,2025,520000,55,2025-12-01',
       'Pediatrics,OH,2025,250000,,2025-12-02',
@@ -64,8 +42,8 @@ describe('header names', () => {
   });
 
   it('an absent optional column is read as empty: the same report as an empty cell (a duplicate)', async () => {
-    expect((await runCli(['import', 'reports', '--db', db, file('full.csv', [REPORT_COLUMNS.join(','), 'cardiology,NY,2025,520000,,,,,,,,2025-12-01,'])])).code).toBe(0);
-    const r = await runCli(['import', 'reports', '--db', db, file('short.csv', ['specialty,state,year,total_compensation,submitted_at', 'cardiology,NY,2025,520000,2025-12-01'])]);
+    expect((await runCli(['import', 'reports', '--db', fx.db, file('full.csv', [REPORT_COLUMNS.join(','), 'cardiology,NY,2025,520000,,,,,,,,2025-12-01,'])])).code).toBe(0);
+    const r = await runCli(['import', 'reports', '--db', fx.db, file('short.csv', ['specialty,state,year,total_compensation,submitted_at', 'cardiology,NY,2025,520000,2025-12-01'])]);
     expect(r.code).toBe(0);
     expect(r.err).toEqual(['short.csv line 2: duplicate of report 1 (batch 1), skipped']);
   });
@@ -73,7 +51,7 @@ describe('header names', () => {
 
 describe('a bad header is the file refused, not a bad row', () => {
   it('a missing required column: one line naming it, the required and the optional columns; no batch recorded', async () => {
-    const r = await runCli(['import', 'reports', '--db', db, file('no-total.csv', ['specialty,state,year,submitted_at', 'cardiology,NY,2025,2025-12-01'])]);
+    const r = await runCli(['import', 'reports', '--db', fx.db, file('no-total.csv', ['specialty,state,year,submitted_at', 'cardiology,NY,2025,2025-12-01'])]);
     expect(r.code).toBe(1);
     expect(r.out).toEqual([]);
     expect(r.err).toEqual([
@@ -83,20 +61,20 @@ describe('a bad header is the file refused, not a bad row', () => {
   });
 
   it('an unknown column and a column given twice read the same way', async () => {
-    const unknown = await runCli(['import', 'reports', '--db', db, file('notes.csv', [`${REPORT_COLUMNS.join(',')},notes`])]);
+    const unknown = await runCli(['import', 'reports', '--db', fx.db, file('notes.csv', [`${REPORT_COLUMNS.join(',')},notes`])]);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toHaveLength(1);
     expect(unknown.err[0]).toMatch(/^physpay: notes\.csv line 1: bad header: unknown column\(s\): notes\. Required: .*; nothing was imported$/);
-    const twice = await runCli(['import', 'reports', '--db', db, file('twice.csv', [`${REPORT_COLUMNS.join(',')},Total Compensation`])]);
+    const twice = await runCli(['import', 'reports', '--db', fx.db, file('twice.csv', [`${REPORT_COLUMNS.join(',')},Total Compensation`])]);
     expect(twice.err).toEqual([
       'physpay: twice.csv line 1: columns "total_compensation" and "Total Compensation" are the same column (header names ignore letter case, surrounding spaces, and spaces against underscores); nothing was imported',
     ]);
   });
 
   it('an empty file, and an unclosed quote, likewise', async () => {
-    const empty = await runCli(['import', 'reports', '--db', db, file('empty.csv', [])]);
+    const empty = await runCli(['import', 'reports', '--db', fx.db, file('empty.csv', [])]);
     expect(empty.err).toEqual(['physpay: empty.csv line 1: the file is empty (a header row is required); nothing was imported']);
-    const quote = await runCli(['import', 'reports', '--db', db, file('quote.csv', [REPORT_COLUMNS.join(','), '"cardiology,NY,2025,520000,,,,,,,,2025-12-01,'])]);
+    const quote = await runCli(['import', 'reports', '--db', fx.db, file('quote.csv', [REPORT_COLUMNS.join(','), '"cardiology,NY,2025,520000,,,,,,,,2025-12-01,'])]);
     expect(quote.code).toBe(1);
     expect(quote.err).toEqual(['physpay: quote.csv line 2: a quoted field is never closed; nothing was imported']);
   });
@@ -104,11 +82,11 @@ describe('a bad header is the file refused, not a bad row', () => {
 
 describe('the other importers refuse a bad header the same way', () => {
   it('institutions with a missing column, a BLS file without a year', async () => {
-    const inst = await runCli(['import', 'institutions', '--db', db, file('hospitals.csv', ['institution_slug,institution_name,city,state', 'a,b,c,NY'])]);
+    const inst = await runCli(['import', 'institutions', '--db', fx.db, file('hospitals.csv', ['institution_slug,institution_name,city,state', 'a,b,c,NY'])]);
     expect(inst.code).toBe(1);
     expect(inst.err).toHaveLength(1);
     expect(inst.err[0]).toMatch(/^physpay: hospitals\.csv line 1: bad header: missing column\(s\): academic_year, checked_at, source_url, pgy, salary\. Expected: .*; nothing was imported$/);
-    const bls = await runCli(['import', 'bls', '--db', db, file('bls.csv', ['OCC_CODE,OCC_TITLE,A_MEDIAN', '29-1221,"Pediatricians, General","205,860"'])]);
+    const bls = await runCli(['import', 'bls', '--db', fx.db, file('bls.csv', ['OCC_CODE,OCC_TITLE,A_MEDIAN', '29-1221,"Pediatricians, General","205,860"'])]);
     expect(bls.code).toBe(1);
     expect(bls.err).toEqual(['physpay: bls.csv line 1: the file has no YEAR column: give the OEWS year with --year (e.g. --year 2024); nothing was imported']);
   });
