@@ -4,9 +4,11 @@
  * build loads, the server answers: /healthz 200, /readyz 503 naming the build, every data route 503 with
  * Retry-After in its interface's error shape; once it is loaded, 200.
  *
- * A build that takes as long to load as the test wants: one of its public files is replaced by a named
- * pipe (mkfifo), so reading it waits until the test writes the file's bytes into the pipe. Before this
- * change, serve loaded the build before listening, so on a taken port it never got to say so.
+ * A build that takes as long to load as the test wants: its first public file (in manifest order, so the
+ * first file a load reads) is replaced by a named pipe (mkfifo), so reading it waits until the test writes
+ * the file's bytes into the pipe. Before this change, serve loaded the build before listening, so on a
+ * taken port it never got to say so. A load that read files synchronously stalled the whole server on
+ * that pipe: a slow or stuck file must hold one read, not every answer.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -28,7 +30,8 @@ let feedBytes: Buffer;
 let fifo: string;
 
 beforeAll(() => {
-  fifo = join(golden.buildDir, 'public', FEED);
+  const manifest = JSON.parse(readFileSync(join(golden.buildDir, 'manifest.json'), 'utf8')) as { files: Record<string, unknown> };
+  fifo = join(golden.buildDir, Object.keys(manifest.files).find((p) => p.startsWith('public/'))!);
   feedBytes = readFileSync(fifo);
   rmSync(fifo);
   const r = spawnSync('mkfifo', [fifo]);
@@ -103,7 +106,7 @@ describe('while the build loads', () => {
     }
     expect(ready).toBe(false); // stdout's `listening on` waits for the build
 
-    await writeFile(fifo, feedBytes); // the build's last missing file: the load goes on
+    await writeFile(fifo, feedBytes); // the build's missing file: the load goes on
     await serve.ready;
     const after = await get(serve.url, '/readyz');
     expect(after.status).toBe(200);
