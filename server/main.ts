@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './http/clock.ts';
 import type { TrustProxy } from './http/client-ip.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { listenFirst, type BoundServer } from './listen.ts';
-import { acceptQueueLength } from './http/accept-queue.ts';
+import { acceptQueueLength, drainLimitMs } from './http/accept-queue.ts';
 import type { BillingConfig } from './billing/webhook.ts';
 
 export { answerClientError, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './listen.ts';
@@ -77,7 +77,7 @@ export interface RunningServer {
 
 /**
  * Graceful stop: keep accepting until the kernel's queue of connections waiting for this server is empty
- * (server/http/accept-queue.ts), for at most half the grace period. Where the queue cannot be read (not
+ * (server/http/accept-queue.ts), for at most drainLimitMs(grace). Where the queue cannot be read (not
  * Linux), until no new connection came for QUIET_MS.
  */
 const QUIET_MS = 100;
@@ -178,7 +178,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         // request on but that this process has not accepted yet: Node takes one connection from the kernel's
         // queue per turn of its event loop, so on a busy process a hundred queued connections take seconds.
         // So: keep accepting until the queue is empty (read from the kernel; where it cannot be read, until
-        // two loop turns and QUIET_MS passed without a new connection), for at most half the grace period;
+        // two loop turns and QUIET_MS passed without a new connection), for at most drainLimitMs(grace);
         // stop listening in the same step as the last look, let two more turns read what they sent, and only
         // then close keep-alive connections as they go idle. With --workers every worker does this on the
         // shared socket (the primary hands out no connections itself: serve sets SCHED_NONE), so each
@@ -192,7 +192,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         server.on('connection', onConnection);
         let last = started;
         let quietTurns = 0;
-        while (Date.now() - started < grace / 2) {
+        const drainFor = drainLimitMs(grace);
+        while (Date.now() - started < drainFor) {
           const before = accepted;
           await turn();
           const queued = acceptQueueLength(port);

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { acceptQueueLength, queuedOnPort } from '../../server/http/accept-queue.ts';
+import { acceptQueueLength, drainLimitMs, queuedOnPort } from '../../server/http/accept-queue.ts';
 
 const PROC = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
    0: 0100007F:1F90 00000000:0000 0A 00000000:00000077 00:00000000 00000000     0        0 470 1 0000000000000000 100 0 0 10 0
@@ -44,4 +44,18 @@ describe.skipIf(!existsSync('/proc/net/tcp'))('acceptQueueLength on this machine
       child.kill('SIGKILL');
     }
   }, 20_000);
+});
+
+describe('drainLimitMs: how long a stop keeps taking queued connections', () => {
+  it('all of the grace period but a reserve of a fifth (1-3 s) for the last answers, never less than half', () => {
+    expect(drainLimitMs(10_000)).toBe(8_000); // the default grace: 2 s reserve
+    expect(drainLimitMs(8_000)).toBe(6_400);
+    expect(drainLimitMs(30_000)).toBe(27_000); // reserve capped at 3 s
+    expect(drainLimitMs(2_000)).toBe(1_000); // reserve at least 1 s, drain at least half
+    expect(drainLimitMs(1_000)).toBe(500);
+    for (let g = 0; g <= 60_000; g += 250) {
+      expect(drainLimitMs(g)).toBeGreaterThanOrEqual(g / 2);
+      expect(drainLimitMs(g)).toBeLessThanOrEqual(g);
+    }
+  });
 });
