@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { ZodError } from 'zod';
 import { processIo, CliError, type CliIo } from './io.ts';
 import { ConfigError, SETTINGS, useConfigFile } from './settings.ts';
+import { checkServiceDbLocation } from './service-db-location.ts';
 import { DbError } from '../db/open.ts';
 import { FilterError, ModerationError } from '../db/moderation.ts';
 import { DemoError } from '../demo/create.ts';
@@ -55,6 +56,7 @@ export function createProgram(io: CliIo): Command {
   registerExportCommand(program, io);
   registerReferenceCommand(program, io);
   useConfigFile(program); // --config and physpay.config.json, for every command
+  checkServiceDbLocation(program); // a service DB left in dist-data/ by an older install is refused, not replaced by an empty one
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput());
     for (const sub of cmd.commands) sub.exitOverride().configureOutput(program.configureOutput());

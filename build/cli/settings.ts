@@ -48,7 +48,7 @@ export const SETTINGS = {
   winsorUpper: { flags: '--winsor-upper <usd>', env: 'PHYSPAY_WINSOR_UPPER', description: 'keyed API: upper winsorization bound', default: '3000000', schema: positiveInt },
   data: { flags: '--data <dir>', env: 'PHYSPAY_DATA', description: 'dist-data folder to serve (follows its current pointer)', default: 'dist-data', schema: z.string().min(1) },
   backupDir: { flags: '--backup-dir <dir>', env: 'PHYSPAY_BACKUP_DIR', description: 'backup: folder the copies are written to (created if missing; existing copies are never overwritten)', schema: z.string().min(1) },
-  serviceDb: { flags: '--service-db <target>', env: 'PHYSPAY_SERVICE_DB', description: 'service store: a SQLite file path or a postgres:// URL (API keys, quotas, per-IP counters)', default: 'dist-data/service.db', schema: z.string().min(1) },
+  serviceDb: { flags: '--service-db <target>', env: 'PHYSPAY_SERVICE_DB', description: 'service store: a SQLite file path or a postgres:// URL (API keys, quotas, per-IP counters, reports waiting from /contribute); kept outside dist-data', default: 'service.db', schema: z.string().min(1) },
   host: { flags: '--host <host>', env: 'PHYSPAY_HOST', description: 'address to listen on', default: '127.0.0.1', schema: z.string().min(1) },
   port: { flags: '--port <port>', env: 'PHYSPAY_PORT', description: 'port to listen on (0 = any free port)', default: '8080', schema: z.coerce.number().int().min(0).max(65535) },
   workers: { flags: '--workers <n>', env: 'PHYSPAY_WORKERS', description: 'server processes sharing the port and the service store', default: '1', schema: positiveInt.max(64) },

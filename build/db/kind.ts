@@ -27,7 +27,7 @@ const WHAT: Record<DbKind, string> = {
 };
 const GIVE: Record<DbKind, string> = {
   reports: 'give the reports DB made by physpay init or physpay demo',
-  service: 'give the service DB file (API keys and counters, default dist-data/service.db) or a postgres:// URL',
+  service: 'give the service DB file (API keys and counters, default service.db) or a postgres:// URL',
 };
 
 /** A DB path or file of the wrong kind, given by the operator: one sentence, exit 2. */

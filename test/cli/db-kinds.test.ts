@@ -106,7 +106,7 @@ describe('refusals, before anything is written', () => {
       const r = await run('keys', ...args, '--service-db', reports);
       expect(r.code, `keys ${args.join(' ')}: ${r.err}`).toBe(2);
       expect(r.out).toBe('');
-      expect(r.err).toBe(`physpay: --service-db ${reports} is a physpay reports DB (salary reports), not a service DB; give the service DB file (API keys and counters, default dist-data/service.db) or a postgres:// URL`);
+      expect(r.err).toBe(`physpay: --service-db ${reports} is a physpay reports DB (salary reports), not a service DB; give the service DB file (API keys and counters, default service.db) or a postgres:// URL`);
       expectOneSentence(r.err);
     }
     expect(tables(reports)).toEqual(before);
@@ -163,7 +163,7 @@ describe('refusals, before anything is written', () => {
     const path = join(dir, 'typo.db');
     const r = await run('keys', 'list', '--service-db', path);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`physpay: --service-db ${path}: no service DB there; give the service DB file (API keys and counters, default dist-data/service.db) or a postgres:// URL`);
+    expect(r.err).toBe(`physpay: --service-db ${path}: no service DB there; give the service DB file (API keys and counters, default service.db) or a postgres:// URL`);
     expect(existsSync(path)).toBe(false);
   });
 
@@ -186,7 +186,7 @@ describe('refusals, before anything is written', () => {
     for (const extra of [[], ['--workers', '2']]) {
       const r = spawnSync(process.execPath, [BIN, 'serve', '--service-db', reports, '--data', join(dir, 'dist'), '--port', '0', '--log-level', 'silent', ...extra], { encoding: 'utf8', timeout: 20_000 });
       expect(r.status, r.stderr).toBe(2);
-      expect(r.stderr.trim()).toBe(`physpay: --service-db ${reports} is a physpay reports DB (salary reports), not a service DB; give the service DB file (API keys and counters, default dist-data/service.db) or a postgres:// URL`);
+      expect(r.stderr.trim()).toBe(`physpay: --service-db ${reports} is a physpay reports DB (salary reports), not a service DB; give the service DB file (API keys and counters, default service.db) or a postgres:// URL`);
     }
     expect(tables(reports)).not.toContain('api_keys');
   });

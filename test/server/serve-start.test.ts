@@ -121,7 +121,7 @@ describe('while the build loads', () => {
       return l.length === 2 ? l : null;
     }, 10_000);
     expect(lines.map((l) => l.msg)).toEqual(['listening', 'build loaded']);
-    expect(lines[0]).toMatchObject({ url: serve.url, since_start_ms: expect.any(Number) });
+    expect(lines[0]).toMatchObject({ url: serve.url, since_start_ms: expect.any(Number), data: golden.dist, service_db: serviceDb }); // where its data and its service DB are
     expect(lines[1]).toMatchObject({ build_id: golden.buildId, previous: null, load_ms: expect.any(Number), since_start_ms: expect.any(Number) });
     expect(lines[1]!.since_start_ms as number).toBeGreaterThanOrEqual(lines[0]!.since_start_ms as number);
   }, 60_000);

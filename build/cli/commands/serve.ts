@@ -9,6 +9,7 @@
  */
 import cluster from 'node:cluster';
 import v8 from 'node:v8';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { acceptedValues, option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
@@ -102,7 +103,7 @@ export function registerServeCommand(program: Command, io: CliIo): void {
       } catch (err) {
         throw listenFailure(err, s.host, s.port);
       }
-      log({ msg: 'listening', url: bound.url, since_start_ms: Math.round(bound.boundAtMs) });
+      log({ msg: 'listening', url: bound.url, since_start_ms: Math.round(bound.boundAtMs), data: resolve(s.data), service_db: describeStore(s.serviceDb) });
       const { startServer, ServiceStoreOpenError } = await import('../../../server/main.ts');
       logWarningsAsJson(logger);
       let running;
