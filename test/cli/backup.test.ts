@@ -5,8 +5,8 @@
  * kept. Restoring is copying a file into place: the restored reports DB builds the same files as the
  * original, and a key from the restored service DB authenticates.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import type { BuildResult } from '../../build/run-build.ts';
 import { spawnServe, type ServeProcess } from '../server/serve-process.ts';
 import { call } from '../keyed/harness.ts';
+import { request } from '../helpers/http.ts';
 
 const run = (...args: string[]) => runCliText(args, { now: () => new Date() });
 
@@ -87,7 +88,7 @@ describe('physpay backup', () => {
     let r;
     try {
       await new Promise((res) => setTimeout(res, 300));
-      r = await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', out);
+      r = await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', out, '--out', dist);
     } finally {
       traffic = false;
       await load;
@@ -96,7 +97,7 @@ describe('physpay backup', () => {
     expect(r.code, r.err).toBe(0);
     expect(served).toBeGreaterThan(0);
     const lines = r.out.split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     const reportsCopy = join(out, 'reports.db');
     const serviceCopy = join(out, 'service.db');
     const n = count(reportsCopy, 'SELECT count(*) AS n FROM reports');
@@ -105,6 +106,9 @@ describe('physpay backup', () => {
     ));
     expect(lines[1]).toMatch(new RegExp(
       `^backed up the service DB ${serviceDb} to ${serviceCopy}: [\\d.]+ (kB|MB), schema v\\d+, integrity ok, 1 API keys, [\\d,]+ rows in \\d+ tables$`,
+    ));
+    expect(lines[2]).toMatch(new RegExp(
+      `^backed up the builds of ${dist} to ${join(out, 'dist-data')}: 1 build \\(current ${original.id}, release history 2026-11-16 \\(1 release\\)\\), [\\d,]+ files, [\\d.]+ MB, each verified against its manifest$`,
     ));
     // the writer went on writing during and after the copy: the copy is one consistent moment of it
     expect(count(reportsDb, 'SELECT count(*) AS n FROM reports')).toBeGreaterThan(n);
@@ -115,7 +119,7 @@ describe('physpay backup', () => {
       expect(db.pragma('journal_mode', { simple: true })).toBe('delete'); // one self-contained file
       db.close();
     }
-    expect(readdirSync(out).sort()).toEqual(['reports.db', 'service.db']);
+    expect(readdirSync(out).sort()).toEqual(['dist-data', 'reports.db', 'service.db']);
     const appId = (p: string) => {
       const db = new Database(p, { readonly: true });
       const v = db.pragma('application_id', { simple: true });
@@ -127,32 +131,61 @@ describe('physpay backup', () => {
     expect(count(serviceCopy, 'SELECT count(*) AS n FROM api_keys')).toBe(1);
     expect(count(serviceCopy, 'SELECT coalesce(sum(day_count), 0) AS n FROM quota_usage')).toBeGreaterThan(0);
 
-    // restore: copy the backup files into place
+    // restore, as the README says: copy the backup files into place (cp -a keeps the pointer and the links)
     const restored = join(work, 'restored');
     mkdirSync(restored);
     copyFileSync(reportsCopy, join(restored, 'reports.db'));
     copyFileSync(serviceCopy, join(restored, 'service.db'));
+    expect(spawnSync('cp', ['-a', join(out, 'dist-data'), join(restored, 'dist-data')]).status).toBe(0);
     // a build from the restored reports DB equals the one made from the original before the backup (the
     // writer added pending reports only, which are not published)
     const fromOriginal = original;
     const fromRestored = goldenBuild(join(restored, 'reports.db'), join(work, 'dist-restored'));
     expect(fromRestored.id).toBe(fromOriginal.id);
     expect(readManifest(fromRestored.dir)).toEqual(readManifest(fromOriginal.dir));
-    // a key from the restored service DB authenticates, with its usage
+    // the restored builds keep the release history: the next release is added to it, the cited one kept
+    const releases = (dir: string) => (JSON.parse(readFileSync(join(dir, 'public', 'data', 'api', 'v1', 'releases.json'), 'utf8')) as { releases: { release: string; archive_sha256: string }[] }).releases;
+    const before = releases(original.dir);
+    const db = new Database(join(restored, 'reports.db'));
+    db.prepare("UPDATE reports SET status = 'approved' WHERE id IN (SELECT id FROM reports WHERE status = 'pending' ORDER BY id LIMIT 40)").run();
+    db.close();
+    const next = goldenBuild(join(restored, 'reports.db'), join(restored, 'dist-data'), { buildDate: '2026-11-17', now: () => new Date('2026-11-17T03:00:00.000Z') });
+    expect(next.status).toBe('published');
+    expect(releases(next.dir).map((x) => x.release)).toEqual(['2026-11-17', '2026-11-16']);
+    expect(releases(next.dir)[1]).toEqual(before[0]); // the release cited before the backup, unchanged
+    // a key from the restored service DB authenticates, with its usage; the restored data is served
     await serve!.stop();
-    serve = await spawnServe(['--data', dist, '--service-db', join(restored, 'service.db'), '--port', '0', '--poll-ms', '60000', '--log-level', 'warn']);
+    serve = await spawnServe(['--data', join(restored, 'dist-data'), '--service-db', join(restored, 'service.db'), '--port', '0', '--poll-ms', '60000', '--log-level', 'warn']);
     const usage = await call(serve.url, '/me/usage', key);
     expect(usage.status).toBe(200);
     expect(usage.json<{ usage: { requests_today: number } }>().usage.requests_today).toBeGreaterThan(0);
     expect((await call(serve.url, '/specialties', key)).status).toBe(200);
+    // the release published before the backup is still served whole
+    const archive = await request(serve.url, "/data/api/v1/releases/2026-11-16/datapackage.json");
+    expect(archive.status, archive.text).toBe(200);
+
+    // a second backup holds both builds; the files the second build reused are hard links in the copy too
+    const again = await run('backup', '--db', join(restored, 'reports.db'), '--service-db', join(restored, 'service.db'), '--backup-dir', join(work, 'backup-2'), '--out', join(restored, 'dist-data'), '--json');
+    expect(again.code, again.err).toBe(0);
+    const b = (JSON.parse(again.out) as { builds: { builds: string[]; current: string; releases: string[]; files: number; bytes: number } }).builds;
+    expect(b.builds).toEqual([next.id, original.id]);
+    expect(b.current).toBe(next.id);
+    expect(b.releases).toEqual(['2026-11-17', '2026-11-16']);
+    const feed = join('public', 'data', 'api', 'v1', 'states.json');
+    const inode = (dir: string) => statSync(join(work, 'backup-2', 'dist-data', 'builds', dir, feed)).ino;
+    if (statSync(join(next.dir, feed)).ino === statSync(join(original.dir, feed)).ino) expect(inode(next.id)).toBe(inode(original.id));
+    const single = (JSON.parse((await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', join(work, 'backup-3'), '--out', dist, '--json')).out) as { builds: { bytes: number } }).builds.bytes;
+    expect(b.bytes).toBeLessThan(1.5 * single); // two builds, most files shared
   });
 
   it('--json prints one object describing both copies', { timeout: 60_000 }, async () => {
     const out = join(work, 'backup-json');
-    const r = await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', out, '--json');
+    const r = await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', out, '--out', dist, '--json');
     expect(r.code, r.err).toBe(0);
     expect(r.out.split('\n')).toHaveLength(1);
-    const j = JSON.parse(r.out) as { backup_dir: string; reports: Record<string, unknown>; service: Record<string, unknown> };
+    const j = JSON.parse(r.out) as { backup_dir: string; reports: Record<string, unknown>; service: Record<string, unknown>; builds: Record<string, unknown> };
+    expect(j.builds).toMatchObject({ source: dist, dir: join(out, 'dist-data'), current: original.id, builds: [original.id], pinned: [], releases: ['2026-11-16'], vanished: [] });
+    expect(j.builds.files).toEqual(expect.any(Number));
     expect(j.backup_dir).toBe(out);
     expect(Object.keys(j.reports).sort()).toEqual(['bytes', 'file', 'integrity', 'kind', 'schema_version', 'source', 'tables']);
     expect(j.reports).toMatchObject({ source: reportsDb, file: join(out, 'reports.db'), kind: 'reports', integrity: 'ok' });
@@ -165,10 +198,11 @@ describe('physpay backup', () => {
 
   it('a postgres:// service store is skipped with a sentence naming pg_dump (exit 0); the reports DB is still copied', async () => {
     const out = join(work, 'backup-pg');
-    const r = await run('backup', '--db', reportsDb, '--service-db', 'postgres://alice:s3cret@db.example:5432/physpay', '--backup-dir', out);
+    const r = await run('backup', '--db', reportsDb, '--service-db', 'postgres://alice:s3cret@db.example:5432/physpay', '--backup-dir', out, '--out', join(work, 'no-builds'));
     expect(r.code, r.err).toBe(0);
     const lines = r.out.split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('skipped the builds: no published build there (--out, PHYSPAY_OUT): only the DBs were copied');
     expect(lines[0]).toMatch(/^backed up the reports DB /);
     expect(lines[1]).toBe('skipped the service store postgres://alice@db.example:5432/physpay: physpay backup copies SQLite files only; back up PostgreSQL with pg_dump (e.g. pg_dump --format=custom --file=service.dump <URL>)');
     expect(r.out + r.err).not.toContain('s3cret');
@@ -184,6 +218,13 @@ describe('physpay backup', () => {
     expect(exists.code).toBe(2);
     expect(exists.err).toBe(`physpay: --backup-dir ${out} already holds service.db; give an empty or new folder (a backup never overwrites one)`);
     expect(readdirSync(out)).toEqual(['service.db']);
+    // nor a copy of the builds
+    const withBuilds = join(work, 'backup-builds-exist');
+    mkdirSync(join(withBuilds, 'dist-data'), { recursive: true });
+    const buildsExist = await run('backup', '--db', reportsDb, '--service-db', serviceDb, '--backup-dir', withBuilds, '--out', dist);
+    expect(buildsExist.code).toBe(2);
+    expect(buildsExist.err).toBe(`physpay: --backup-dir ${withBuilds} already holds dist-data; give an empty or new folder (a backup never overwrites one)`);
+    expect(readdirSync(withBuilds)).toEqual(['dist-data']);
     // wrong kinds
     const swapped = await run('backup', '--db', serviceDb, '--service-db', reportsDb, '--backup-dir', join(work, 'backup-swapped'));
     expect(swapped.code).toBe(2);

@@ -1,14 +1,19 @@
 /**
- * `physpay backup --db <reports.db> --service-db <service.db> --backup-dir <dir>`: consistent online copies of
- * the reports DB and the SQLite service DB, safe while `physpay serve`, a build or an import runs.
+ * `physpay backup --db <reports.db> --service-db <service.db> --out <dist-data> --backup-dir <dir>`: consistent
+ * online copies of the reports DB and the SQLite service DB, and a copy of the published builds, safe while
+ * `physpay serve`, a build or an import runs.
  *
- * Each copy is made with SQLite's online backup (better-sqlite3's `db.backup()`) inside one read transaction
+ * Each DB copy is made with SQLite's online backup (better-sqlite3's `db.backup()`) inside one read transaction
  * on the source, so the copy is one moment of the DB however much is written meanwhile (WAL: writers are
  * not blocked). It is written under a temporary name (mode 0600: the service DB holds key hashes, the
- * reports DB its disclosure-control secret), switched to a self-contained rollback-journal file, verified
- * (integrity_check, its kind, its schema version and every table's row count against the source at that
- * moment), flushed, and only then renamed to `<dir>/reports.db` / `<dir>/service.db`. A copy is never
- * overwritten. A PostgreSQL service store is skipped: back it up with pg_dump.
+ * reports DB its disclosure-control secret and the method version it was made for), switched to a
+ * self-contained rollback-journal file, verified (integrity_check, its kind, its schema version and every
+ * table's row count against the source at that moment), flushed, and only then renamed to
+ * `<dir>/reports.db` / `<dir>/service.db`. A copy is never overwritten. A PostgreSQL service store is
+ * skipped: back it up with pg_dump.
+ *
+ * The builds (build/emit/copy-builds.ts) go to `<dir>/dist-data`: they hold the release history a later
+ * build continues (releases.json, the changelog, each kept release's files), which the DBs do not.
  */
 import type { Command } from 'commander';
 import Database from 'better-sqlite3';
@@ -18,6 +23,7 @@ import { checkDbPath, DbKindError, expectKind, identifyDb, missingDbError, type 
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
+import { copyBuilds, type BuildsCopy } from '../../emit/copy-builds.ts';
 
 const FILE_NAME: Record<DbKind, string> = { reports: 'reports.db', service: 'service.db' };
 const MIGRATIONS_TABLE: Record<DbKind, string> = { reports: 'schema_migrations', service: 'service_migrations' };
@@ -133,16 +139,23 @@ function describeCopy(r: CopyReport): string {
   return `backed up the ${r.kind} DB ${r.source} to ${r.file}: ${size(r.bytes)}, schema v${r.schema_version}, integrity ok, ${main}, ${fmt(rows)} rows in ${Object.keys(r.tables).length} tables`;
 }
 
+function describeBuilds(b: BuildsCopy): string {
+  const history = b.releases.length ? `, release history ${b.releases.length === 1 ? b.releases[0] : `${b.releases.at(-1)} to ${b.releases[0]}`} (${b.releases.length} release${b.releases.length === 1 ? '' : 's'})` : '';
+  const gone = b.vanished.length ? `; pruned while copied, left out: ${b.vanished.join(', ')}` : '';
+  return `backed up the builds of ${b.source} to ${b.dir}: ${b.builds.length} build${b.builds.length === 1 ? '' : 's'} (current ${b.current}${history}), ${fmt(b.files)} files, ${size(b.bytes)}, each verified against its manifest${gone}`;
+}
+
 export function registerBackupCommand(program: Command, io: CliIo): void {
   program
     .command('backup')
-    .description('copy the reports DB and the SQLite service DB (online, consistent, verified) into a folder; safe while serving')
+    .description('copy the reports DB, the SQLite service DB (online, consistent, verified) and the published builds with their release history into a folder; safe while serving')
     .addOption(option('db').makeOptionMandatory())
     .addOption(option('serviceDb'))
     .addOption(option('backupDir').makeOptionMandatory())
-    .option('--json', 'print one JSON object {backup_dir, reports: {...}, service: {...}}')
+    .addOption(option('out'))
+    .option('--json', 'print one JSON object {backup_dir, reports: {...}, service: {...}, builds: {...}}')
     .action(async (opts) => {
-      const s = readSettings(opts, ['db', 'serviceDb', 'backupDir']);
+      const s = readSettings(opts, ['db', 'serviceDb', 'backupDir', 'out']);
       const dir = resolve(s.backupDir);
       const reportsPath = resolve(s.db);
       const pg = isPostgres(s.serviceDb);
@@ -154,6 +167,9 @@ export function registerBackupCommand(program: Command, io: CliIo): void {
           throw new DbKindError(`--backup-dir ${s.backupDir} already holds ${FILE_NAME[kind]}; give an empty or new folder (a backup never overwrites one)`);
         }
       }
+      if (existsSync(join(dir, 'dist-data'))) {
+        throw new DbKindError(`--backup-dir ${s.backupDir} already holds dist-data; give an empty or new folder (a backup never overwrites one)`);
+      }
       if (servicePath !== null && servicePath === reportsPath) throw new DbKindError(`--db and --service-db name the same file ${s.db}; they are two different DBs`);
       const reportsDb = openSource(s.db, 'reports');
       let serviceDb: Database.Database | null = null;
@@ -162,15 +178,23 @@ export function registerBackupCommand(program: Command, io: CliIo): void {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const reports = await copyDb(reportsDb, reportsPath, dir, 'reports');
         const service = serviceDb ? await copyDb(serviceDb, servicePath!, dir, 'service') : null;
+        let builds: BuildsCopy | null;
+        try {
+          builds = copyBuilds(resolve(s.out), join(dir, 'dist-data'));
+        } catch (err) {
+          throw new CliError(`backup of the builds in ${s.out} (--out) failed: ${(err as Error).message}; the DB copies were kept, the builds were not`);
+        }
+        const noBuilds = { skipped: resolve(s.out), reason: 'no published build there (--out, PHYSPAY_OUT): only the DBs were copied' };
         const skipped = pg
           ? { skipped: describeStore(s.serviceDb), reason: 'physpay backup copies SQLite files only; back up PostgreSQL with pg_dump (e.g. pg_dump --format=custom --file=service.dump <URL>)' }
           : null;
         if (opts.json) {
-          io.out(JSON.stringify({ backup_dir: dir, reports, service: service ?? skipped }));
+          io.out(JSON.stringify({ backup_dir: dir, reports, service: service ?? skipped, builds: builds ?? noBuilds }));
           return;
         }
         io.out(describeCopy(reports));
         io.out(service ? describeCopy(service) : `skipped the service store ${skipped!.skipped}: ${skipped!.reason}`);
+        io.out(builds ? describeBuilds(builds) : `skipped the builds: ${noBuilds.reason}`);
       } finally {
         reportsDb.close();
         serviceDb?.close();
