@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild, type BuildResult } from '../../run-build.ts';
 import { ttyProgress, silentProgress } from '../../emit/progress.ts';
+import { lineProgress, PROGRESS_HELP } from '../progress-lines.ts';
 import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, readManifest, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
 import { diffBuilds, diffLines, type BuildSide } from '../../compute/builds-diff.ts';
 import { verifyBuildDir } from '../../emit/verify.ts';
@@ -102,6 +103,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--allow-synthetic-over-real', 'publish synthetic demo data over a current build of real reports (refused otherwise, even with --force)')
     .option('--allow-real-over-synthetic', 'publish real reports over a current build of synthetic demo data (refused otherwise, even with --force)')
     .option('--allow-pinned', `exit 0 when the current build is pinned and the new one is not published (exit 4 otherwise)`)
+    .option('--progress', PROGRESS_HELP)
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'headlineYears', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
@@ -109,6 +111,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       const started = performance.now();
       const previous = currentBuildId(s.out);
       let hook: OnPublishResult | null = null;
+      const progressLog = opts.progress ? lineProgress((line) => io.err(line), { command: 'build', steps: 8 }) : null;
       try {
         checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
         const r = runBuild({
@@ -118,12 +121,13 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           thresholds: { ...DEFAULT_BUILD_OPTIONS.thresholds, maxCountDrop: s.maxCountDrop, maxMedianShift: s.maxMedianShift },
           keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },
           now: () => io.now(),
-          progress: io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress,
+          progress: progressLog ?? (io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress),
           skipUnchanged: true,
           allowEmpty: Boolean(opts.allowEmpty),
           allowSyntheticOverReal: Boolean(opts.allowSyntheticOverReal),
           allowRealOverSynthetic: Boolean(opts.allowRealOverSynthetic),
         });
+        progressLog?.end(true);
         const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
         for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
         if (r.dataSwitch) io.err(`warning: ${switchWarning(r.dataSwitch, r.previous!)}`);
@@ -148,6 +152,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
         if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
         if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
       } catch (err) {
+        progressLog?.end(false);
         if (err instanceof CliError && err.exitCode === EXIT_PINNED && !err.message) throw err; // reported above
         if (hook) throw err; // published; only the hook failed (reported above)
         const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
