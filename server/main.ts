@@ -138,7 +138,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     },
     onError: (message) => log({ level: 'error', msg: message }),
   });
-  metricsRef = config.metrics === false ? undefined : createMetrics(registry, clock);
+  metricsRef = config.metrics === false ? undefined : createMetrics(registry, clock, { dataDir: config.dataDir, store });
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,

@@ -7,8 +7,8 @@ export const PROGRESS_MIN_BYTES = 512 * 1024;
 
 export interface ImportProgress {
   stage(label: string): void;
-  /** `done` of `total` rows of the current stage (throttled: the line is rewritten every 1% or so). */
-  tick(done: number, total: number): void;
+  /** `done` of `total` items (`unit`, default rows) of the current stage (throttled: the line is rewritten every 1% or so). */
+  tick(done: number, total: number, unit?: string): void;
   /** `done` of `size` bytes of the file read, `rows` rows so far (throttled the same way). */
   bytes(done: number, size: number, rows: number): void;
   done(): void;

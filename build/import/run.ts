@@ -40,6 +40,8 @@ export interface ImportOptions {
   rejects?: RejectSink;
   /** Where progress text goes (a terminal). Used only for files of more than PROGRESS_MIN_BYTES bytes. */
   progress?: (text: string) => void;
+  /** Progress as log lines (--progress): used for every file, whatever its size, instead of `progress`. */
+  progressLog?: ImportProgress;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
   dateFormat?: DateFormat;
 }
@@ -77,15 +79,16 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
   const now = (options.now ?? (() => new Date()))();
   const stamp = now.toISOString();
   const file = basename(path);
-  let progress: ImportProgress = silentImportProgress;
+  let progress: ImportProgress = options.progressLog ?? silentImportProgress;
   let sha256: string;
   try {
+    if (options.progressLog) progress.stage(`checking ${file}`);
     const scanned = scanCsvFile(path, path, (done, size) => {
       if (progress === silentImportProgress && options.progress && size > PROGRESS_MIN_BYTES) {
         progress = ttyImportProgress(options.progress, kind === 'reports' ? 2 : 3);
         progress.stage(`checking ${file} (${fmt(Math.round(size / 1e5) / 10)} MB)`);
       }
-      progress.tick(done, size);
+      progress.tick(done, size, 'bytes');
     });
     sha256 = scanned.sha256;
   } catch (err) {

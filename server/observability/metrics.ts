@@ -6,6 +6,9 @@
 import cluster from 'node:cluster';
 import client from 'prom-client';
 import type { BuildRegistry } from '../builds/registry.ts';
+import type { ServiceStore } from '../store/types.ts';
+import { lastBuildReader } from '../../build/emit/last-build.ts';
+import { BUILD_OUTCOMES } from '../../build/contract/last-build.ts';
 
 export type Interface = 'open_data' | 'keyed' | 'mcp' | 'pages' | 'other';
 
@@ -29,7 +32,14 @@ export function interfaceOf(url: string): Interface {
   return 'other';
 }
 
-export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Metrics {
+export interface MetricsSources {
+  /** the dist-data folder: its last-build.json (the last `physpay build`'s outcome) is read on scrape */
+  dataDir?: string;
+  /** the service store: the submissions waiting for `physpay import submissions`, counted on scrape */
+  store?: Pick<ServiceStore, 'pendingSubmissionCount'>;
+}
+
+export function createMetrics(buildRegistry: BuildRegistry, now: () => Date, sources: MetricsSources = {}): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'physpay_' });
   const requests = new client.Counter({ name: 'physpay_http_requests_total', help: 'HTTP requests answered, by interface and status', labelNames: ['interface', 'status'], registers: [registry] });
@@ -55,6 +65,46 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date): Me
       if (b) this.set(Math.max(0, (now().getTime() - Date.parse(b.createdAt)) / 1000));
     },
   });
+  // Every worker reads the same last-build.json and the same store: the gauges below are taken from one
+  // worker ('first'), not summed.
+  if (sources.dataDir !== undefined) {
+    const lastBuild = lastBuildReader(sources.dataDir); // a stat per scrape; read again only when it changed
+    new client.Gauge({
+      name: 'physpay_last_build_outcome', help: 'The outcome of the last physpay build (1; 0 for the other outcomes); no samples before a build wrote last-build.json', labelNames: ['outcome'], registers: [registry], aggregator: 'first',
+      collect() {
+        this.reset();
+        const d = lastBuild();
+        if (d) for (const o of BUILD_OUTCOMES) this.set({ outcome: o }, o === d.outcome ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'physpay_last_build_duration_seconds', help: 'How long the last physpay build took (0 before a build wrote last-build.json)', registers: [registry], aggregator: 'first',
+      collect() {
+        const d = lastBuild();
+        this.set(d ? d.duration_ms / 1000 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'physpay_last_build_finished_timestamp_seconds', help: 'When the last physpay build ended, in seconds since the epoch (0 before a build wrote last-build.json)', registers: [registry], aggregator: 'first',
+      collect() {
+        const d = lastBuild();
+        this.set(d ? Date.parse(d.finished_at) / 1000 : 0);
+      },
+    });
+  }
+  const store = sources.store;
+  if (store) {
+    new client.Gauge({
+      name: 'physpay_intake_queue_depth', help: 'Submissions from /contribute waiting in the service store for physpay import submissions', registers: [registry], aggregator: 'first',
+      async collect() {
+        try {
+          this.set(await store.pendingSubmissionCount());
+        } catch {
+          // the store is failing: physpay_store_faults_total says so; the last count stays
+        }
+      },
+    });
+  }
   if (cluster.isWorker) {
     // Let the primary's AggregatorRegistry collect this registry (constructing one adds the listeners).
     client.AggregatorRegistry.setRegistries([registry]);

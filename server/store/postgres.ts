@@ -728,6 +728,10 @@ export class PostgresServiceStore implements ServiceStore {
     return r.rows.map(pendingOf);
   }
 
+  async pendingSubmissionCount(): Promise<number> {
+    return Number((await this.query<{ n: string }>('SELECT count(*) AS n FROM intake_submissions WHERE taken_at IS NULL', [])).rows[0]!.n);
+  }
+
   async markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): Promise<number> {
     if (ids.length === 0) return 0;
     const r = await this.query('UPDATE intake_submissions SET taken_at = $1, batch_id = $2, client_hash = NULL WHERE id = ANY($3) AND taken_at IS NULL', [takenAt, batchId, ids]);

@@ -553,6 +553,10 @@ export class SqliteServiceStore implements ServiceStore {
     return rows.map(pendingOf);
   }
 
+  pendingSubmissionCount(): number {
+    return this.guard(false, () => (this.db.prepare('SELECT count(*) AS n FROM intake_submissions WHERE taken_at IS NULL').get() as { n: number }).n);
+  }
+
   markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): number {
     if (ids.length === 0) return 0;
     return this.guard(true, () => this.db

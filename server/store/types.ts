@@ -304,6 +304,8 @@ export interface ServiceStore {
   submitReport(s: NewSubmission, limits: IntakeLimits): MaybePromise<SubmitResult>;
   /** Submissions not taken into a reports DB yet, oldest first (at most `limit`). */
   pendingSubmissions(limit: number): MaybePromise<PendingSubmission[]>;
+  /** How many submissions are waiting (not taken into a reports DB yet): /metrics' physpay_intake_queue_depth. */
+  pendingSubmissionCount(): MaybePromise<number>;
   /**
    * Mark submissions taken into the reports DB (import batch `batchId`) and drop their client hashes (the
    * repeat check's digest of client and report stays).

@@ -3,7 +3,7 @@
  * challenge, repeat by the same client, the per-client daily limit) exactly under concurrency; pending
  * submissions oldest first with their signals; marking them taken drops the client hash and is idempotent,
  * and keeps the repeat check (a digest of client and report, also filled in for rows stored before it);
- * the shared secret is made once and read alike by every connection.
+ * the shared secret is made once and read alike by every connection; the count of submissions waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -119,6 +119,17 @@ for (const [kind, open] of backends) {
       expect(results.filter((r) => r.outcome === 'budget')).toHaveLength(17);
       // a report with a proof of work is not counted against it
       expect((await a.submitReport(sub(`nojs-pow-${run}`, 320_000, { day }), limits)).outcome).toBe('stored');
+    });
+
+    it('counts the submissions waiting, alike on every connection: stored ones added, taken ones gone', async () => {
+      const before = await a.pendingSubmissionCount();
+      expect(await b.pendingSubmissionCount()).toBe(before);
+      const stored = [sub(`queue-${run}`, 410_000), sub(`queue-${run}`, 410_001), sub(`queue-${run}`, 410_002)];
+      for (const s of stored) expect((await a.submitReport(s, LIMITS)).outcome).toBe('stored');
+      expect(await b.pendingSubmissionCount()).toBe(before + 3);
+      expect(await a.markSubmissionsTaken([stored[0]!.id, stored[1]!.id], 11, '2026-11-21T03:00:00Z')).toBe(2);
+      expect(await a.pendingSubmissionCount()).toBe(before + 1);
+      expect(await b.pendingSubmissionCount()).toBe(before + 1);
     });
 
     it('one secret for every connection', async () => {

@@ -4,6 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild, type BuildResult } from '../../run-build.ts';
 import { ttyProgress, silentProgress } from '../../emit/progress.ts';
+import { lineProgress, PROGRESS_HELP } from '../progress-lines.ts';
+import { lastBuildPath, writeLastBuild } from '../../emit/last-build.ts';
+import type { LastBuild } from '../../contract/last-build.ts';
 import { acquireLock, buildsDir, currentBuildId, isPinned, listBuilds, pinBuild, pinnedBuilds, readManifest, switchCurrent, unpinBuild, StoreError } from '../../emit/store.ts';
 import { diffBuilds, diffLines, type BuildSide } from '../../compute/builds-diff.ts';
 import { verifyBuildDir } from '../../emit/verify.ts';
@@ -102,6 +105,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .option('--allow-synthetic-over-real', 'publish synthetic demo data over a current build of real reports (refused otherwise, even with --force)')
     .option('--allow-real-over-synthetic', 'publish real reports over a current build of synthetic demo data (refused otherwise, even with --force)')
     .option('--allow-pinned', `exit 0 when the current build is pinned and the new one is not published (exit 4 otherwise)`)
+    .option('--progress', PROGRESS_HELP)
     .option('--json', 'print one JSON object on stdout: status published, unchanged, pinned, refused or failed (messages go to stderr), with the disclosure accuracy table')
     .action((opts, cmd: Command) => {
       const s = readSettings(opts, ['db', 'out', 'baseUrl', 'publisher', 'buildDate', 'keep', 'headlineYears', 'maxCountDrop', 'maxMedianShift', 'winsorLower', 'winsorUpper', 'onPublish']);
@@ -109,63 +113,91 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       const started = performance.now();
       const previous = currentBuildId(s.out);
       let hook: OnPublishResult | null = null;
-      try {
-        checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
-        const r = runBuild({
-          ...DEFAULT_BUILD_OPTIONS,
-          db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep, headlineYears: s.headlineYears,
-          force: Boolean(opts.force), durable: opts.fsync !== false,
-          thresholds: { ...DEFAULT_BUILD_OPTIONS.thresholds, maxCountDrop: s.maxCountDrop, maxMedianShift: s.maxMedianShift },
-          keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },
-          now: () => io.now(),
-          progress: io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress,
-          skipUnchanged: true,
-          allowEmpty: Boolean(opts.allowEmpty),
-          allowSyntheticOverReal: Boolean(opts.allowSyntheticOverReal),
-          allowRealOverSynthetic: Boolean(opts.allowRealOverSynthetic),
-        });
-        const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
-        for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
-        if (r.dataSwitch) io.err(`warning: ${switchWarning(r.dataSwitch, r.previous!)}`);
-        const line = outcomeLine(r);
-        // Only a build that became current changes what the edge should serve.
-        if (s.onPublish && r.published) hook = runOnPublish(s.onPublish, { event: 'published', buildId: r.id, previous: r.previous, out: s.out });
-        if (!opts.json) {
-          io.out(line);
-          if (hook?.ok) io.err(`--on-publish command finished in ${hook.duration_s.toFixed(1)} s`);
+      const progressLog = opts.progress ? lineProgress((line) => io.err(line), { command: 'build', steps: 8 }) : null;
+      // last-build.json: the outcome of this attempt, whatever it is (README: Operations, "Monitoring builds")
+      let record = null as Pick<LastBuild, 'outcome' | 'build_id' | 'message'> | null; // set by attempt()
+      const startedAt = io.now();
+      const attempt = () => {
+        try {
+          checkBaseUrl(s.out, s.baseUrl, givenExplicitly(cmd, 'baseUrl'));
+          const r = runBuild({
+            ...DEFAULT_BUILD_OPTIONS,
+            db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep, headlineYears: s.headlineYears,
+            force: Boolean(opts.force), durable: opts.fsync !== false,
+            thresholds: { ...DEFAULT_BUILD_OPTIONS.thresholds, maxCountDrop: s.maxCountDrop, maxMedianShift: s.maxMedianShift },
+            keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },
+            now: () => io.now(),
+            progress: progressLog ?? (io.isTty ? ttyProgress((t) => process.stderr.write(t), 8) : silentProgress),
+            skipUnchanged: true,
+            allowEmpty: Boolean(opts.allowEmpty),
+            allowSyntheticOverReal: Boolean(opts.allowSyntheticOverReal),
+            allowRealOverSynthetic: Boolean(opts.allowRealOverSynthetic),
+          });
+          progressLog?.end(true);
+          const label = r.status === 'pinned' ? 'warning (not published: pinned)' : 'warning (forced)';
+          for (const w of r.diffWarnings) io.err(`${label}: ${w}`);
+          if (r.dataSwitch) io.err(`warning: ${switchWarning(r.dataSwitch, r.previous!)}`);
+          const line = outcomeLine(r);
+          record = { outcome: r.status, build_id: r.published ? r.id : r.status === 'unchanged' ? r.previous : null, message: line };
+          // Only a build that became current changes what the edge should serve.
+          if (s.onPublish && r.published) hook = runOnPublish(s.onPublish, { event: 'published', buildId: r.id, previous: r.previous, out: s.out });
+          if (!opts.json) {
+            io.out(line);
+            if (hook?.ok) io.err(`--on-publish command finished in ${hook.duration_s.toFixed(1)} s`);
+            if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
+            if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
+            return;
+          }
+          const sm = r.summary;
+          const current = r.published ? r.id : r.previous;
+          io.out(JSON.stringify({
+            status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
+            reports_used: sm.reports_used, approved_reports: sm.approved_reports, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
+            data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
+            pruned: r.pruned, warnings: r.diffWarnings, data_switch: r.dataSwitch, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
+          }));
           if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
           if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
-          return;
+        } catch (err) {
+          progressLog?.end(false);
+          if (err instanceof CliError && err.exitCode === EXIT_PINNED && !err.message) throw err; // reported above
+          if (hook) throw err; // published; only the hook failed (reported above)
+          const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
+          record = { outcome: refused ? 'refused' : 'failed', build_id: null, message: '' }; // the message: the error thrown below
+          if (opts.json) {
+            const current = currentBuildId(s.out);
+            io.out(JSON.stringify({
+              status: refused ? 'refused' : 'failed', build_id: null, current, previous, pinned: current ? isPinned(s.out, current) : false,
+              error: (err as Error).message, problems: err instanceof BuildError ? err.problems.slice(0, 50) : [],
+              duration_s: Number(((performance.now() - started) / 1000).toFixed(3)),
+            }));
+          }
+          if (err instanceof BuildError) {
+            for (const p of err.problems.slice(0, 50)) io.err(`  ${p}`);
+            if (err.problems.length > 50) io.err(`  ... and ${count(err.problems.length - 50)} more`);
+            throw new CliError(refused ? err.message : `build failed: ${err.message}`, err.exitCode);
+          }
+          if (err instanceof StoreError) throw new CliError(`build failed: ${err.message}`);
+          throw err;
         }
-        const sm = r.summary;
-        const current = r.published ? r.id : r.previous;
-        io.out(JSON.stringify({
-          status: r.status, build_id: r.published ? r.id : null, current, previous: r.previous, pinned: current ? isPinned(s.out, current) : false,
-          reports_used: sm.reports_used, approved_reports: sm.approved_reports, specialties_published: sm.specialties_published, files: sm.files, files_changed: r.filesChanged, files_reused: r.filesReused, bytes: sm.bytes,
-          data_as_of: sm.data_as_of, base_url: sm.base_url, synthetic: sm.synthetic, duration_s: Number(r.seconds.toFixed(3)),
-          pruned: r.pruned, warnings: r.diffWarnings, data_switch: r.dataSwitch, message: line, on_publish: hook, disclosure_accuracy: r.disclosureAccuracy,
-        }));
-        if (hook && !hook.ok) throw new CliError(onPublishFailure(hook, r.id));
-        if (r.status === 'pinned' && !opts.allowPinned) throw new CliError('', EXIT_PINNED);
+      };
+      let exitCode = 0;
+      try {
+        attempt();
       } catch (err) {
-        if (err instanceof CliError && err.exitCode === EXIT_PINNED && !err.message) throw err; // reported above
-        if (hook) throw err; // published; only the hook failed (reported above)
-        const refused = err instanceof Refusal || (err instanceof BuildError && err.refused);
-        if (opts.json) {
-          const current = currentBuildId(s.out);
-          io.out(JSON.stringify({
-            status: refused ? 'refused' : 'failed', build_id: null, current, previous, pinned: current ? isPinned(s.out, current) : false,
-            error: (err as Error).message, problems: err instanceof BuildError ? err.problems.slice(0, 50) : [],
-            duration_s: Number(((performance.now() - started) / 1000).toFixed(3)),
-          }));
-        }
-        if (err instanceof BuildError) {
-          for (const p of err.problems.slice(0, 50)) io.err(`  ${p}`);
-          if (err.problems.length > 50) io.err(`  ... and ${count(err.problems.length - 50)} more`);
-          throw new CliError(refused ? err.message : `build failed: ${err.message}`, err.exitCode);
-        }
-        if (err instanceof StoreError) throw new CliError(`build failed: ${err.message}`);
+        exitCode = err instanceof CliError ? err.exitCode : 1;
+        const message = (err as Error).message ?? String(err);
+        // an error caught nowhere above (a missing or unreadable --db, the lock held by another build): failed
+        record = record
+          ? { ...record, message: [record.message, message].filter(Boolean).join('; ') }
+          : { outcome: 'failed', build_id: null, message };
         throw err;
+      } finally {
+        try {
+          writeLastBuild(s.out, { ...record!, started_at: startedAt.toISOString(), finished_at: io.now().toISOString(), duration_ms: Math.round(performance.now() - started), exit_code: exitCode });
+        } catch (err) {
+          io.err(`warning: cannot write ${lastBuildPath(s.out)} (the outcome of this build for monitoring): ${(err as Error).message}`);
+        }
       }
     });
 

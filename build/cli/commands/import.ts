@@ -24,6 +24,7 @@ import { RECLAIM_HINT_BYTES, freeSpace, mbText } from '../../db/reclaim.ts';
 import { confirmCount, parseExpectCount, reportsText } from '../confirm.ts';
 import { option, readSettings } from '../settings.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { lineProgress, PROGRESS_HELP } from '../progress-lines.ts';
 
 const KINDS: { kind: ImportKind; description: string; columns: readonly string[] }[] = [
   { kind: 'reports', description: 'import salary reports (reports already in the DB are skipped; re-importing the same file does nothing)', columns: REPORT_COLUMNS },
@@ -175,6 +176,7 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       .description(k.description)
       .argument('<file>', 'CSV file (UTF-8, header row)')
       .addOption(option('db').makeOptionMandatory())
+      .option('--progress', PROGRESS_HELP)
       .addHelpText('after', `\nColumns: ${columnsHelp(k)}`);
     if (k.kind === 'bls') cmd.addOption(option('year')).addOption(option('topCode'));
     if (k.kind === 'reports') {
@@ -192,9 +194,11 @@ export function registerImportCommands(program: Command, io: CliIo): void {
       const settings = readSettings(opts, k.kind === 'bls' ? ['db', 'year', 'topCode'] : ['db']);
       const json = Boolean(opts.json);
       const rejectsName = opts.rejects === undefined ? undefined : String(opts.rejects);
+      const progressLog = opts.progress ? lineProgress((line) => io.err(line), { command: `import ${k.kind}`, steps: k.kind === 'reports' ? 2 : 3 }) : undefined;
       let result: ImportResult;
       try {
         result = runImport(settings.db, k.kind, file, rejectsName, {
+          progressLog,
           now: () => io.now(),
           allowDuplicates: Boolean(opts.allowDuplicates),
           restoreDecisions: opts.restoreDecisions !== false,
@@ -204,10 +208,12 @@ export function registerImportCommands(program: Command, io: CliIo): void {
           ...(dateFormat ? { dateFormat } : {}),
         });
       } catch (err) {
+        progressLog?.end(false);
         const failure = importFailure(io, file, err);
         if (json && failure.json) io.out(JSON.stringify(failure.json(settings.db)));
         throw failure.error;
       }
+      progressLog?.end(true);
       printDuplicates(io, result.file, result.duplicates, result.duplicateCount);
       printFlagged(io, result.file, result.flagged ?? [], result.flaggedCount ?? 0);
       if (result.rejected) printRefused(io, result.file, result.rejected.errors, result.rejected.omitted);
