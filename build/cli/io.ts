@@ -3,6 +3,7 @@ export interface CliIo {
   out(line: string): void;
   err(line: string): void;
   now(): Date;
+  /** stderr is a terminal: progress (written to stderr) may redraw one line there */
   isTty: boolean;
   /** Ask a yes/no question at the terminal (default no). Absent when nobody can answer (no TTY). */
   confirm?(question: string): Promise<boolean>;
@@ -12,7 +13,8 @@ export const processIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   now: () => new Date(),
-  isTty: Boolean(process.stdout.isTTY),
+  // progress goes to stderr: `physpay build > out.log` at a terminal still shows it, `2> err.log` gets none
+  isTty: Boolean(process.stderr.isTTY),
   // The question goes to stderr, so stdout can still be piped; only asked when stdin is a terminal.
   ...(process.stdin.isTTY ? { confirm: askOnTerminal } : {}),
 };

@@ -3,7 +3,11 @@
  * progress lines on stderr (a line per step, the elapsed time last), stdout as without it; without the flag
  * nothing is added.
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../server/serve-process.ts';
 import { runCli } from '../helpers/cli.ts';
 import { FIXED_NOW, useGoldenDir } from '../helpers/golden-build.ts';
 import { useReportsDb } from '../import/reports-db.ts';
@@ -67,4 +71,22 @@ describe('import reports --progress', () => {
     expect(r.err.filter((l) => PROGRESS.test(l)).at(-1)).toMatch(/^physpay: import reports: stopped after /);
     expect(r.err.at(-1)).toMatch(/^physpay: bad\.csv: 1 bad row/);
   });
+});
+
+describe('terminal progress follows stderr, where it is written', () => {
+  const g = useGoldenDir('cli-progress-tty');
+  /** Run `physpay build` with stdout on a terminal (script(1) gives it one) and stderr into a file. */
+  function withStdoutOnTerminal(): { code: number | null; stderr: string } {
+    const errFile = join(g.path, 'stderr.txt');
+    const cmd = `${process.execPath} ${BIN} build --db ${g.db} --out ${g.dist} --base-url https://physpay.example --build-date 2026-11-17 --no-fsync 2> ${errFile}`;
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 120_000 });
+    return { code: r.status, stderr: readFileSync(errFile, 'utf8') };
+  }
+
+  it('stdout a terminal, stderr a file: no redrawn progress (no \\r) in the file', () => {
+    if (spawnSync('script', ['--version']).status !== 0) throw new Error('script(1) (util-linux) is needed for this test');
+    const r = withStdoutOnTerminal();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/\r/);
+  }, 120_000);
 });
