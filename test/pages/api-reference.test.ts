@@ -2,7 +2,8 @@
  * The API reference pages in headless Chromium (Debian's /usr/bin/chromium through playwright-core, as in
  * browser.test.ts): each page loads with no console error (its Content-Security-Policy violations would be
  * console errors), lists every operation of its OpenAPI document as the generator makes it now, shows each
- * operation's curl line for this server (right path, X-API-Key on keyed endpoints) and copies it to the
+ * operation's curl line for this server (right path, X-API-Key on keyed endpoints; every keyed operation, a
+ * sample of the open-data ones) and copies it to the
  * clipboard, a keyed request can be tried from the page with a real key, the page fits a phone screen, and
  * no request leaves the test server. The pages need no build, so the server runs without one (a request
  * tried from the page goes to /me/usage, which needs none either). Screenshots go to test-output/pages/
@@ -76,7 +77,24 @@ describe.skipIf(!haveBrowser)(`the API reference in Chromium (${CHROMIUM})`, () 
     await context.close();
   });
 
-  it.each(Object.keys(DOCS) as (keyof typeof DOCS)[])('/docs/api/%s lists every operation, each with a curl line for this server that copies', async (slug) => {
+  /**
+   * The operations whose curl line is opened and copied in the page: every keyed one; of the 22 open-data
+   * ones (2.3 s each to open in Swagger UI on a busy CI machine), the first, the last, and the first of each
+   * method and of each number of path parameters. Every operation's line itself is checked against the
+   * document in test/contract/code-samples.test.ts; here the page's rendering of it, the same code for all.
+   */
+  const opened = (slug: keyof typeof DOCS, ops: ReturnType<typeof operations>) => {
+    if (slug === 'keyed') return ops;
+    const seen = new Set<string>();
+    return ops.filter((o, i) => {
+      const kinds = [`method ${o.method}`, `params ${(o.path.match(/\{/g) ?? []).length}`];
+      const fresh = kinds.filter((k) => !seen.has(k));
+      kinds.forEach((k) => seen.add(k));
+      return i === 0 || i === ops.length - 1 || fresh.length > 0;
+    });
+  };
+
+  it.each(Object.keys(DOCS) as (keyof typeof DOCS)[])('/docs/api/%s lists every operation; the curl lines opened name this server and copy', async (slug) => {
     const { doc, prefix } = DOCS[slug];
     const { context, page, errors, external } = await watched();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
@@ -88,9 +106,11 @@ describe.skipIf(!haveBrowser)(`the API reference in Chromium (${CHROMIUM})`, () 
     expect(await page.locator('.opblock').count()).toBe(ops.length);
     await page.screenshot({ path: join(OUT, `api-reference-${slug}-desktop.png`) });
 
-    for (const { path, method, op } of ops) {
+    for (const { path, method } of ops) expect(await opBlock(page, path, method).count(), `${method} ${path} is listed`).toBe(1);
+    const sampled = opened(slug, ops);
+    if (slug === 'open-data') expect(sampled.length).toBeLessThan(ops.length);
+    for (const { path, method, op } of sampled) {
       const block = opBlock(page, path, method);
-      await expect.poll(() => block.count(), { message: `${method} ${path} is listed` }).toBe(1);
       await block.locator('.opblock-summary').first().click();
       const sample = block.locator('.code-sample').first();
       await sample.waitFor();
