@@ -18,7 +18,7 @@ import type { DateFormat } from './fields.ts';
 import { normalisedSuffix } from './normalise.ts';
 import { PROGRESS_MIN_BYTES, silentImportProgress, ttyImportProgress, type ImportProgress } from './progress.ts';
 import { FileChangedError, readCsvRecords, scanCsvFile } from './source.ts';
-import { importReportsFile } from './import-reports.ts';
+import { WORKER_MIN_BYTES, importReportsFile } from './import-reports.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type BatchRecord, type ImportKind, type ImportResult } from './result.ts';
 import { RowErrorLog } from './row-log.ts';
 import type { RejectSink } from './rejects.ts';
@@ -42,6 +42,18 @@ export interface ImportOptions {
   progress?: (text: string) => void;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
   dateFormat?: DateFormat;
+  /**
+   * reports: files of at least this many bytes are read and checked on a worker thread while the rows before
+   * are written (default WORKER_MIN_BYTES, or PHYSPAY_IMPORT_WORKER_MIN_BYTES; 0: always, Infinity: never).
+   */
+  workerMinBytes?: number;
+}
+
+/** PHYSPAY_IMPORT_WORKER_MIN_BYTES when it is a number of bytes ('0': every file; 'never': none), else WORKER_MIN_BYTES. */
+function workerMinBytesFromEnv(): number {
+  const v = process.env.PHYSPAY_IMPORT_WORKER_MIN_BYTES?.trim();
+  if (v === 'never') return Infinity;
+  return v && /^\d+$/.test(v) ? Number(v) : WORKER_MIN_BYTES;
 }
 
 /** The whole file's rows (reference files are small), plus the rows with a wrong field count. */
@@ -79,6 +91,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
   const file = basename(path);
   let progress: ImportProgress = silentImportProgress;
   let sha256: string;
+  let bytes: number;
   try {
     const scanned = scanCsvFile(path, path, (done, size) => {
       if (progress === silentImportProgress && options.progress && size > PROGRESS_MIN_BYTES) {
@@ -88,6 +101,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       progress.tick(done, size);
     });
     sha256 = scanned.sha256;
+    bytes = scanned.bytes;
   } catch (err) {
     progress.done();
     if (err instanceof CsvSyntaxError) {
@@ -111,6 +125,8 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       keepImplausible: Boolean(options.keepImplausible),
       rejects: options.rejects,
       dateFormat: options.dateFormat,
+      bytes,
+      workerMinBytes: options.workerMinBytes ?? workerMinBytesFromEnv(),
     });
   }
   const refs = loadRefs(db);
