@@ -1,6 +1,7 @@
 /**
  * Importing a reports CSV as it is read, in bounded memory whatever its size: records are parsed from the
- * file a chunk at a time (source.ts), checked BATCH_ROWS at a time with the same validators, and written in
+ * file a chunk at a time (source.ts), checked BATCH_ROWS at a time with the same validators (report-chunks.ts;
+ * for a file of WORKER_MIN_BYTES or more, on a worker thread while this one writes: report-reader.ts), and written in
  * one transaction with the batch; any bad row rolls everything back (every bad line is still listed, and
  * the attempt is recorded as a refused batch). Duplicates are found by fingerprint against the DB, which
  * within the transaction holds the file's earlier rows too.
