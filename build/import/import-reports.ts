@@ -1,6 +1,7 @@
 /**
  * Importing a reports CSV as it is read, in bounded memory whatever its size: records are parsed from the
- * file a chunk at a time (source.ts), checked BATCH_ROWS at a time with the same validators, and written in
+ * file a chunk at a time (source.ts), checked BATCH_ROWS at a time with the same validators (report-chunks.ts;
+ * for a file of WORKER_MIN_BYTES or more, on a worker thread while this one writes: report-reader.ts), and written in
  * one transaction with the batch; any bad row rolls everything back (every bad line is still listed, and
  * the attempt is recorded as a refused batch). Duplicates are found by fingerprint against the DB, which
  * within the transaction holds the file's earlier rows too.
@@ -15,22 +16,26 @@
  * keepImplausible, and each approved report written is flagged as an approval would flag it (approved-rows.ts).
  */
 import type { Db } from '../db/open.ts';
-import { fillMissingFingerprints, reportFingerprint } from '../db/fingerprint.ts';
-import { CsvSyntaxError, type CsvRecord, type RowError } from './csv.ts';
+import { fillMissingFingerprints } from '../db/fingerprint.ts';
+import { CsvSyntaxError } from './csv.ts';
 import type { RejectSink } from './rejects.ts';
 import { loadRefs } from './refs.ts';
-import { reportRecordsToRows, validateReportRows, type ValidReport } from './reports.ts';
+import type { ValidReport } from './reports.ts';
+import type { ReportCheckSettings } from './report-chunks.ts';
+import { readReportChunks, readReportChunksInWorker } from './report-reader.ts';
 import type { DateFormat } from './fields.ts';
 import { addNormalised, noneNormalised, normalisedSuffix } from './normalise.ts';
 import { DuplicateLog, KeptLog, RowErrorLog } from './row-log.ts';
-import { approvedFlag, implausibleApprovedIssue, type ApprovedFlag } from './approved-rows.ts';
+import { approvedFlag, type ApprovedFlag } from './approved-rows.ts';
 import { PlausibilityLevels } from './plausibility-levels.ts';
-import { FileChangedError, readCsvRecords } from './source.ts';
+import { FileChangedError } from './source.ts';
 import type { ImportProgress } from './progress.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type ImportResult } from './result.ts';
 
-/** Rows validated and written at a time. */
-export const BATCH_ROWS = 2_000;
+export { BATCH_ROWS } from './report-chunks.ts';
+
+/** Files of at least this many bytes are read and checked on a worker thread while this one writes (report-reader.ts). */
+export const WORKER_MIN_BYTES = 8 << 20;
 
 export interface ReportsImport {
   path: string;
@@ -46,6 +51,9 @@ export interface ReportsImport {
   rejects?: RejectSink;
   dateFormat?: DateFormat;
   progress: ImportProgress;
+  /** the file's size, and the size from which a worker thread reads and checks it (WORKER_MIN_BYTES) */
+  bytes: number;
+  workerMinBytes: number;
 }
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -117,8 +125,7 @@ class ReportWriter {
   }
 
   /** Write one report: its id and status, `restored` when an undone decision was given back; null for a duplicate. */
-  add(report: ValidReport): { id: number; status: Status; restored: boolean } | null {
-    const fingerprint = reportFingerprint(report);
+  add(report: ValidReport, fingerprint: string): { id: number; status: Status; restored: boolean } | null {
     if (!this.opts.allowDuplicates) {
       const hit = this.find.get(fingerprint) as { id: number; batch_id: number | null } | undefined;
       if (hit) {
@@ -157,16 +164,6 @@ class ReportWriter {
   }
 }
 
-/** The bad rows of one batch of records to the rejects file, in line order, each with its fields as written. */
-function writeRejects(sink: RejectSink, records: CsvRecord[], bad: RowError[]): void {
-  const reasons = new Map<number, string>();
-  for (const e of bad) reasons.set(e.line, reasons.has(e.line) ? `${reasons.get(e.line)}; ${e.message}` : e.message);
-  for (const r of records) {
-    const reason = reasons.get(r.line);
-    if (reason !== undefined) sink.add(r.line, reason, r.fields);
-  }
-}
-
 /** The highest report id ever given out (an undone batch's ids are not given out again). */
 function highestId(db: Db): number {
   return (db
@@ -196,42 +193,31 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const w = new ReportWriter(db, id, high, stamp, a);
       writer = w;
       const levels = new PlausibilityLevels(db, id);
-      const check = a.keepImplausible ? undefined : (r: ValidReport) => implausibleApprovedIssue(r, levels.reference(r.specialty_id));
       /** Write a valid row; an approved report the file approved (not a restored decision) gets its flags. */
-      const write = (r: ValidReport) => {
-        const added = w.add(r);
+      const write = (r: ValidReport, fingerprint: string) => {
+        const added = w.add(r, fingerprint);
         if (!added || added.status !== 'approved' || added.restored || r.status !== 'approved') return;
         const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id));
         if (flag) flagged.add(flag);
       };
-      let header: CsvRecord | undefined;
-      let batch: CsvRecord[] = [];
-      const flush = () => {
-        const records = batch;
-        const { rows, errors: shape } = reportRecordsToRows([header!, ...records]);
-        batch = [];
-        rowsRead += rows.length + shape.length;
-        const { valid, errors: invalid, normalised: n } = validateReportRows(rows, refs, a.now, undefined, { dateFormat: a.dateFormat, check });
-        normalised = addNormalised(normalised, n);
-        const bad = [...shape, ...invalid];
-        errors.add(bad);
-        if (a.rejects) {
-          if (bad.length) writeRejects(a.rejects, records, bad);
-          for (const r of valid) write(r);
-        } else if (errors.count === 0) for (const r of valid) write(r);
+      const settings: ReportCheckSettings = {
+        refs, now: a.now, dateFormat: a.dateFormat, rejects: Boolean(a.rejects),
+        ...(a.keepImplausible ? {} : { references: levels.referencesById() }),
       };
-      readCsvRecords(a.path, sha256, (record) => {
-        if (!header) {
-          reportRecordsToRows([record]); // a bad header is refused before any row is read
-          header = record;
-          a.rejects?.header(record.fields);
-          return;
-        }
-        batch.push(record);
-        if (batch.length >= BATCH_ROWS) flush();
-      }, (done, size) => a.progress.bytes(done, size, rowsRead + batch.length));
-      if (!header) reportRecordsToRows([]); // refuses the empty file
-      flush();
+      const read = a.bytes >= a.workerMinBytes ? readReportChunksInWorker : readReportChunks;
+      read({ path: a.path, sha256 }, settings, {
+        header: (fields) => a.rejects?.header(fields),
+        chunk: (c) => {
+          rowsRead += c.rowsRead;
+          normalised = addNormalised(normalised, c.normalised);
+          errors.add(c.bad);
+          if (a.rejects) {
+            for (const r of c.rejects) a.rejects.add(r.line, r.reason, r.fields);
+          } else if (errors.count > 0) return;
+          c.valid.forEach((r, i) => write(r, c.fingerprints[i]!));
+        },
+        progress: (done, size, pending) => a.progress.bytes(done, size, rowsRead + pending),
+      });
       if (errors.count > 0 && !a.rejects) throw new RowsRefused();
       db.prepare('UPDATE import_batches SET rows_read = ?, rows_imported = ?, duplicates_skipped = ?, rows_refused = ?, last_report_id = ? WHERE id = ?')
         .run(rowsRead, w.imported, w.duplicates.count, errors.lines, w.lastNewId, id);

@@ -33,6 +33,11 @@ export class PlausibilityLevels {
     return this.references.get(specialtyId);
   }
 
+  /** Every specialty's reference level, by id (plain data, for a worker thread). */
+  referencesById(): Map<number, ReferenceLevel> {
+    return new Map(this.references);
+  }
+
   fencesOf(specialtyId: number): SpecialtyFences | undefined {
     if (!this.fences.has(specialtyId)) {
       const slug = this.slug(specialtyId);

@@ -18,7 +18,7 @@ import type { DateFormat } from './fields.ts';
 import { normalisedSuffix } from './normalise.ts';
 import { PROGRESS_MIN_BYTES, silentImportProgress, ttyImportProgress, type ImportProgress } from './progress.ts';
 import { FileChangedError, readCsvRecords, scanCsvFile } from './source.ts';
-import { importReportsFile } from './import-reports.ts';
+import { WORKER_MIN_BYTES, importReportsFile } from './import-reports.ts';
 import { ImportRejected, alreadyImported, insertBatch, sameFile, type BatchRecord, type ImportKind, type ImportResult } from './result.ts';
 import { RowErrorLog } from './row-log.ts';
 import type { RejectSink } from './rejects.ts';
@@ -44,6 +44,18 @@ export interface ImportOptions {
   progressLog?: ImportProgress;
   /** reports: how to read submitted_at dates with the year last (--date-format). */
   dateFormat?: DateFormat;
+  /**
+   * reports: files of at least this many bytes are read and checked on a worker thread while the rows before
+   * are written (default WORKER_MIN_BYTES, or PHYSPAY_IMPORT_WORKER_MIN_BYTES; 0: always, Infinity: never).
+   */
+  workerMinBytes?: number;
+}
+
+/** PHYSPAY_IMPORT_WORKER_MIN_BYTES when it is a number of bytes ('0': every file; 'never': none), else WORKER_MIN_BYTES. */
+function workerMinBytesFromEnv(): number {
+  const v = process.env.PHYSPAY_IMPORT_WORKER_MIN_BYTES?.trim();
+  if (v === 'never') return Infinity;
+  return v && /^\d+$/.test(v) ? Number(v) : WORKER_MIN_BYTES;
 }
 
 /** The whole file's rows (reference files are small), plus the rows with a wrong field count. */
@@ -81,6 +93,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
   const file = basename(path);
   let progress: ImportProgress = options.progressLog ?? silentImportProgress;
   let sha256: string;
+  let bytes: number;
   try {
     if (options.progressLog) progress.stage(`checking ${file}`);
     const scanned = scanCsvFile(path, path, (done, size) => {
@@ -91,6 +104,7 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       progress.tick(done, size, 'bytes');
     });
     sha256 = scanned.sha256;
+    bytes = scanned.bytes;
   } catch (err) {
     progress.done();
     if (err instanceof CsvSyntaxError) {
@@ -114,6 +128,8 @@ export function importFile(db: Db, kind: ImportKind, path: string, options: Impo
       keepImplausible: Boolean(options.keepImplausible),
       rejects: options.rejects,
       dateFormat: options.dateFormat,
+      bytes,
+      workerMinBytes: options.workerMinBytes ?? workerMinBytesFromEnv(),
     });
   }
   const refs = loadRefs(db);
