@@ -1,6 +1,6 @@
 /**
  * `<out>/last-build.json`: every `physpay build` attempt records its outcome there (unchanged, refused by
- * the sanity diff or by the base-URL rule, published, failed on a missing reports DB), atomically, next to
+ * the sanity diff or by the base-URL rule, published, failed on a missing reports DB; nothing when no data folder exists yet), atomically, next to
  * `current` and never inside a build folder; a usage error (no --db at all) is no attempt and leaves it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -59,10 +59,10 @@ describe('last-build.json', () => {
     for (const b of readdirSync(join(g.dist, 'builds'))) expect(existsSync(join(g.dist, 'builds', b, 'last-build.json'))).toBe(false);
   }, 240_000);
 
-  it('is written for a failure before any folder exists (a new --out)', async () => {
+  it('a failure before the data folder exists (a new --out) records nothing and creates no folder', async () => {
     const out = join(g.path, 'fresh-out');
     const r = await runCli(['build', '--db', join(g.path, 'missing.db'), '--out', out, '--base-url', 'https://physpay.example'], { now: later(7) });
     expect(r.code).toBe(1);
-    expect(LastBuild.parse(JSON.parse(readFileSync(join(out, 'last-build.json'), 'utf8')))).toMatchObject({ outcome: 'failed', exit_code: 1 });
+    expect(existsSync(out)).toBe(false);
   });
 });

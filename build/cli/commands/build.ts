@@ -1,6 +1,6 @@
 /** `physpay build` and `physpay builds list|verify|rollback|pin|unpin`. */
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildError, DEFAULT_BUILD_OPTIONS, runBuild, type BuildResult } from '../../run-build.ts';
 import { ttyProgress, silentProgress } from '../../emit/progress.ts';
@@ -193,7 +193,9 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           : { outcome: 'failed', build_id: null, message };
         throw err;
       } finally {
-        try {
+        // A run that stopped before the data folder existed (a new --out and a --db that is missing or not a
+        // reports DB) records nothing: a refused run never creates the folder it would have published into.
+        if (existsSync(s.out)) try {
           writeLastBuild(s.out, { ...record!, started_at: startedAt.toISOString(), finished_at: io.now().toISOString(), duration_ms: Math.round(performance.now() - started), exit_code: exitCode });
         } catch (err) {
           io.err(`warning: cannot write ${lastBuildPath(s.out)} (the outcome of this build for monitoring): ${(err as Error).message}`);
