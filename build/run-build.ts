@@ -28,7 +28,7 @@ import { accuracyTable, specialtyAccuracy, type AccuracyRow, type SpecialtyAccur
 import { BuildSummary, type Manifest, type ManifestFile } from './contract/manifest.ts';
 import { manifestEntry, sha256, validateArtifact } from './contract/validate.ts';
 import { canonicalJson, compactJson } from './emit/json.ts';
-import { acquireLock, buildsDir, currentBuildId, fsyncDir, isPinned, listBuilds, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
+import { acquireLock, buildReleases, buildsDir, currentBuildId, fsyncDir, isPinned, listBuilds, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
 import { createWriter, WriteError, type FileWriter } from './emit/writer.ts';
 import { renderSite } from './pages/site.ts';
@@ -37,7 +37,7 @@ import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
 import { buildOpenCsv } from './compute/open-csv.ts';
 import { ARCHIVE_PATH, ARCHIVE_SHA256_PATH, DATA_PACKAGE_PATH, dataPackage, openDataArchive } from './compute/data-package.ts';
 import { DEFAULT_TOP_CODE } from './import/bls.ts';
-import { ReleasesFeed, RELEASES_PATH, type Release, type ReleaseChanges } from './contract/releases.ts';
+import { RELEASES_PATH, type Release, type ReleaseChanges } from './contract/releases.ts';
 import { RELEASE_CITATION_CFF_PATH, cellFigures, nextReleaseId, releaseChanges, releaseEntry, releasesDocument, type CellFigures } from './compute/releases.ts';
 import { CHANGELOG_PATH, CITATION_CFF_PATH, citationCff, renderChangelogPage } from './pages/changelog.ts';
 import { pageFile, siteContextFor } from './pages/site.ts';
@@ -148,15 +148,6 @@ function withoutRelease(files: Manifest['files']): Manifest['files'] {
   return Object.fromEntries(Object.entries(files).filter(([p]) => !RELEASE_FILES.has(p)));
 }
 
-/** The releases listed by a build's releases.json (none when it has none or it cannot be read). */
-function readReleases(path: string): Release[] {
-  if (!existsSync(path)) return [];
-  try {
-    return ReleasesFeed.parse(JSON.parse(readFileSync(path, 'utf8'))).releases;
-  } catch {
-    return [];
-  }
-}
 
 const CELL_KINDS = new Set(['specialty', 'specialtyState', 'state']);
 
@@ -296,9 +287,9 @@ export function runBuild(opts: BuildOptions): BuildResult {
       }
     }
     // The releases so far (the current build's releases.json) and this build's release id.
-    const history = previousId ? readReleases(join(buildsDir(opts.out), previousId, 'public', RELEASES_PATH)) : [];
+    const history = previousId ? buildReleases(join(buildsDir(opts.out), previousId)) : [];
     // a release of a build rolled back from is still on disk: its id is never given again
-    const kept = listBuilds(opts.out).flatMap((b) => readReleases(join(buildsDir(opts.out), b.id, 'public', RELEASES_PATH)).slice(0, 1));
+    const kept = listBuilds(opts.out).flatMap((b) => buildReleases(join(buildsDir(opts.out), b.id)).slice(0, 1));
     const release = nextReleaseId([...history, ...kept.filter((r) => !history.some((h) => h.release === r.release))], buildDate);
 
     const files: Record<string, ManifestFile> = {};
@@ -449,7 +440,7 @@ export function runBuild(opts: BuildOptions): BuildResult {
     // the releases served after this one is published: the builds pruneBuilds keeps (the newest --keep, this
     // one among them, and pinned ones)
     const keptReleases = [release, ...listBuilds(opts.out).flatMap((b, i) => (i < opts.keep - 1 || b.pinned || b.current
-      ? readReleases(join(buildsDir(opts.out), b.id, 'public', RELEASES_PATH)).slice(0, 1).map((r) => r.release)
+      ? buildReleases(join(buildsDir(opts.out), b.id)).slice(0, 1).map((r) => r.release)
       : []))];
     const releasesDoc = releasesDocument({
       baseUrl, publisher: opts.publisher, synthetic: ds.synthetic, keep: opts.keep, kept: keptReleases, history, feedPath: RELEASES_PATH, changelogPath: CHANGELOG_PATH,

@@ -10,10 +10,9 @@
  * Written into `<dest>.tmp-<pid>` and renamed to `dest` once every build copied verifies against its
  * manifest; a build pruned while it is copied (never the current one) is left out and named.
  */
-import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReleasesFeed, RELEASES_PATH } from '../contract/releases.ts';
-import { buildsDir, currentBuildId, fsyncDir, pinnedBuilds, pinsDir } from './store.ts';
+import { buildReleases, buildsDir, currentBuildId, fsyncDir, pinnedBuilds, pinsDir } from './store.ts';
 import { verifyBuildDir } from './verify.ts';
 
 export interface BuildsCopy {
@@ -56,13 +55,6 @@ function copyTree(from: string, to: string, seen: Map<string, string>, tally: { 
       tally.files++;
     }
   }
-}
-
-/** The release ids a build's releases.json lists, newest first (none when it has none). */
-function releasesOf(buildDir: string): string[] {
-  const path = join(buildDir, 'public', RELEASES_PATH);
-  if (!existsSync(path)) return [];
-  return ReleasesFeed.parse(JSON.parse(readFileSync(path, 'utf8'))).releases.map((r) => r.release);
 }
 
 const vanishedError = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -112,7 +104,7 @@ export function copyBuilds(source: string, dest: string): BuildsCopy | null {
     }
     renameSync(tmp, dest);
     fsyncDir(join(dest, '..'));
-    return { source, dir: dest, current, builds: copied, pinned, releases: releasesOf(join(buildsDir(dest), current)), vanished, files: tally.files, bytes: tally.bytes };
+    return { source, dir: dest, current, builds: copied, pinned, releases: buildReleases(join(buildsDir(dest), current)).map((r) => r.release), vanished, files: tally.files, bytes: tally.bytes };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;

@@ -12,6 +12,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildSummary, Manifest } from '../contract/manifest.ts';
+import { ReleasesFeed, RELEASES_PATH, type Release } from '../contract/releases.ts';
 
 export class StoreError extends Error {}
 
@@ -116,6 +117,17 @@ export function listBuilds(root: string): BuildListing[] {
       }
       return { id, current: id === cur, pinned: pins.has(id), summary };
     });
+}
+
+/** The releases a build's releases.json lists, newest first (none when it has none or it cannot be read). */
+export function buildReleases(buildDir: string): Release[] {
+  const path = join(buildDir, 'public', RELEASES_PATH);
+  if (!existsSync(path)) return [];
+  try {
+    return ReleasesFeed.parse(JSON.parse(readFileSync(path, 'utf8'))).releases;
+  } catch {
+    return [];
+  }
 }
 
 export function readManifest(buildDir: string): Manifest {

@@ -195,10 +195,12 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
       } finally {
         // A run that stopped before the data folder existed (a new --out and a --db that is missing or not a
         // reports DB) records nothing: a refused run never creates the folder it would have published into.
-        if (existsSync(s.out)) try {
-          writeLastBuild(s.out, { ...record!, started_at: startedAt.toISOString(), finished_at: io.now().toISOString(), duration_ms: Math.round(performance.now() - started), exit_code: exitCode });
-        } catch (err) {
-          io.err(`warning: cannot write ${lastBuildPath(s.out)} (the outcome of this build for monitoring): ${(err as Error).message}`);
+        if (existsSync(s.out)) {
+          try {
+            writeLastBuild(s.out, { ...record!, started_at: startedAt.toISOString(), finished_at: io.now().toISOString(), duration_ms: Math.round(performance.now() - started), exit_code: exitCode });
+          } catch (err) {
+            io.err(`warning: cannot write ${lastBuildPath(s.out)} (the outcome of this build for monitoring): ${(err as Error).message}`);
+          }
         }
       }
     });
