@@ -5,6 +5,7 @@
  * taken in index order is already sorted by total compensation.
  */
 import type { Region } from './../contract/vocab.ts';
+import { OFFER_COLUMNS, type OfferColumn } from '../contract/offer-terms.ts';
 
 export interface SpecialtyRow {
   slug: string;
@@ -66,6 +67,27 @@ export interface ReportColumns {
   /** the two 32-bit lanes of each report's secret 64-bit record key (disclosure.ts) */
   keyLo: Uint32Array;
   keyHi: Uint32Array;
+  /** the whole offer (offer-terms.ts), as reported: never scaled to full time; money values distorted like pay */
+  offer: OfferColumns;
+}
+
+/** The numeric whole-offer columns. */
+export type OfferNumericColumn = Exclude<OfferColumn, 'compensation_model'>;
+export const OFFER_NUMERIC_COLUMNS = OFFER_COLUMNS.filter((c): c is OfferNumericColumn => c !== 'compensation_model');
+
+/** Whole-offer values by report: NaN unknown; compensation_model an index into COMPENSATION_MODELS, -1 unknown. */
+export type OfferColumns = Record<OfferNumericColumn, Float64Array> & { compensation_model: Int8Array };
+
+export function emptyOfferColumns(count: number): OfferColumns {
+  const out = { compensation_model: new Int8Array(count).fill(-1) } as OfferColumns;
+  for (const c of OFFER_NUMERIC_COLUMNS) out[c] = new Float64Array(count).fill(NaN);
+  return out;
+}
+
+/** Copy report `from` of `src` into position `to` of `dst`. */
+export function copyOffer(src: OfferColumns, from: number, dst: OfferColumns, to: number): void {
+  for (const c of OFFER_NUMERIC_COLUMNS) dst[c][to] = src[c][from]!;
+  dst.compensation_model[to] = src.compensation_model[from]!;
 }
 
 export interface Dataset {
@@ -111,6 +133,7 @@ export function emptyReportColumns(count: number): ReportColumns {
     submittedDay: new Int32Array(count),
     keyLo: new Uint32Array(count),
     keyHi: new Uint32Array(count),
+    offer: emptyOfferColumns(count),
   };
 }
 

@@ -84,15 +84,28 @@ export function cellKeyOfRange(lo: ArrayLike<number>, hi: ArrayLike<number>, fro
 
 // ---------------------------------------------------------------- keyed draws
 
-/** Columns whose figures are published, each with its own draws. */
-export const COLUMN = { total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6 } as const;
+/**
+ * Columns whose figures are published, each with its own draws. Columns come in groups of 8 (32 AES blocks
+ * a group); a group is computed only when one of its columns is asked for, and adding a group leaves the draws
+ * of the others as they were. Group 0: the headline columns; groups 1-3: the whole offer (offer-terms.ts).
+ */
+export const COLUMN = {
+  total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6,
+  // the whole offer: money components, then weeks, nights and contract terms, then $/wRVU by pay model
+  call_pay: 8, signing_bonus: 9, retention_bonus: 10, relocation: 11, loan_repayment: 12, cme_allowance: 13,
+  pto_weeks: 14, call_nights_per_month: 15,
+  non_compete_miles: 16, non_compete_years: 17, partnership_track_years: 18, offer_shares: 19,
+  rate_salary: 20, rate_salary_plus_productivity: 21, rate_production: 22, rate_collections: 23, rate_shift: 24,
+} as const;
 export type Column = (typeof COLUMN)[keyof typeof COLUMN];
 
 /** Which figure of a column a draw moves. */
 export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8, count: 9 } as const;
 export type Slot = (typeof SLOT)[keyof typeof SLOT];
 const SLOTS_PER_COLUMN = 16;
-const DRAWS_PER_KEY = 8 * SLOTS_PER_COLUMN; // 8 columns (7 used) x 16 slots (10 used): 32 AES blocks
+const COLUMNS_PER_GROUP = 8;
+const GROUPS = 4;
+const DRAWS_PER_GROUP = COLUMNS_PER_GROUP * SLOTS_PER_COLUMN; // 8 columns x 16 slots (10 used): 32 AES blocks
 
 /** The draw of one figure, in [-1/2, 1/2). */
 export interface Draws {
@@ -101,38 +114,45 @@ export interface Draws {
 
 /**
  * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). Every draw
- * of one cell key comes from one AES-256-ECB call over 32 blocks (lo, hi, block number, version), so a cell
- * costs one call, not one per figure; the last few keys' draws are kept.
+ * of one cell key and column group comes from one AES-256-ECB call over 32 blocks (lo, hi, block number,
+ * version), so a cell costs one call per group, not one per figure; the last few keys' draws are kept.
  */
 export function createDraws(drawKey: Uint8Array): Draws {
   if (drawKey.length !== 32) throw new Error('a draw key has 32 bytes');
   const cipher = createCipheriv('aes-256-ecb', drawKey, null);
   cipher.setAutoPadding(false);
-  const blocks = Buffer.alloc(DRAWS_PER_KEY * 4);
-  for (let b = 0; b < DRAWS_PER_KEY / 4; b++) {
-    blocks.writeUInt32LE(b, b * 16 + 8);
-    blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
-  }
-  const cache: { lo: number; hi: number; u: Float64Array }[] = [];
-  const compute = (lo: number, hi: number): Float64Array => {
-    for (let b = 0; b < DRAWS_PER_KEY / 4; b++) {
+  const blocksPerGroup = DRAWS_PER_GROUP / 4;
+  const groupBlocks = Array.from({ length: GROUPS }, (_, g) => {
+    const blocks = Buffer.alloc(DRAWS_PER_GROUP * 4);
+    for (let b = 0; b < blocksPerGroup; b++) {
+      blocks.writeUInt32LE(g * blocksPerGroup + b, b * 16 + 8);
+      blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
+    }
+    return blocks;
+  });
+  const cache: { lo: number; hi: number; u: (Float64Array | undefined)[] }[] = [];
+  const compute = (lo: number, hi: number, g: number): Float64Array => {
+    const blocks = groupBlocks[g]!;
+    for (let b = 0; b < blocksPerGroup; b++) {
       blocks.writeUInt32LE(lo, b * 16);
       blocks.writeUInt32LE(hi, b * 16 + 4);
     }
     const out = cipher.update(blocks);
-    const u = new Float64Array(DRAWS_PER_KEY);
-    for (let i = 0; i < DRAWS_PER_KEY; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
+    const u = new Float64Array(DRAWS_PER_GROUP);
+    for (let i = 0; i < DRAWS_PER_GROUP; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
     return u;
   };
   return {
     draw(key, column, slot) {
       let hit = cache.find((c) => c.lo === key.lo && c.hi === key.hi);
       if (!hit) {
-        hit = { lo: key.lo, hi: key.hi, u: compute(key.lo, key.hi) };
+        hit = { lo: key.lo, hi: key.hi, u: [] };
         cache.unshift(hit);
         if (cache.length > 8) cache.pop();
       }
-      return hit.u[column * SLOTS_PER_COLUMN + slot]!;
+      const g = Math.floor(column / COLUMNS_PER_GROUP);
+      const u = hit.u[g] ?? (hit.u[g] = compute(key.lo, key.hi, g));
+      return u[(column % COLUMNS_PER_GROUP) * SLOTS_PER_COLUMN + slot]!;
     },
   };
 }

@@ -19,7 +19,7 @@
  * is counted or left out alike in a headline cell and in its year's row.
  */
 import { EMPLOYMENT_TYPES } from '../contract/vocab.ts';
-import { emptyReportColumns, specialtyRanges, type Dataset, type ReportColumns } from './dataset.ts';
+import { copyOffer, emptyReportColumns, specialtyRanges, type Dataset, type ReportColumns } from './dataset.ts';
 import { nationalFacts, type NationalFacts } from './national.ts';
 import { FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from './stats.ts';
 
@@ -92,6 +92,7 @@ function selectReports(ds: Dataset, source: number[], scale: (i: number) => numb
     out.submittedDay[k] = R.submittedDay[i]!;
     out.keyLo[k] = R.keyLo[i]!;
     out.keyHi[k] = R.keyHi[i]!;
+    copyOffer(R.offer, i, out.offer, k);
     exactTotal[k] = scaled(ds.exactTotal[i]!, h, s);
   }
   return {

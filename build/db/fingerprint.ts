@@ -10,8 +10,9 @@
  */
 import * as crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { OFFER_COLUMNS, hasOfferTerms, type OfferTerms } from '../contract/offer-terms.ts';
 
-export interface FingerprintedReport {
+export interface FingerprintedReport extends Partial<OfferTerms> {
   specialty_id: number;
   state: string;
   year: number;
@@ -53,8 +54,13 @@ export function timestamp(v: string): string {
   return Number.isNaN(t) ? v.trim() : new Date(t).toISOString();
 }
 
-/** The report's own values, normalised (both fingerprints hash them in this order). */
+/**
+ * The report's own values, normalised (both fingerprints hash them in this order). The whole-offer columns
+ * (migration v8) are appended only when the report gives one, so a report without them keeps the
+ * fingerprint it had before they existed.
+ */
 function reportValues(r: Omit<FingerprintedReport, 'specialty_id' | 'submitted_at'>): (string | number | null)[] {
+  const offer = hasOfferTerms(r) ? [OFFER_COLUMNS.map((c) => (c === 'compensation_model' ? (r[c] ?? null) : num(r[c] ?? null)))] : [];
   return [
     r.state.trim().toUpperCase(),
     num(r.year),
@@ -66,7 +72,8 @@ function reportValues(r: Omit<FingerprintedReport, 'specialty_id' | 'submitted_a
     folded(r.practice_setting),
     folded(r.employment_type),
     num(r.wrvus),
-  ];
+    ...offer,
+  ] as (string | number | null)[];
 }
 
 /** 32 hex digits (128 bits of SHA-256) over the normalised values. */
@@ -79,10 +86,16 @@ export function reportFingerprint(r: FingerprintedReport): string {
   return sha256Hex(JSON.stringify(['report v1', ...values])).slice(0, 32);
 }
 
+/** The whole-offer columns the reports table has (none before migration v8, which migration v3 runs before). */
+function offerColumnsIn(db: Database.Database): readonly string[] {
+  const have = new Set((db.prepare('PRAGMA table_info(reports)').all() as { name: string }[]).map((c) => c.name));
+  return OFFER_COLUMNS.filter((c) => have.has(c));
+}
+
 /** Compute the fingerprint of every report that has none. Returns how many were filled. */
 export function fillMissingFingerprints(db: Database.Database): number {
   const rows = db
-    .prepare(`SELECT id, ${FINGERPRINT_COLUMNS.join(', ')} FROM reports WHERE fingerprint IS NULL`)
+    .prepare(`SELECT id, ${[...FINGERPRINT_COLUMNS, ...offerColumnsIn(db)].join(', ')} FROM reports WHERE fingerprint IS NULL`)
     .all() as (FingerprintedReport & { id: number })[];
   const set = db.prepare('UPDATE reports SET fingerprint = ? WHERE id = ?');
   for (const r of rows) set.run(reportFingerprint(r), r.id);

@@ -257,6 +257,30 @@ export const MIGRATIONS: readonly Migration[] = [
       db.prepare('UPDATE record_key_secret SET secret = ?, method_version = 3 WHERE id = 1').run(randomBytes(32));
     },
   },
+  {
+    version: 8,
+    name: 'the whole offer: call pay, one-time payments, time off, pay model and contract terms',
+    up(db) {
+      // build/contract/offer-terms.ts: every column optional (NULL = unknown; 0 = none). Old reports keep NULLs.
+      db.exec(`
+        ALTER TABLE reports ADD COLUMN call_pay REAL CHECK (call_pay >= 0);
+        ALTER TABLE reports ADD COLUMN call_nights_per_month REAL CHECK (call_nights_per_month BETWEEN 0 AND 31);
+        ALTER TABLE reports ADD COLUMN signing_bonus REAL CHECK (signing_bonus >= 0);
+        ALTER TABLE reports ADD COLUMN retention_bonus REAL CHECK (retention_bonus >= 0);
+        ALTER TABLE reports ADD COLUMN relocation REAL CHECK (relocation >= 0);
+        ALTER TABLE reports ADD COLUMN loan_repayment REAL CHECK (loan_repayment >= 0);
+        ALTER TABLE reports ADD COLUMN loan_repayment_years INTEGER CHECK (loan_repayment_years BETWEEN 1 AND 10);
+        ALTER TABLE reports ADD COLUMN cme_allowance REAL CHECK (cme_allowance >= 0);
+        ALTER TABLE reports ADD COLUMN pto_weeks REAL CHECK (pto_weeks BETWEEN 0 AND 26);
+        ALTER TABLE reports ADD COLUMN compensation_model TEXT
+          CHECK (compensation_model IN ('salary', 'salary_plus_productivity', 'production', 'collections', 'shift'));
+        ALTER TABLE reports ADD COLUMN wrvu_conversion_rate REAL CHECK (wrvu_conversion_rate > 0);
+        ALTER TABLE reports ADD COLUMN non_compete_miles REAL CHECK (non_compete_miles >= 0);
+        ALTER TABLE reports ADD COLUMN non_compete_years REAL CHECK (non_compete_years >= 0);
+        ALTER TABLE reports ADD COLUMN partnership_track_years REAL CHECK (partnership_track_years >= 0);
+      `);
+    },
+  },
 ];
 
 /** A DB written by a newer physpay: its schema is not one this code knows, so it is neither read nor migrated. */

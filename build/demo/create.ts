@@ -10,6 +10,7 @@ import { checkDbPath, expectKind, stampKind } from '../db/kind.ts';
 import { DEFAULT_TOP_CODE } from '../import/bls.ts';
 import { realReportsIn, realReportsRefusal } from './real-reports.ts';
 import { DemoError, demoBlsRows, generateInstitutions, generateReports, type DemoOptions } from './generate.ts';
+import { OFFER_COLUMNS } from '../contract/offer-terms.ts';
 
 export interface DemoSummary {
   path: string;
@@ -65,15 +66,16 @@ export function createDemoDb(path: string, opts: DemoOptions & { force?: boolean
     );
     const byStatus: Record<string, number> = { approved: 0, pending: 0, rejected: 0 };
     const insReport = db.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, base_salary, bonus,
-      hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at,
+      ${OFFER_COLUMNS.join(', ')})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${OFFER_COLUMNS.map(() => '?').join(', ')})`);
     const institutions = generateInstitutions(opts.seed, opts.asOf);
     db.transaction(() => {
       generateReports(opts, (r) => {
         byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
         insReport.run(specialtyId.get(r.specialtySlug), r.state, r.year, r.total_compensation, r.base_salary, r.bonus,
           r.hours_per_week, r.years_in_practice, r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, r.status,
-          r.moderated_at);
+          r.moderated_at, ...OFFER_COLUMNS.map((c) => r.offer[c]));
       });
       const insInst = db.prepare(`INSERT INTO institutions (slug, name, city, state, academic_year, checked_at, source_url)
         VALUES (?, ?, ?, ?, ?, ?, ?)`);

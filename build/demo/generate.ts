@@ -10,6 +10,8 @@ import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type ReportStatus } from '../contr
 import { slugify } from '../contract/names.ts';
 import { cumulative, createRng, type Rng } from './rng.ts';
 import { DEMO_BLS, SPECIALTY_PROFILES, STATE_CITIES, STATE_WEIGHTS } from './profiles.ts';
+import { demoOfferTerms } from './offer-terms.ts';
+import type { OfferTerms } from '../contract/offer-terms.ts';
 
 /** A demo request that cannot make sense (reported to the operator as one line). */
 export class DemoError extends Error {}
@@ -29,6 +31,8 @@ export interface DemoReport {
   submitted_at: string;
   status: ReportStatus;
   moderated_at: string | null;
+  /** call pay, one-time payments, time off, pay model and contract terms (offer-terms.ts) */
+  offer: OfferTerms;
 }
 
 export interface DemoOptions {
@@ -63,6 +67,8 @@ const round100 = (x: number) => Math.round(x / 100) * 100;
 /** Calls `emit` once per report, in a fixed order. Memory stays flat for any N. */
 export function generateReports(opts: DemoOptions, emit: (r: DemoReport) => void): void {
   const rng = createRng(opts.seed);
+  // The whole offer's values come from a stream of their own: the other fields stay as they were before them.
+  const offerRng = createRng((opts.seed ^ 0x0ffe2) >>> 0);
   const specialties = SPECIALTIES.map((s) => ({ slug: s.slug, ...SPECIALTY_PROFILES[s.slug]! }));
   const specialtyCum = cumulative(specialties.map((s) => s.weight));
   const stateCum = cumulative(STATES.map((s) => STATE_WEIGHTS[s.code]!));
@@ -137,6 +143,7 @@ export function generateReports(opts: DemoOptions, emit: (r: DemoReport) => void
       submitted_at: new Date(submitted).toISOString(),
       status,
       moderated_at: status === 'pending' ? null : new Date(Math.min(submitted + rng.int(1, 9) * DAY, asOf)).toISOString(),
+      offer: demoOfferTerms(offerRng, { specialtySlug: sp.slug, total, setting, employment, experience, wrvuRate: sp.wrvuRate }),
     });
   }
 }

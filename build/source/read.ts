@@ -8,8 +8,9 @@ import { readSecret, recordKeys } from './record-keys.ts';
 import { drawKeyOf } from '../compute/disclosure.ts';
 import { infuseRecordNoise } from '../compute/record-noise.ts';
 import { ascendingOrder } from '../compute/keyed-layout.ts';
+import { COMPENSATION_MODEL_VALUES } from '../contract/offer-terms.ts';
 import {
-  emptyReportColumns, specialtyRanges,
+  OFFER_NUMERIC_COLUMNS, copyOffer, emptyReportColumns, specialtyRanges,
   type BlsRow, type Dataset, type InstitutionRow, type SpecialtyRow, type StateRow,
 } from '../compute/dataset.ts';
 
@@ -52,12 +53,14 @@ export function readDataset(db: Db): Dataset {
   const r = emptyReportColumns(count);
   const settingIndex = new Map<string, number>(PRACTICE_SETTINGS.map((s, i) => [s, i]));
   const employmentIndex = new Map<string, number>(EMPLOYMENT_TYPES.map((s, i) => [s, i]));
+  const modelIndex = new Map<string, number>(COMPENSATION_MODEL_VALUES.map((m, k) => [m, k]));
   const secret = readSecret(db);
   const ids = new Float64Array(count);
   const stmt = db
     .prepare(`SELECT id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
                      practice_setting, employment_type, wrvus,
-                     CAST(floor(julianday(submitted_at) - 2440587.5) AS INTEGER) AS submitted_day
+                     CAST(floor(julianday(submitted_at) - 2440587.5) AS INTEGER) AS submitted_day,
+                     ${OFFER_NUMERIC_COLUMNS.join(', ')}, compensation_model
               FROM reports NOT INDEXED WHERE status = 'approved' ORDER BY id`)
     .raw(true);
   // A plain scan in id order (no index: a sequential read), then order by (specialty, total, id) in memory.
@@ -80,6 +83,9 @@ export function readDataset(db: Db): Dataset {
     r.employment[i] = employment === null ? -1 : (employmentIndex.get(employment) ?? -1);
     r.wrvus[i] = wrvus ?? NaN;
     r.submittedDay[i] = submitted;
+    for (let c = 0; c < OFFER_NUMERIC_COLUMNS.length; c++) r.offer[OFFER_NUMERIC_COLUMNS[c]!][i] = (row[13 + c] as number | null) ?? NaN;
+    const model = row[13 + OFFER_NUMERIC_COLUMNS.length] as string | null;
+    r.offer.compensation_model[i] = model === null ? -1 : modelIndex.get(model) ?? -1;
     ids[i] = id;
     i++;
   }
@@ -125,5 +131,6 @@ function sortReports(r: ReturnType<typeof emptyReportColumns>, count: number) {
     const dst = out[c] as unknown as { [k: number]: number };
     for (let i = 0; i < count; i++) dst[i] = src[order[i]!]!;
   }
+  for (let i = 0; i < count; i++) copyOffer(r.offer, order[i]!, out.offer, i);
   return { reports: out, order };
 }
