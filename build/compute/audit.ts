@@ -6,7 +6,18 @@
 import type { FeedKind } from '../contract/open-feeds.ts';
 import { FLOORS, ROUNDING_MAX_N } from './stats.ts';
 
-const FIGURES = ['median', 'mean', 'p10', 'p25', 'p75', 'p90'] as const;
+const FIGURES = ['median', 'mean', 'p10', 'p25', 'p75', 'p90', 'median_miles', 'median_years'] as const;
+
+/**
+ * The rounding step of a figure from 24 reports or fewer: $1,000 for money, $1 for $/wRVU, half a unit for
+ * weeks, nights and years, 5 miles for a non-compete's radius (the whole offer: offer-figures.ts).
+ */
+function roundingStep(path: string, key: string, rate: boolean): number {
+  if (key === 'median_miles') return 5;
+  if (key === 'median_years' || /(^|\.)(pto_weeks|call_nights_per_month)$/.test(path)) return 0.5;
+  if (rate || /(^|\.)conversion_rate$/.test(path)) return 1;
+  return 1000;
+}
 
 /** Floor of a summary object, by feed kind and JSON path (e.g. "" for the root, "top_states[2]"). */
 function floorAt(kind: FeedKind, path: string): number {
@@ -31,8 +42,10 @@ export function auditDocument(kind: FeedKind, doc: unknown): FloorViolation[] {
     if (node === null || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     const figureKeys = FIGURES.filter((k) => k in o);
-    if ('n' in o && figureKeys.length > 0 && kind !== 'institution' && kind !== 'institutions' && kind !== 'stateInstitutions') {
-      const n = o.n;
+    // the count behind the figures: n, or n_with for the whole offer's items (the reports that have it)
+    const countKey = 'n' in o ? 'n' : 'n_with' in o ? 'n_with' : null;
+    if (countKey !== null && figureKeys.length > 0 && kind !== 'institution' && kind !== 'institutions' && kind !== 'stateInstitutions') {
+      const n = o[countKey];
       const published = figureKeys.filter((k) => o[k] !== null);
       if (published.length > 0) {
         const floor = floorAt(kind, path);
@@ -42,15 +55,15 @@ export function auditDocument(kind: FeedKind, doc: unknown): FloorViolation[] {
           if ((o.p10 ?? null) !== null && n < FLOORS.tails) problems.push({ path, problem: `p10 published from ${n} reports (floor ${FLOORS.tails})` });
           if ((o.p90 ?? null) !== null && n < FLOORS.tails) problems.push({ path, problem: `p90 published from ${n} reports (floor ${FLOORS.tails})` });
           if (n <= ROUNDING_MAX_N) {
-            const step = rateKind || inWrvu ? 1 : 1000;
             for (const k of published) {
+              const step = roundingStep(path, k, rateKind || inWrvu);
               const v = o[k] as number;
               if (Math.abs(v / step - Math.round(v / step)) > 1e-9) problems.push({ path: path ? `${path}.${k}` : k, problem: `${v} from ${n} reports is not rounded to ${step}` });
             }
           }
         }
       } else if (n !== null) {
-        problems.push({ path, problem: `withheld figures but n = ${String(n)} (must be null)` });
+        problems.push({ path, problem: `withheld figures but ${countKey} = ${String(n)} (must be null)` });
       }
     }
     for (const [k, v] of Object.entries(o)) visit(v, path ? `${path}.${k}` : k, inWrvu || k === 'wrvu');

@@ -14,6 +14,7 @@ import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellRe
 import { byYearRows, yearSpan } from './by-year.ts';
 import { DEFAULT_HEADLINE_YEARS, basisSentence, headlineBasis, openPopulations, type HeadlineBasis, type OpenPopulations } from './headline.ts';
 import { rankHighestFirst } from './ranking.ts';
+import { offerFigures } from './offer-figures.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
 
 
@@ -179,6 +180,8 @@ export function buildOpenFeeds(raw: Dataset, opts: FeedOptions, pop: OpenPopulat
       practice_settings: withheld ? PRACTICE_SETTINGS.map((ps) => ({ practice_setting: ps, ...openCell(NO_VALUES, 1).summary })) : practiceSettings,
       wrvu: { ...(withheld ? openCell(NO_VALUES, 1).summary : wr.summary), feed_url: url(feedPaths.wrvu(sp.slug)) } as SpecialtyFeed['wrvu'],
       by_year: byYearRows(pop.fte.ds, pop.fte.facts, withheld ? [] : range(pop.fte.ds.specialtyRange[si]!.start, pop.fte.ds.specialtyRange[si]!.end), years),
+      // the headline's reports (same years, outliers left out); the amounts as reported
+      components: offerFigures(ds, withheld ? [] : all.filter((i) => facts.openTotal[i] === 1)),
     };
     files.push({ kind: 'specialty', path: feedPaths.specialty(sp.slug), doc: specialtyDoc });
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
 import { ReleaseId } from './release-id.ts';
+import { OfferComponents } from './offer-figures.ts';
 
 export const LICENSE = 'CC BY 4.0' as const;
 export const LICENSE_URL = 'https://creativecommons.org/licenses/by/4.0/' as const;
@@ -153,6 +154,7 @@ export const SpecialtyFeed = z
     practice_settings: z.array(z.object({ practice_setting: z.enum(PRACTICE_SETTINGS), ...OpenSummary.shape }).strict()),
     wrvu: WrvuSummary.extend({ feed_url: url }).strict(),
     by_year: z.array(YearRow).describe('national figures by compensation year, oldest first, every year from the first to the last of the open data (gaps are withheld rows)'),
+    components: OfferComponents.describe('the rest of the offer nationally: call pay, one-time payments, CME money, weeks off, call nights, pay models with their $/wRVU conversion rates, non-competes and partnership tracks'),
   })
   .strict();
 
