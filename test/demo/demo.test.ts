@@ -8,6 +8,10 @@ import { DEFAULT_DEMO, generateInstitutions, generateReports, type DemoReport } 
 import { SPECIALTY_PROFILES } from '../../build/demo/profiles.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
+import { OFFER_RANGES, hasOfferTerms, offerTermsIssue } from '../../build/contract/offer-terms.ts';
+
+/** sha256 of the first 500 demo reports of seed 42 (without the whole offer), as generated before the offer fields existed (commit cbdd4be) */
+const BEFORE_OFFER_SHA256 = '5ca161bb52e9188153c298f064c10c6af0e60c8176705b0bfb17aa9d67e0f5cd';
 
 const NOW = () => new Date('2026-11-16T00:00:00.000Z');
 const SMALL = { reports: 3_000, asOf: '2026-11-15' };
@@ -279,5 +283,43 @@ describe('createDemoDb file handling', () => {
     expect(() => createDemoDb(path, { reports: 100, seed: 1, asOf: 'not-a-date', now: NOW, force: true })).toThrow();
     expect(dump(path)).toEqual(before);
     expect(readdirSync(sub).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('the whole offer (offer-terms.ts)', () => {
+  const reports = collect({ reports: 20_000, seed: 42, asOf: '2026-11-15' });
+  const share = (pred: (r: DemoReport) => boolean, of: (r: DemoReport) => boolean) => {
+    const base = reports.filter(of);
+    return base.filter(pred).length / base.length;
+  };
+
+  it('every report\'s values are within the importer\'s ranges and agree with each other', () => {
+    for (const r of reports) {
+      expect(offerTermsIssue(r.offer, r.total_compensation), JSON.stringify(r.offer)).toBeNull();
+      for (const [c, range] of Object.entries(OFFER_RANGES)) {
+        const v = r.offer[c as keyof typeof OFFER_RANGES];
+        if (v === null) continue;
+        expect(v, c).toBeGreaterThanOrEqual(range.min);
+        expect(v, c).toBeLessThanOrEqual(range.max);
+        if (range.int) expect(Number.isInteger(v), c).toBe(true);
+      }
+    }
+  });
+
+  it('about a third answer none of it, and the levels are the documented ones', () => {
+    expect(share((r) => !hasOfferTerms(r.offer), () => true)).toBeCloseTo(0.35, 1);
+    const employed = (r: DemoReport) => r.offer.cme_allowance !== null && r.employment_type !== 'Partner/Owner';
+    expect(share((r) => r.offer.cme_allowance! > 0, employed)).toBeCloseTo(0.85, 1);
+    const cme = reports.map((r) => r.offer.cme_allowance).filter((v): v is number => v !== null && v > 0);
+    expect(Math.min(...cme)).toBeGreaterThanOrEqual(2_500);
+    expect(Math.max(...cme)).toBeLessThanOrEqual(6_000);
+    const models = new Set(reports.map((r) => r.offer.compensation_model).filter((m) => m !== null));
+    expect(models.size).toBe(5);
+  });
+
+  it('come from a stream of their own: the other fields are what they were without them', () => {
+    expect(reports[0]!.offer).toBeDefined();
+    expect(createHash('sha256').update(JSON.stringify(reports.slice(0, 500).map(({ offer: _o, ...r }) => r))).digest('hex'))
+      .toBe(BEFORE_OFFER_SHA256);
   });
 });
