@@ -6,6 +6,8 @@ import { DbError, openReportsDb, type Db } from '../../build/db/open.ts';
 import { MIGRATIONS, migrate, schemaVersion } from '../../build/db/migrations.ts';
 import { SPECIALTIES } from '../../build/db/reference/specialties.ts';
 import { normalizeName } from '../../build/contract/names.ts';
+import { NO_OFFER_TERMS, OFFER_COLUMNS } from '../../build/contract/offer-terms.ts';
+import { reportFingerprint } from '../../build/db/fingerprint.ts';
 
 const EXPECTED_TABLES = [
   'bls_wages',
@@ -246,5 +248,57 @@ describe('the disclosure-control secret (migration 2)', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('the whole offer (migration 8)', () => {
+  /** a DB migrated up to `version`, with one report (fingerprint filled by migration 3 when it runs after the insert) */
+  function dbAt(version: number): Database.Database {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT');
+    for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+      m.up(db);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, '2026-01-01T00:00:00Z');
+      if (m.version === 1) {
+        db.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, base_salary, bonus, submitted_at, status)
+          VALUES ((SELECT id FROM specialties WHERE slug = 'cardiology'), 'NY', 2025, 520000, 450000, 70000, '2025-12-01T00:00:00.000Z', 'approved')`).run();
+      }
+    }
+    return db;
+  }
+
+  it('an old report keeps null offer values and the fingerprint it had (a v1 DB with a report migrates to the end)', () => {
+    const old = dbAt(7);
+    const before = old.prepare('SELECT fingerprint FROM reports').pluck().get() as string;
+    expect(before).toMatch(/^[0-9a-f]{32}$/);
+    expect(migrate(old)).toEqual([8]);
+    const row = old.prepare(`SELECT fingerprint, ${OFFER_COLUMNS.join(', ')} FROM reports`).get() as Record<string, unknown>;
+    expect(row.fingerprint).toBe(before);
+    for (const c of OFFER_COLUMNS) expect(row[c], c).toBeNull();
+    old.close();
+
+    const v1 = dbAt(1);
+    expect(migrate(v1)).toEqual(MIGRATIONS.map((m) => m.version).filter((v) => v >= 2));
+    expect(v1.prepare('SELECT fingerprint FROM reports').pluck().get()).toBe(before);
+    v1.close();
+  });
+
+  it('refuses values out of range or outside the pay models', () => {
+    const db = dbAt(8);
+    const insert = (col: string, v: unknown) => () =>
+      db.prepare(`INSERT INTO reports (specialty_id, state, year, total_compensation, submitted_at, ${col}) VALUES (1, 'NY', 2025, 300000, '2025-12-01', ?)`).run(v);
+    expect(insert('compensation_model', 'hourly')).toThrow(/CHECK/);
+    expect(insert('call_pay', -1)).toThrow(/CHECK/);
+    expect(insert('pto_weeks', 27)).toThrow(/CHECK/);
+    expect(insert('compensation_model', 'salary_plus_productivity')).not.toThrow();
+    db.close();
+  });
+
+  it('a report with offer values gets another fingerprint than the same report without them', () => {
+    const r = { specialty_id: 3, state: 'NY', year: 2025, total_compensation: 520000, base_salary: null, bonus: null, hours_per_week: null,
+      years_in_practice: null, practice_setting: null, employment_type: null, wrvus: null, submitted_at: '2025-12-01T00:00:00.000Z' };
+    expect(reportFingerprint({ ...r, ...NO_OFFER_TERMS })).toBe(reportFingerprint(r));
+    expect(reportFingerprint({ ...r, signing_bonus: 20000 })).not.toBe(reportFingerprint(r));
+    expect(reportFingerprint({ ...r, signing_bonus: 0 })).not.toBe(reportFingerprint({ ...r, signing_bonus: 20000 }));
   });
 });
