@@ -12,6 +12,8 @@ interface NumberRule {
   currency?: boolean;
   /** Thousands separators are accepted ("285,000", "7,000"), as spreadsheets and official tables write them. */
   thousands?: boolean;
+  /** The word "none" (any letter case) is read as 0 (a sign-on bonus, a non-compete: build/contract/offer-terms.ts). */
+  none?: boolean;
 }
 
 /** What a number cell may look like: sign and "$" in either order, digits (grouped by "," in threes), decimals. */
@@ -52,7 +54,20 @@ function notANumber(raw: string, rule: NumberRule, ambiguous = false): string {
   return `must be a plain number (got "${raw}")`;
 }
 
-function parseNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
+/** The word a cell may hold for 0 where a rule allows it (`none`). */
+const NONE = /^none$/i;
+
+export function parseNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
+  if (NONE.test(raw)) {
+    if (rule.none) return 0;
+    ctx.addIssue({
+      code: 'custom',
+      message: rule.min > 0
+        ? `must be a number from ${rule.min} to ${rule.max}; leave it empty when there is none (got "${raw}")`
+        : `must be a number: write 0 for none, or leave it empty when unknown (got "${raw}")`,
+    });
+    return 0;
+  }
   const m = NUMBER.exec(raw);
   if (!m || (m[1] && m[3])) {
     ctx.addIssue({ code: 'custom', message: notANumber(raw, rule) });

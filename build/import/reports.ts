@@ -1,11 +1,15 @@
 /**
  * Reports CSV: row schema and validation (pure). The columns are fixed by README: Demo data and Input files;
- * a file must have the required ones, and may leave out any optional one (read as empty: unknown).
+ * a file must have the required ones, and may leave out any optional one (read as empty: unknown). Beside
+ * the 13 columns of REPORT_COLUMNS, the whole offer's 14 (REPORT_OFFER_COLUMNS: build/contract/offer-terms.ts)
+ * are optional columns too.
  */
 import type { FingerprintedReport } from '../db/fingerprint.ts';
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REPORT_STATUSES, type ReportStatus } from '../contract/vocab.ts';
 import { recordsToRows, type CsvRecord, type CsvRow, type RowError } from './csv.ts';
+import { OFFER_COLUMNS, offerTermsIssue } from '../contract/offer-terms.ts';
+import { OFFER_NUMBER_COLUMNS, offerTermsOf, offerValueFields } from './offer-fields.ts';
 import { describeIssues, isoTimestamp, optionalChoice, optionalNumber, requiredNumber, type DateFormat } from './fields.ts';
 import { NormalisedCounter, type Normalised } from './normalise.ts';
 import { resolveSpecialty, stateCodeIssue, unknownSpecialtyIssue, type Refs } from './refs.ts';
@@ -15,9 +19,15 @@ export const REPORT_COLUMNS = [
   'years_in_practice', 'practice_setting', 'employment_type', 'wrvus', 'submitted_at', 'status',
 ] as const;
 
+/** The whole offer's columns (call pay, one-time payments, benefits, pay model, contract terms): all optional. */
+export const REPORT_OFFER_COLUMNS = OFFER_COLUMNS;
+
+/** Every column a reports file may have, in the order of the documented header. */
+export const REPORT_ALL_COLUMNS = [...REPORT_COLUMNS, ...REPORT_OFFER_COLUMNS] as const;
+
 /** The columns every reports file must have; the others (REPORT_OPTIONAL_COLUMNS) may be left out. */
 export const REPORT_REQUIRED_COLUMNS = ['specialty', 'state', 'year', 'total_compensation', 'submitted_at'] as const;
-export const REPORT_OPTIONAL_COLUMNS = REPORT_COLUMNS.filter((c) => !(REPORT_REQUIRED_COLUMNS as readonly string[]).includes(c));
+export const REPORT_OPTIONAL_COLUMNS = REPORT_ALL_COLUMNS.filter((c) => !(REPORT_REQUIRED_COLUMNS as readonly string[]).includes(c));
 
 /** A reports file's records (header first) as rows of every column, an absent optional column empty (csv.ts). */
 export function reportRecordsToRows(records: CsvRecord[]): { rows: CsvRow[]; errors: RowError[] } {
@@ -45,6 +55,7 @@ export function reportValueFields() {
     practice_setting: optionalChoice(PRACTICE_SETTINGS),
     employment_type: optionalChoice(EMPLOYMENT_TYPES),
     wrvus: optionalNumber({ min: 1, max: 100_000, thousands: true }),
+    ...offerValueFields(),
   };
 }
 
@@ -79,6 +90,8 @@ function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefin
     .superRefine((r, ctx) => {
       const parts = componentsIssue(r);
       if (parts) ctx.addIssue({ code: 'custom', message: parts });
+      const offer = offerTermsIssue(offerTermsOf(r), r.total_compensation);
+      if (offer) ctx.addIssue({ code: 'custom', message: offer });
       if (r.submitted_at) {
         const submittedYear = Number(r.submitted_at.slice(0, 4));
         if (r.year > submittedYear) {
@@ -92,7 +105,7 @@ function reportRowSchema(refs: Refs, now: Date, dateFormat: DateFormat | undefin
 }
 
 /** The columns whose values may be written with $ or thousands separators (counted as `numbers` when they are). */
-const NUMBER_COLUMNS = ['total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus'] as const;
+const NUMBER_COLUMNS = ['total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus', ...OFFER_NUMBER_COLUMNS] as const;
 
 export interface ReportValidationOptions {
   /** How to read dates with the year last (11/03/2026): `--date-format`; without it they are refused. */
@@ -117,7 +130,7 @@ export function validateReportRows(
   options: ReportValidationOptions = {},
 ): { valid: ValidReport[]; errors: RowError[]; normalised: Normalised } {
   const schema = reportRowSchema(refs, now, options.dateFormat);
-  const counter = new NormalisedCounter(REPORT_COLUMNS, { numbers: NUMBER_COLUMNS, dates: ['submitted_at'] });
+  const counter = new NormalisedCounter(REPORT_ALL_COLUMNS, { numbers: NUMBER_COLUMNS, dates: ['submitted_at'] });
   const valid: ValidReport[] = [];
   const errors: RowError[] = [];
   for (const [i, row] of rows.entries()) {
