@@ -202,7 +202,8 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const write = (r: ValidReport, fingerprint: string) => {
         const added = w.add(r, fingerprint);
         if (!added || added.status !== 'approved' || added.restored || r.status !== 'approved') return;
-        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id));
+        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id),
+          (r.wrvu_conversion_rate ?? null) !== null ? levels.rateOf(r.specialty_id) : undefined); // the $/wRVU is read only for a row that needs it
         if (flag) flagged.add(flag);
       };
       const settings: ReportCheckSettings = {
