@@ -54,20 +54,7 @@ function notANumber(raw: string, rule: NumberRule, ambiguous = false): string {
   return `must be a plain number (got "${raw}")`;
 }
 
-/** The word a cell may hold for 0 where a rule allows it (`none`). */
-const NONE = /^none$/i;
-
-export function parseNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
-  if (NONE.test(raw)) {
-    if (rule.none) return 0;
-    ctx.addIssue({
-      code: 'custom',
-      message: rule.min > 0
-        ? `must be a number from ${rule.min} to ${rule.max}; leave it empty when there is none (got "${raw}")`
-        : `must be a number: write 0 for none, or leave it empty when unknown (got "${raw}")`,
-    });
-    return 0;
-  }
+function parseNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
   const m = NUMBER.exec(raw);
   if (!m || (m[1] && m[3])) {
     ctx.addIssue({ code: 'custom', message: notANumber(raw, rule) });
@@ -109,8 +96,27 @@ export const requiredNumber = (rule: NumberRule) =>
     return parseNumber(raw, rule, ctx);
   });
 
+/** The word an optional cell may hold for 0 where a rule allows it (`none`). */
+const NONE = /^none$/i;
+
+/**
+ * A cell of an optional number column that is not empty: "none" (any letter case) is 0 where the rule allows
+ * it, and refused elsewhere with what to write (0, or an empty cell); anything else as parseNumber reads it.
+ */
+export function parseOptionalNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
+  if (!NONE.test(raw)) return parseNumber(raw, rule, ctx);
+  if (rule.none) return 0;
+  ctx.addIssue({
+    code: 'custom',
+    message: rule.min > 0
+      ? `must be a number from ${rule.min} to ${rule.max}; leave it empty when there is none (got "${raw}")`
+      : `must be a number: write 0 for none, or leave it empty when unknown (got "${raw}")`,
+  });
+  return 0;
+}
+
 export const optionalNumber = (rule: NumberRule) =>
-  z.string().transform((raw, ctx): number | null => (raw === '' ? null : parseNumber(raw, rule, ctx)));
+  z.string().transform((raw, ctx): number | null => (raw === '' ? null : parseOptionalNumber(raw, rule, ctx)));
 
 export const requiredText = (max = 200) =>
   z.string().transform((raw, ctx) => {

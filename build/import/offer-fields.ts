@@ -10,7 +10,7 @@ import {
   COMPENSATION_MODELS, OFFER_COLUMNS, OFFER_RANGES, compensationModelOf,
   type CompensationModel, type OfferColumn, type OfferTerms,
 } from '../contract/offer-terms.ts';
-import { parseNumber } from './fields.ts';
+import { parseOptionalNumber } from './fields.ts';
 
 type NumericOfferColumn = Exclude<OfferColumn, 'compensation_model'>;
 
@@ -21,7 +21,7 @@ export const OFFER_NUMBER_COLUMNS = OFFER_COLUMNS.filter((c): c is NumericOfferC
 function offerNumber(column: NumericOfferColumn) {
   const r = OFFER_RANGES[column];
   const rule = { min: r.min, max: r.max, int: r.int, currency: r.currency, thousands: r.currency, none: r.none };
-  return z.string().optional().transform((raw, ctx): number | null => (raw === undefined || raw === '' ? null : parseNumber(raw, rule, ctx)));
+  return z.string().optional().transform((raw, ctx): number | null => (raw === undefined || raw === '' ? null : parseOptionalNumber(raw, rule, ctx)));
 }
 
 const MODEL_CHOICES = `${COMPENSATION_MODELS.map((m) => m.value).join(', ')} (or a label: ${COMPENSATION_MODELS.map((m) => `"${m.label}"`).join(', ')})`;

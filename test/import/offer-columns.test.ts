@@ -170,6 +170,12 @@ describe('counts: call nights, loan years, PTO weeks, non-compete miles and year
     expect(refused({ loan_repayment: '50000', loan_repayment_years: 'none' })).toBe('loan_repayment_years: must be a number from 1 to 10; leave it empty when there is none (got "none")');
     expect(refused({ non_compete_miles: '10', non_compete_years: 'none' })).toBe('non_compete_years: must be a number: write 0 for none, or leave it empty when unknown (got "none")');
   });
+
+  it('the other optional numbers say the same; a required one has no "none" to offer', () => {
+    expect(refused({ bonus: 'None' })).toBe('bonus: must be a number: write 0 for none, or leave it empty when unknown (got "None")');
+    expect(refused({ hours_per_week: 'none' })).toBe('hours_per_week: must be a number from 1 to 168; leave it empty when there is none (got "none")');
+    expect(refused({ total_compensation: 'none' })).toBe('total_compensation: must be an amount in US dollars such as 285000, 285,000 or $285,000 (got "none")');
+  });
 });
 
 describe('the contract\'s conversion rate ($/wRVU)', () => {
