@@ -42,9 +42,16 @@ export function offerValueFields() {
   return { ...numbers, compensation_model: offerModel() };
 }
 
-/** The whole-offer values of a parsed row (OfferTerms: every column, null when unknown). */
-export function offerTermsOf(v: { [K in OfferColumn]: OfferTerms[K] }): OfferTerms {
-  return Object.fromEntries(OFFER_COLUMNS.map((c) => [c, v[c] ?? null])) as unknown as OfferTerms;
+/** The whole-offer values of a parsed row (OfferTerms: every column, null when unknown); spelt out, as it runs for every row. */
+export function offerTermsOf(v: Partial<OfferTerms>): OfferTerms {
+  return {
+    call_pay: v.call_pay ?? null, call_nights_per_month: v.call_nights_per_month ?? null, signing_bonus: v.signing_bonus ?? null,
+    retention_bonus: v.retention_bonus ?? null, relocation: v.relocation ?? null, loan_repayment: v.loan_repayment ?? null,
+    loan_repayment_years: v.loan_repayment_years ?? null, cme_allowance: v.cme_allowance ?? null, pto_weeks: v.pto_weeks ?? null,
+    compensation_model: v.compensation_model ?? null, wrvu_conversion_rate: v.wrvu_conversion_rate ?? null,
+    non_compete_miles: v.non_compete_miles ?? null, non_compete_years: v.non_compete_years ?? null,
+    partnership_track_years: v.partnership_track_years ?? null,
+  };
 }
 
 /** Only the offer values given (not null): what a web submission stores, so that one without them stays as it was. */
