@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from './vocab.ts';
+import { COMPENSATION_MODELS, OFFER_RANGES } from './offer-terms.ts';
 import { PayEvaluationOutput } from '../../server/mcp/schemas.ts';
 import { jsonSchema } from './openapi.ts';
 
@@ -26,6 +27,21 @@ export const IntakeRequest = z
     practice_setting: optional(`practice setting: ${PRACTICE_SETTINGS.join(', ')} (any letter case)`),
     employment_type: optional(`employment type: ${EMPLOYMENT_TYPES.join(', ')} (any letter case)`),
     wrvus: optional('annual work RVUs'),
+    // the whole offer (README: Input files, the reports file's optional columns): the importer's rules
+    call_pay: optional(`call pay in US dollars a year, part of total_compensation (0 to ${OFFER_RANGES.call_pay.max})`),
+    call_nights_per_month: optional(`call nights a month (0 to ${OFFER_RANGES.call_nights_per_month.max})`),
+    signing_bonus: optional(`sign-on bonus in US dollars, paid once, not part of total_compensation (0 to ${OFFER_RANGES.signing_bonus.max}; "none" = 0)`),
+    retention_bonus: optional(`retention bonus in US dollars, paid once (0 to ${OFFER_RANGES.retention_bonus.max}; "none" = 0)`),
+    relocation: optional(`relocation money in US dollars, once (0 to ${OFFER_RANGES.relocation.max}; "none" = 0)`),
+    loan_repayment: optional(`student loan repayment in US dollars over the whole contract (0 to ${OFFER_RANGES.loan_repayment.max}; "none" = 0)`),
+    loan_repayment_years: optional(`years the loan repayment is spread over, a whole number (${OFFER_RANGES.loan_repayment_years.min} to ${OFFER_RANGES.loan_repayment_years.max}); needs loan_repayment above 0`),
+    cme_allowance: optional(`CME allowance in US dollars a year (0 to ${OFFER_RANGES.cme_allowance.max}; "none" = 0)`),
+    pto_weeks: optional(`paid time off in weeks a year (0 to ${OFFER_RANGES.pto_weeks.max})`),
+    compensation_model: optional(`how the contract pays: ${COMPENSATION_MODELS.map((m) => `${m.value} ("${m.label}")`).join(', ')}; the value or the label, any letter case`),
+    wrvu_conversion_rate: optional(`the contract's US dollars per wRVU (${OFFER_RANGES.wrvu_conversion_rate.min} to ${OFFER_RANGES.wrvu_conversion_rate.max})`),
+    non_compete_miles: optional(`non-compete radius in miles (0 to ${OFFER_RANGES.non_compete_miles.max}; 0 or "none": no non-compete)`),
+    non_compete_years: optional(`non-compete length in years (0 to ${OFFER_RANGES.non_compete_years.max}); needs non_compete_miles, and is needed when that is above 0`),
+    partnership_track_years: optional(`years to partnership (0 to ${OFFER_RANGES.partnership_track_years.max}; 0 or "none": no partnership track)`),
     altcha: z.string().max(2000).describe('the solved challenge: base64 of JSON {algorithm, challenge, number, salt, signature}, where SHA-256(salt + number) = challenge, for a challenge from GET /contribute/challenge; each is spent by one report'),
   })
   .describe('One report. No field identifies the person; unknown fields are ignored.');

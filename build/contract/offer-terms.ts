@@ -100,16 +100,30 @@ export const OFFER_RANGES: Record<Exclude<OfferColumn, 'compensation_model'>, { 
 
 /**
  * Why a report's whole-offer values contradict each other (null when they do not): the importer's and the
- * form's one rule set across fields.
+ * form's one rule set across fields. The message names the column first (offerTermsProblem says which).
  */
 export function offerTermsIssue(t: OfferTerms, total: number): string | null {
-  if (t.call_pay !== null && t.call_pay > total + 1) return `call_pay (${t.call_pay}) is part of total_compensation and cannot exceed it (${total})`;
-  if (t.loan_repayment_years !== null && !(t.loan_repayment !== null && t.loan_repayment > 0)) return 'loan_repayment_years needs a loan_repayment amount above 0';
-  if (t.non_compete_years !== null && t.non_compete_miles === null) return 'non_compete_years needs non_compete_miles (0 or "none" when there is no non-compete)';
+  const p = offerTermsProblem(t, total);
+  return p ? `${p.field} ${p.message}` : null;
+}
+
+/**
+ * offerTermsIssue by the column it is about (the form shows the message by that field): `message` reads
+ * after the column's name, as a field's own messages do ("call_pay" + " (500000) is part of ...").
+ */
+export function offerTermsProblem(t: OfferTerms, total: number): { field: OfferColumn; message: string } | null {
+  if (t.call_pay !== null && t.call_pay > total + 1) return { field: 'call_pay', message: `(${t.call_pay}) is part of total_compensation and cannot exceed it (${total})` };
+  if (t.loan_repayment_years !== null && !(t.loan_repayment !== null && t.loan_repayment > 0)) return { field: 'loan_repayment_years', message: 'needs a loan_repayment amount above 0' };
+  if (t.non_compete_years !== null && t.non_compete_miles === null) return { field: 'non_compete_years', message: 'needs non_compete_miles (0 or "none" when there is no non-compete)' };
   if (t.non_compete_miles !== null && t.non_compete_miles > 0 && !(t.non_compete_years !== null && t.non_compete_years > 0)) {
-    return 'a non-compete with a radius (non_compete_miles above 0) needs its length in non_compete_years (above 0)';
+    return {
+      field: 'non_compete_years',
+      message: t.non_compete_years === null
+        ? 'is needed for a non-compete with a radius (non_compete_miles above 0): give its length in years'
+        : 'must be above 0 for a non-compete with a radius (non_compete_miles above 0)',
+    };
   }
-  if (t.non_compete_miles === 0 && t.non_compete_years !== null && t.non_compete_years > 0) return 'non_compete_years is above 0 but non_compete_miles says there is no non-compete (0)';
+  if (t.non_compete_miles === 0 && t.non_compete_years !== null && t.non_compete_years > 0) return { field: 'non_compete_years', message: 'is above 0 but non_compete_miles says there is no non-compete (0)' };
   return null;
 }
 

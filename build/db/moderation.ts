@@ -8,7 +8,8 @@
  * specialty's approved totals, from FENCES_MIN_APPROVED approved reports of the specialty. Beside it, whatever
  * the number of approved reports, a report is checked against the specialty's reference level: the BLS median
  * of its occupation, else the built-in national level (build/compute/plausibility.ts), so that an absurd total
- * is never just an ordinary outlier.
+ * is never just an ordinary outlier. The whole offer's values are flagged too, when a report gives them
+ * (build/compute/offer-plausibility.ts): the conversion rate against the specialty's $/wRVU (specialtyRates).
  */
 import type { Db } from './open.ts';
 import type { ReportStatus } from '../contract/vocab.ts';
@@ -16,6 +17,9 @@ import { normalizeName } from '../contract/names.ts';
 import { outsideFences, specialtyTotalFences } from '../compute/national.ts';
 import { FENCES_MIN_APPROVED, implausibleAgainst, implausibleText, type Implausible, type PayFields, type ReferenceLevel } from '../compute/plausibility.ts';
 import { NATIONAL_LEVELS } from './reference/national-levels.ts';
+import { OFFER_COLUMNS, type OfferTerms } from '../contract/offer-terms.ts';
+import { offerFlags, type OfferFields, type OfferFlag, type SpecialtyRate } from '../compute/offer-plausibility.ts';
+import { quantile } from '../compute/stats.ts';
 
 export interface ReportFilter {
   /** undefined: every status */
@@ -28,7 +32,8 @@ export interface ReportFilter {
   submittedBefore?: string;
 }
 
-export interface ListedReport {
+/** A report as the moderation queue lists it: every column a moderator needs, the whole offer included. */
+export interface ListedReport extends OfferTerms {
   id: number;
   specialty: string;
   state: string;
@@ -118,7 +123,8 @@ export function countReports(db: Db, filter: ReportFilter): number {
 
 const LISTED_COLUMNS = `r.id, s.slug AS specialty, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week,
   r.wrvus, r.years_in_practice, r.practice_setting, r.employment_type, r.submitted_at, r.status,
-  r.moderated_at, r.moderated_by, r.moderation_reason, r.source, r.batch_id, r.intake_signals`;
+  r.moderated_at, r.moderated_by, r.moderation_reason, r.source, r.batch_id, r.intake_signals,
+  ${OFFER_COLUMNS.map((c) => `r.${c}`).join(', ')}`;
 
 /** Matching reports, oldest submission first, one at a time (an export of every pending report stays small). */
 export function iterateReports(db: Db, filter: ReportFilter, limit: number | null = 50): IterableIterator<ListedReport> {
@@ -172,6 +178,36 @@ export function outlierOf(report: Pick<ListedReport, 'specialty' | 'total_compen
 }
 
 /**
+ * Each specialty's $/wRVU: the median of total compensation / wRVUs over its approved reports that give wRVUs
+ * (what the build publishes as the specialty's pay per wRVU, before its disclosure noise), from
+ * FENCES_MIN_APPROVED such reports (the national publication floor: below it nothing is published), for the
+ * given slugs (all when omitted), leaving out the reports of `excludeBatch`. The conversion rate of a report's
+ * offer is judged against it (offer-plausibility.ts).
+ */
+export function specialtyRates(db: Db, slugs?: readonly string[], options: { excludeBatch?: number } = {}): Map<string, SpecialtyRate> {
+  const only = slugs ? 'AND s.slug IN (SELECT value FROM json_each(?))' : '';
+  const notBatch = options.excludeBatch !== undefined ? 'AND r.batch_id IS NOT ?' : '';
+  const params = [...(slugs ? [JSON.stringify(slugs)] : []), ...(options.excludeBatch !== undefined ? [options.excludeBatch] : [])];
+  const rates = new Map<string, number[]>();
+  const rows = db
+    .prepare(`SELECT s.slug, r.total_compensation / r.wrvus FROM reports r JOIN specialties s ON s.id = r.specialty_id
+      WHERE r.status = 'approved' AND r.wrvus > 0 ${only} ${notBatch}`)
+    .raw(true)
+    .iterate(...params) as IterableIterator<[string, number]>;
+  for (const [slug, rate] of rows) {
+    const list = rates.get(slug);
+    if (list) list.push(rate);
+    else rates.set(slug, [rate]);
+  }
+  const out = new Map<string, SpecialtyRate>();
+  for (const [slug, list] of rates) {
+    if (list.length < FENCES_MIN_APPROVED) continue;
+    out.set(slug, { rate: quantile(Float64Array.from(list).sort(), 0.5), reports: list.length });
+  }
+  return out;
+}
+
+/**
  * Each specialty's reference level, for the given slugs (all when omitted): the BLS median of its SOC
  * occupation when that occupation is the specialty itself (soc_match 'exact') and the median is known and not
  * top-coded (a top-coded median only says "at least"); otherwise the built-in national level.
@@ -196,37 +232,47 @@ export function specialtyReferences(db: Db, slugs?: readonly string[]): Map<stri
 
 /**
  * A report's flags in `physpay moderate`: outside its specialty's Tukey fences (`fences`, from
- * FENCES_MIN_APPROVED approved reports), and implausible against its reference level (`implausible`, always
- * checked). Either may be null; moderationFlags returns null when both are.
+ * FENCES_MIN_APPROVED approved reports), implausible against its reference level (`implausible`, always
+ * checked), and its whole offer's flags (`offer`: offer-plausibility.ts). moderationFlags returns null when
+ * there is none of them.
  */
 export interface ModerationFlags {
   fences: { outlier: 'high' | 'low'; /** the fence the total is outside */ fence: number } | null;
   implausible: Implausible | null;
+  offer: OfferFlag[];
 }
 
 export function moderationFlags(
-  report: Pick<ListedReport, 'specialty'> & PayFields,
+  report: Pick<ListedReport, 'specialty'> & PayFields & OfferFields,
   fences: Map<string, SpecialtyFences>,
   references: Map<string, ReferenceLevel>,
+  rates: Map<string, SpecialtyRate> = new Map(),
 ): ModerationFlags | null {
-  return flagsAgainst(report, fences.get(report.specialty), references.get(report.specialty));
+  return flagsAgainst(report, fences.get(report.specialty), references.get(report.specialty), rates.get(report.specialty));
 }
 
-/** moderationFlags against one specialty's fences and reference level (either may be unknown). */
-export function flagsAgainst(report: PayFields, f: SpecialtyFences | undefined, reference: ReferenceLevel | undefined): ModerationFlags | null {
+/** moderationFlags against one specialty's fences, reference level and $/wRVU (any may be unknown). */
+export function flagsAgainst(
+  report: PayFields & OfferFields,
+  f: SpecialtyFences | undefined,
+  reference: ReferenceLevel | undefined,
+  rate?: SpecialtyRate,
+): ModerationFlags | null {
   const outlier = f && f.approved >= FENCES_MIN_APPROVED ? outsideFences(report.total_compensation, f) : null;
   const implausible = reference ? implausibleAgainst(reference, report) : null;
-  if (!outlier && !implausible) return null;
-  return { fences: outlier ? { outlier, fence: outlier === 'high' ? f!.upper : f!.lower } : null, implausible };
+  const offer = offerFlags(report, rate);
+  if (!outlier && !implausible && offer.length === 0) return null;
+  return { fences: outlier ? { outlier, fence: outlier === 'high' ? f!.upper : f!.lower } : null, implausible, offer };
 }
 
 /**
  * The flags as `moderate list` shows them: `high` or `low` (fences), `implausible: 6.4x the national level
- * ($470,000)`, or both, `low; implausible: 0.7% of the national level ($470,000)`.
+ * ($470,000)`, or both, `low; implausible: 0.7% of the national level ($470,000)`; then the offer's, e.g.
+ * `call pay $225,000 is 45% of the total (above 40%)`.
  */
 export function flagText(flags: ModerationFlags | null): string | null {
   if (!flags) return null;
-  return [flags.fences?.outlier, flags.implausible ? implausibleText(flags.implausible) : undefined].filter(Boolean).join('; ');
+  return [flags.fences?.outlier, flags.implausible ? implausibleText(flags.implausible) : undefined, ...flags.offer.map((o) => o.text)].filter(Boolean).join('; ');
 }
 
 const dollars = (v: number) => `$${Math.round(v).toLocaleString('en-US')}`;
@@ -238,11 +284,11 @@ const dollars = (v: number) => `$${Math.round(v).toLocaleString('en-US')}`;
 export function flagDetails(flags: ModerationFlags): string {
   const f = flags.fences;
   const fence = f ? (f.outlier === 'high' ? `high (above the upper Tukey fence, ${dollars(f.fence)})` : `low (below the lower Tukey fence, ${dollars(f.fence)})`) : undefined;
-  return [fence, flags.implausible ? implausibleText(flags.implausible) : undefined].filter(Boolean).join('; ');
+  return [fence, flags.implausible ? implausibleText(flags.implausible) : undefined, ...flags.offer.map((o) => o.text)].filter(Boolean).join('; ');
 }
 
-/** How many flags: 1 or 2 (for "its flag" / "its flags"). */
-export const flagCount = (flags: ModerationFlags): number => (flags.fences ? 1 : 0) + (flags.implausible ? 1 : 0);
+/** How many flags (for "its flag" / "its flags"). */
+export const flagCount = (flags: ModerationFlags): number => (flags.fences ? 1 : 0) + (flags.implausible ? 1 : 0) + flags.offer.length;
 
 export interface FlaggedReports {
   /** the first `keep` flagged reports, by id */
@@ -260,12 +306,13 @@ export function flaggedReports(db: Db, sel: { ids: number[] } | { filter: Report
   const w = 'ids' in sel ? { sql: 'WHERE r.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(sel.ids)] } : where(db, sel.filter);
   const fences = specialtyFences(db);
   const references = specialtyReferences(db);
+  const rates = specialtyRates(db);
   const out: FlaggedReports = { first: [], count: 0 };
   const rows = db
     .prepare(`SELECT ${LISTED_COLUMNS} FROM reports r JOIN specialties s ON s.id = r.specialty_id ${w.sql} ORDER BY r.id`)
     .iterate(...w.params) as IterableIterator<ListedReport>;
   for (const report of rows) {
-    const flags = moderationFlags(report, fences, references);
+    const flags = moderationFlags(report, fences, references, rates);
     if (!flags) continue;
     if (out.count < keep) out.first.push({ report, flags });
     out.count++;

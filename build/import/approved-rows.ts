@@ -3,10 +3,12 @@
  * approval would show a moderator: a row whose status is approved and that fails the hard plausibility rule
  * (build/compute/plausibility.ts: hardIssues) is a bad row, unless the operator keeps such rows
  * (--keep-implausible); and every approved report imported is flagged as `physpay moderate approve` flags
- * it (the Tukey fences of the approved reports before the import, and the reference level), plus hours a
+ * it (the Tukey fences of the approved reports before the import, the reference level, and the whole offer's
+ * flags, the conversion rate against the specialty's $/wRVU before the import), plus hours a
  * week outside the plausible range when such a row was kept. Rows of any other status are left to moderation.
  */
 import { hardIssueDetail, hardIssues, PLAUSIBLE_HOURS, type HardIssue, type ReferenceLevel } from '../compute/plausibility.ts';
+import type { SpecialtyRate } from '../compute/offer-plausibility.ts';
 import { flagCount, flagDetails, flagsAgainst, type ModerationFlags, type SpecialtyFences } from '../db/moderation.ts';
 import type { ValidReport } from './reports.ts';
 
@@ -39,7 +41,7 @@ export interface ApprovedFlag {
   report_id: number;
   specialty: string;
   total_compensation: number;
-  /** as `moderate approve` flags it: fences and reference level */
+  /** as `moderate approve` flags it: fences, reference level and the offer's flags */
   flags: ModerationFlags | null;
   /** hours a week outside PLAUSIBLE_HOURS (a row kept by --keep-implausible), else null */
   hours_outside: number | null;
@@ -52,8 +54,9 @@ export function approvedFlag(
   specialty: string,
   fences: SpecialtyFences | undefined,
   reference: ReferenceLevel | undefined,
+  rate?: SpecialtyRate,
 ): ApprovedFlag | null {
-  const flags = flagsAgainst(r, fences, reference);
+  const flags = flagsAgainst(r, fences, reference, rate);
   const hours = r.hours_per_week;
   const hoursOutside = hours !== null && (hours < PLAUSIBLE_HOURS.min || hours > PLAUSIBLE_HOURS.max) ? hours : null;
   if (!flags && hoursOutside === null) return null;

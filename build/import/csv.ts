@@ -220,7 +220,8 @@ export interface CsvRow {
  * Row objects keyed by header name. The header must hold every name of `columns` (any order), matched
  * whatever its letter case and surrounding spaces, spaces and underscores alike (normalise.ts: headerKeys);
  * `optional` names columns matched the same way when present (e.g. YEAR of a BLS file), and with
- * `absentEmpty` an optional column the header lacks is read as an empty cell. Other columns are an error unless
+ * `absentEmpty` an optional column the header lacks is read as an empty cell (given a list, only those
+ * columns; the others a header lacks are left out of the row). Other columns are an error unless
  * `extraAllowed` (e.g. the many columns of the official BLS file); they are kept under their own name.
  * Cells lose their surrounding whitespace; `trimmed` lists the columns where that changed something.
  * A bad header throws (nothing in the file can be read); a row with the wrong number of fields is
@@ -229,7 +230,7 @@ export interface CsvRow {
 export function recordsToRows(
   records: CsvRecord[],
   columns: readonly string[],
-  options: { extraAllowed?: boolean; optional?: readonly string[]; absentEmpty?: boolean } = {},
+  options: { extraAllowed?: boolean; optional?: readonly string[]; absentEmpty?: boolean | readonly string[] } = {},
 ): { rows: CsvRow[]; errors: RowError[] } {
   const header = records[0];
   if (!header) throw new CsvSyntaxError(1, 'the file is empty (a header row is required)');
@@ -251,7 +252,8 @@ export function recordsToRows(
     const expected = optional.length ? `Required: ${columns.join(', ')}; optional: ${optional.join(', ')}` : `Expected: ${columns.join(',')}`;
     throw new CsvSyntaxError(header.line, `bad header: ${parts.join('; ')}. ${expected}`);
   }
-  const absent = options.absentEmpty ? (options.optional ?? []).filter((c) => !names.includes(c)) : [];
+  const emptyWhenAbsent = options.absentEmpty === true ? (options.optional ?? []) : options.absentEmpty || [];
+  const absent = emptyWhenAbsent.filter((c) => !names.includes(c));
   const rows: CsvRow[] = [];
   const errors: RowError[] = [];
   for (const r of records.slice(1)) {

@@ -12,6 +12,8 @@ interface NumberRule {
   currency?: boolean;
   /** Thousands separators are accepted ("285,000", "7,000"), as spreadsheets and official tables write them. */
   thousands?: boolean;
+  /** The word "none" (any letter case) is read as 0 (a sign-on bonus, a non-compete: build/contract/offer-terms.ts). */
+  none?: boolean;
 }
 
 /** What a number cell may look like: sign and "$" in either order, digits (grouped by "," in threes), decimals. */
@@ -94,8 +96,27 @@ export const requiredNumber = (rule: NumberRule) =>
     return parseNumber(raw, rule, ctx);
   });
 
+/** The word an optional cell may hold for 0 where a rule allows it (`none`). */
+const NONE = /^none$/i;
+
+/**
+ * A cell of an optional number column that is not empty: "none" (any letter case) is 0 where the rule allows
+ * it, and refused elsewhere with what to write (0, or an empty cell); anything else as parseNumber reads it.
+ */
+export function parseOptionalNumber(raw: string, rule: NumberRule, ctx: z.RefinementCtx): number {
+  if (!NONE.test(raw)) return parseNumber(raw, rule, ctx);
+  if (rule.none) return 0;
+  ctx.addIssue({
+    code: 'custom',
+    message: rule.min > 0
+      ? `must be a number from ${rule.min} to ${rule.max}; leave it empty when there is none (got "${raw}")`
+      : `must be a number: write 0 for none, or leave it empty when unknown (got "${raw}")`,
+  });
+  return 0;
+}
+
 export const optionalNumber = (rule: NumberRule) =>
-  z.string().transform((raw, ctx): number | null => (raw === '' ? null : parseNumber(raw, rule, ctx)));
+  z.string().transform((raw, ctx): number | null => (raw === '' ? null : parseOptionalNumber(raw, rule, ctx)));
 
 export const requiredText = (max = 200) =>
   z.string().transform((raw, ctx) => {

@@ -17,6 +17,7 @@
  */
 import type { Db } from '../db/open.ts';
 import { fillMissingFingerprints } from '../db/fingerprint.ts';
+import { OFFER_COLUMNS } from '../contract/offer-terms.ts';
 import { CsvSyntaxError } from './csv.ts';
 import type { RejectSink } from './rejects.ts';
 import { loadRefs } from './refs.ts';
@@ -101,8 +102,8 @@ class ReportWriter {
     // positional parameters: binding an object by name cost more than the insert itself at 1,000,000 rows
     this.insert = db.prepare(`INSERT INTO reports (id, specialty_id, state, year, total_compensation, base_salary, bonus,
       hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, moderated_at,
-      moderated_by, moderation_reason, batch_id, fingerprint)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      moderated_by, moderation_reason, batch_id, fingerprint, ${OFFER_COLUMNS.join(', ')})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${OFFER_COLUMNS.map(() => '?').join(', ')})`);
     // most imports follow no undo: then no row needs the look-up of an undone decision
     this.anyUndone = db.prepare('SELECT EXISTS (SELECT 1 FROM undone_decisions) AS any').pluck().get() === 1;
     this.decision = db.prepare(`SELECT id, report_id, status, moderated_at, moderated_by, moderation_reason FROM undone_decisions
@@ -158,7 +159,11 @@ class ReportWriter {
     this.insert.run(
       id, r.specialty_id, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week, r.years_in_practice,
       r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, decided.status, decided.moderated_at, decided.moderated_by,
-      decided.moderation_reason, this.batchId, fingerprint,
+      // the whole offer, in OFFER_COLUMNS order (spelt out: a map per row would cost at 1,000,000 rows)
+      decided.moderation_reason, this.batchId, fingerprint, r.call_pay ?? null, r.call_nights_per_month ?? null, r.signing_bonus ?? null,
+      r.retention_bonus ?? null, r.relocation ?? null, r.loan_repayment ?? null, r.loan_repayment_years ?? null, r.cme_allowance ?? null,
+      r.pto_weeks ?? null, r.compensation_model ?? null, r.wrvu_conversion_rate ?? null, r.non_compete_miles ?? null, r.non_compete_years ?? null,
+      r.partnership_track_years ?? null,
     );
     return { id, status: decided.status, restored };
   }
@@ -197,7 +202,8 @@ export function importReportsFile(db: Db, a: ReportsImport): ImportResult {
       const write = (r: ValidReport, fingerprint: string) => {
         const added = w.add(r, fingerprint);
         if (!added || added.status !== 'approved' || added.restored || r.status !== 'approved') return;
-        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id));
+        const flag = approvedFlag(r, added.id, levels.slug(r.specialty_id), levels.fencesOf(r.specialty_id), levels.reference(r.specialty_id),
+          (r.wrvu_conversion_rate ?? null) !== null ? levels.rateOf(r.specialty_id) : undefined); // the $/wRVU is read only for a row that needs it
         if (flag) flagged.add(flag);
       };
       const settings: ReportCheckSettings = {

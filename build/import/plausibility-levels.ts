@@ -1,16 +1,19 @@
 /**
  * What an import of reports judges its approved rows against, read from the reports DB: each specialty's
- * reference level (read once: one row per specialty) and its Tukey fences of the approved reports before this
- * import (read for a specialty when its first approved row comes, so a file without approved rows reads none).
+ * reference level (read once: one row per specialty), and its Tukey fences and its $/wRVU (for the conversion
+ * rate of a row's offer) from the approved reports before this import (each read for a specialty when its first
+ * approved row comes, so a file without approved rows reads none).
  */
 import type { Db } from '../db/open.ts';
-import { specialtyFences, specialtyReferences, type SpecialtyFences } from '../db/moderation.ts';
+import { specialtyFences, specialtyRates, specialtyReferences, type SpecialtyFences } from '../db/moderation.ts';
 import type { ReferenceLevel } from '../compute/plausibility.ts';
+import type { SpecialtyRate } from '../compute/offer-plausibility.ts';
 
 export class PlausibilityLevels {
   private readonly slugs = new Map<number, string>();
   private readonly references = new Map<number, ReferenceLevel>();
   private readonly fences = new Map<number, SpecialtyFences | undefined>();
+  private readonly rates = new Map<number, SpecialtyRate | undefined>();
 
   /** `batchId`: the import's own batch, whose reports the fences leave out. */
   constructor(
@@ -44,5 +47,14 @@ export class PlausibilityLevels {
       this.fences.set(specialtyId, specialtyFences(this.db, [slug], { excludeBatch: this.batchId }).get(slug));
     }
     return this.fences.get(specialtyId);
+  }
+
+  /** The specialty's $/wRVU from its approved reports before this import (undefined below the floor). */
+  rateOf(specialtyId: number): SpecialtyRate | undefined {
+    if (!this.rates.has(specialtyId)) {
+      const slug = this.slug(specialtyId);
+      this.rates.set(specialtyId, specialtyRates(this.db, [slug], { excludeBatch: this.batchId }).get(slug));
+    }
+    return this.rates.get(specialtyId);
   }
 }

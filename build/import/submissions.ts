@@ -21,6 +21,7 @@ import type { CsvRow } from './csv.ts';
 import { loadRefs } from './refs.ts';
 import { validateReportRows, type ValidReport } from './reports.ts';
 import { insertBatch } from './result.ts';
+import { OFFER_COLUMNS } from '../contract/offer-terms.ts';
 
 export interface SubmissionsImport {
   /** the batch made (null: nothing new to import) */
@@ -52,8 +53,9 @@ const highestId = (db: Db) => (db
 function reportsByAnswers(db: Db, totals: number[]): Map<string, number> {
   const out = new Map<string, number>();
   if (totals.length === 0) return out;
+  // with the whole offer's values: a report's answers include them (answersFingerprint hashes them when given)
   const rows = db.prepare(`SELECT id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week, years_in_practice,
-    practice_setting, employment_type, wrvus FROM reports WHERE total_compensation IN (SELECT value FROM json_each(?)) ORDER BY id`)
+    practice_setting, employment_type, wrvus, ${OFFER_COLUMNS.join(', ')} FROM reports WHERE total_compensation IN (SELECT value FROM json_each(?)) ORDER BY id`)
     .all(JSON.stringify([...new Set(totals)])) as (Parameters<typeof answersFingerprint>[0] & { id: number })[];
   for (const r of rows) {
     const key = answersFingerprint(r);
@@ -75,6 +77,8 @@ function asCsvRow(s: PendingSubmission, line: number): CsvRow {
       specialty: cell(r.specialty), state: cell(r.state), year: cell(r.year), total_compensation: cell(r.total_compensation),
       base_salary: cell(r.base_salary), bonus: cell(r.bonus), hours_per_week: cell(r.hours_per_week), years_in_practice: cell(r.years_in_practice),
       practice_setting: cell(r.practice_setting), employment_type: cell(r.employment_type), wrvus: cell(r.wrvus), submitted_at: cell(s.received_at), status: '',
+      // the whole offer: absent from a submission that gave none (or stored before they existed), so empty
+      ...Object.fromEntries(OFFER_COLUMNS.map((c) => [c, cell(r[c] ?? null)])),
     },
   };
 }
@@ -121,11 +125,13 @@ export function importSubmissions(db: Db, pending: readonly PendingSubmission[],
       rowsRead: pending.length, rowsImported: fresh.length, duplicates: out.duplicates.length, refused: out.refused.length, lastReportId: high + fresh.length,
     }, 'imported');
     const insert = db.prepare(`INSERT INTO reports (id, specialty_id, state, year, total_compensation, base_salary, bonus, hours_per_week,
-      years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, batch_id, fingerprint, source, submission_id, intake_signals)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, 'web', ?, ?)`);
+      years_in_practice, practice_setting, employment_type, wrvus, submitted_at, status, batch_id, fingerprint, source, submission_id, intake_signals,
+      ${OFFER_COLUMNS.join(', ')})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, 'web', ?, ?, ${OFFER_COLUMNS.map(() => '?').join(', ')})`);
     fresh.forEach(({ s, report: r, fingerprint }, i) => {
       insert.run(high + 1 + i, r.specialty_id, r.state, r.year, r.total_compensation, r.base_salary, r.bonus, r.hours_per_week, r.years_in_practice,
-        r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, batchId, fingerprint, s.id, JSON.stringify(s.signals));
+        r.practice_setting, r.employment_type, r.wrvus, r.submitted_at, batchId, fingerprint, s.id, JSON.stringify(s.signals),
+        ...OFFER_COLUMNS.map((c) => r[c] ?? null));
       out.imported.push(s.id);
     });
     out.batchId = batchId;

@@ -2,10 +2,14 @@
  * The /contribute form's fields and their check (pure): the values arrive as strings, as a CSV's cells do, and
  * are checked with the importer's own rules and messages (build/import/reports.ts), field by field. The
  * specialty and state are resolved against the loaded build's reference data (any spelling the site knows).
+ * The whole offer's fields (offer-form.ts) are optional; a report keeps only those given.
  */
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS } from '../../build/contract/vocab.ts';
+import { offerTermsProblem } from '../../build/contract/offer-terms.ts';
 import { componentsIssue, reportValueFields } from '../../build/import/reports.ts';
+import { givenOfferTerms, offerTermsOf } from '../../build/import/offer-fields.ts';
+import { OFFER_FIELDS, type OfferGroup } from './offer-form.ts';
 import type { Resolver } from '../open-data/resolve.ts';
 import type { IntakeReport } from '../store/types.ts';
 
@@ -16,7 +20,11 @@ export interface FieldSpec {
   /** a short hint under the label */
   hint?: string;
   choices?: readonly string[];
+  /** a choice whose stored value differs from what is shown (the pay model) */
+  options?: readonly { value: string; label: string }[];
   inputmode?: 'numeric' | 'decimal';
+  /** the part of "The rest of the offer" the field belongs to (offer-form.ts); none: the main form */
+  group?: OfferGroup;
 }
 
 export const INTAKE_FIELDS: readonly FieldSpec[] = [
@@ -31,6 +39,7 @@ export const INTAKE_FIELDS: readonly FieldSpec[] = [
   { name: 'practice_setting', label: 'Practice setting (optional)', required: false, choices: PRACTICE_SETTINGS },
   { name: 'employment_type', label: 'Employment type (optional)', required: false, choices: EMPLOYMENT_TYPES },
   { name: 'wrvus', label: 'Annual wRVUs (optional)', required: false, hint: 'Work relative value units for the year, if you know them.', inputmode: 'decimal' },
+  ...OFFER_FIELDS,
 ];
 
 export const FIELD_NAMES = INTAKE_FIELDS.map((f) => f.name);
@@ -85,6 +94,9 @@ export function checkReport(values: Record<string, unknown>, ctx: CheckContext):
   if (parsed.success) {
     const parts = componentsIssue(parsed.data);
     if (parts) errors.base_salary = `base salary and bonus add up to more than the total (${parts.replace(/^base_salary \+ bonus /, '')})`;
+    // the importer's rule across the offer's fields, its message by the field it is about
+    const offer = offerTermsProblem(offerTermsOf(parsed.data), parsed.data.total_compensation);
+    if (offer) errors[offer.field] ??= offer.message;
   }
   if (Object.keys(errors).length || !parsed.success) return { errors };
   const v = parsed.data;
@@ -94,6 +106,7 @@ export function checkReport(values: Record<string, unknown>, ctx: CheckContext):
       base_salary: v.base_salary ?? null, bonus: v.bonus ?? null, hours_per_week: v.hours_per_week ?? null,
       years_in_practice: v.years_in_practice ?? null, practice_setting: v.practice_setting ?? null,
       employment_type: v.employment_type ?? null, wrvus: v.wrvus ?? null,
+      ...givenOfferTerms(offerTermsOf(v)),
     },
   };
 }

@@ -8,6 +8,8 @@ import { esc } from '../../build/pages/html.ts';
 import { page, type SiteContext } from '../../build/pages/layout.ts';
 import type { Challenge } from './challenge.ts';
 import { INTAKE_FIELDS, type FieldErrors } from './form.ts';
+import { OFFER_GROUPS } from './offer-form.ts';
+import { COMPENSATION_MODELS, compensationModelOf } from '../../build/contract/offer-terms.ts';
 
 export const CONTRIBUTE_PATH = '/contribute';
 
@@ -32,6 +34,15 @@ const PAGE_CSS = `<style>
 .intake .error{color:var(--ref);font-weight:600;margin:.2rem 0}
 .intake .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .intake button{font:inherit;padding:.5rem 1rem}
+.intake details.offer{margin:0 0 1rem;border:1px solid var(--line);border-radius:4px;padding:.5rem .75rem}
+.intake details.offer>summary{font-weight:600;cursor:pointer;padding:.25rem 0}
+.intake fieldset{border:0;border-top:1px solid var(--line);margin:.75rem 0 0;padding:.5rem 0 0;min-width:0}
+.intake legend{font-weight:600;padding:0 .25rem 0 0}
+.intake fieldset .field input,.intake fieldset .field select{max-width:14rem}
+.intake dl.models{font-size:.9rem;margin:.25rem 0 0}
+.intake dl.models dt{font-weight:600}
+.intake dl.models dd{margin:0 0 .4rem 1rem}
+@media (min-width:45rem){.intake fieldset{display:grid;grid-template-columns:1fr 1fr;column-gap:1.5rem}.intake fieldset>legend{grid-column:1/-1}}
 </style>`;
 
 function field(f: (typeof INTAKE_FIELDS)[number], v: FormView): string {
@@ -43,6 +54,9 @@ function field(f: (typeof INTAKE_FIELDS)[number], v: FormView): string {
   let control: string;
   if (f.name === 'state') {
     control = `<select ${common}><option value="">Choose a state</option>${v.states.map((s) => `<option value="${esc(s.code)}"${value.toUpperCase() === s.code ? ' selected' : ''}>${esc(s.name)}</option>`).join('')}</select>`;
+  } else if (f.options) {
+    const chosen = compensationModelOf(value) ?? value;
+    control = `<select ${common}><option value="">Not given</option>${f.options.map((o) => `<option value="${esc(o.value)}"${chosen === o.value ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</select>`;
   } else if (f.choices) {
     control = `<select ${common}><option value="">Not given</option>${f.choices.map((c) => `<option${value.toLowerCase() === c.toLowerCase() ? ' selected' : ''}>${esc(c)}</option>`).join('')}</select>`;
   } else if (f.name === 'specialty') {
@@ -50,7 +64,27 @@ function field(f: (typeof INTAKE_FIELDS)[number], v: FormView): string {
   } else {
     control = `<input ${common} type="text"${f.inputmode ? ` inputmode="${f.inputmode}"` : ''} autocomplete="off" value="${esc(value)}">`;
   }
-  return `<div class="field"><label for="${id}">${esc(f.label)}</label>${f.hint ? `<p class="hint" id="${id}-hint">${esc(f.hint)}</p>` : ''}${err ? `<p class="error" id="${id}-error">${esc(f.label.replace(/ \(.*\)$/, ''))} ${esc(err)}</p>` : ''}${control}</div>`;
+  const models = f.name === 'compensation_model' ? modelsExplained() : '';
+  return `<div class="field"><label for="${id}">${esc(f.label)}</label>${f.hint ? `<p class="hint" id="${id}-hint">${esc(f.hint)}</p>` : ''}${err ? `<p class="error" id="${id}-error">${esc(f.label.replace(/ \(.*\)$/, ''))} ${esc(err)}</p>` : ''}${control}${models}</div>`;
+}
+
+/** What each pay model means, folded under the pay model's field. */
+function modelsExplained(): string {
+  return `<details class="models-help"><summary>What these mean</summary><dl class="models">${COMPENSATION_MODELS.map((m) => `<dt>${esc(m.label)}</dt><dd>${esc(m.description)}</dd>`).join('')}</dl></details>`;
+}
+
+/**
+ * "The rest of the offer": the whole offer's optional fields by group, folded away (short on a phone) unless
+ * one of them holds a value or a message, so that a refused answer is never hidden.
+ */
+function offerFields(v: FormView): string {
+  const fields = INTAKE_FIELDS.filter((f) => f.group);
+  const open = fields.some((f) => (v.values[f.name] ?? '') !== '' || v.errors[f.name]);
+  const groups = OFFER_GROUPS.map((g) => `<fieldset><legend>${esc(g)}</legend>\n${fields.filter((f) => f.group === g).map((f) => field(f, v)).join('\n')}\n</fieldset>`);
+  return `<details class="offer" id="offer"${open ? ' open' : ''}><summary>The rest of the offer (optional)</summary>
+<p class="hint">Call pay, one-time payments, benefits, how the contract pays and its terms. Answer any you know; leave the others empty.</p>
+${groups.join('\n')}
+</details>`;
 }
 
 export function formPage(site: SiteContext, v: FormView): string {
@@ -75,7 +109,8 @@ ${summary}
 <input type="hidden" name="form_token" value="${esc(v.token)}">
 <input type="hidden" name="altcha" value="">
 <div class="trap" aria-hidden="true"><label for="f-website">Leave this empty</label><input id="f-website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
-${INTAKE_FIELDS.map((f) => field(f, v)).join('\n')}
+${INTAKE_FIELDS.filter((f) => !f.group).map((f) => field(f, v)).join('\n')}
+${offerFields(v)}
 <p id="pow-status" role="status" aria-live="polite"></p>
 <p><button type="submit">Send my report</button></p>
 </form>

@@ -5,6 +5,8 @@
  *
  * Methods may answer synchronously (SQLite) or with a promise (PostgreSQL); callers `await` either.
  */
+import type { OfferTerms } from '../../build/contract/offer-terms.ts';
+
 export type MaybePromise<T> = T | Promise<T>;
 
 export interface IpLimits {
@@ -159,9 +161,11 @@ export interface BillingEventRecord {
 /**
  * A physician's report sent through /contribute, checked with the importer's rules. The values are the
  * reports CSV's columns (README: Input files), as the importer would read them: specialty by its name in the
- * reference data, state as its two-letter code, dollars as numbers.
+ * reference data, state as its two-letter code, dollars as numbers. The whole offer's values
+ * (build/contract/offer-terms.ts) are present only when given, so a report without them is stored, and
+ * fingerprinted, as before they existed. Both stores keep a report as JSON text: every field comes back.
  */
-export interface IntakeReport {
+export interface IntakeReport extends Partial<OfferTerms> {
   specialty: string;
   state: string;
   year: number;

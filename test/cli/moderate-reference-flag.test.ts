@@ -96,8 +96,9 @@ describe('moderate list flags implausible totals while a specialty has fewer tha
     });
     const csv = await run(['moderate', 'list', '--db', db, '--csv']);
     expect(csv.code).toBe(0);
-    expect(csv.out).toContain(`4,2025-12-01T00:00:00.000Z,dermatology,NY,2025,3000000,,,50,,10,Private Practice,Partner/Owner,pending,"${DERM_3M}",,,,csv batch 1,`);
-    expect(csv.out).toContain('6,2025-12-03T00:00:00.000Z,pediatrics,OH,2025,60000,,,12,,5,Academic,Part-Time (W-2),pending,,,,,csv batch 1,');
+    const noOffer = ','.repeat(14); // the whole offer's columns, last: none given
+    expect(csv.out).toContain(`4,2025-12-01T00:00:00.000Z,dermatology,NY,2025,3000000,,,50,,10,Private Practice,Partner/Owner,pending,"${DERM_3M}",,,,csv batch 1,${noOffer}`);
+    expect(csv.out).toContain(`6,2025-12-03T00:00:00.000Z,pediatrics,OH,2025,60000,,,12,,5,Academic,Part-Time (W-2),pending,,,,,csv batch 1,${noOffer}`);
   });
 
   it('takes the BLS median of the specialty\'s occupation once BLS wages are imported (a top-coded median is not used)', async () => {

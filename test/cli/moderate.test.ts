@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_COLUMNS } from '../../build/import/reports.ts';
+import { NO_OFFER_TERMS, OFFER_COLUMNS } from '../../build/contract/offer-terms.ts';
 import { runCli } from '../helpers/cli.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 
@@ -113,6 +114,7 @@ describe('moderate list', () => {
       moderation_reason: null,
       source: 'csv batch 1',
       signals: null,
+      ...NO_OFFER_TERMS, // the whole offer's columns, last: none given
     });
   });
 
@@ -120,10 +122,11 @@ describe('moderate list', () => {
     expect((await run(['moderate', 'reject', '--db', db, '11', '--reason', 'says "test", twice', '--moderator', 'alice'])).code).toBe(0);
     const r = await run(['moderate', 'list', '--db', db, '--csv', '--status', 'all', '--limit', 'all']);
     expect(r.code).toBe(0);
-    expect(r.out[0]).toBe('id,submitted_at,specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,wrvus,years_in_practice,practice_setting,employment_type,status,outlier,moderated_at,moderated_by,moderation_reason,source,signals');
+    expect(r.out[0]).toBe(`id,submitted_at,specialty,state,year,total_compensation,base_salary,bonus,hours_per_week,wrvus,years_in_practice,practice_setting,employment_type,status,outlier,moderated_at,moderated_by,moderation_reason,source,signals,${OFFER_COLUMNS.join(',')}`);
     expect(r.out).toHaveLength(1 + 13);
-    expect(r.out).toContain('11,2025-12-01T00:00:00.000Z,cardiology,NY,2025,520000,480000,40000,55,7000,12,Private Practice,Partner/Owner,rejected,,2026-01-15T12:00:00.000Z,alice,"says ""test"", twice",csv batch 1,');
-    expect(r.out).toContain('12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,"high; implausible: 7.7x the national level ($520,000)",,,,csv batch 1,');
+    const noOffer = ','.repeat(14);
+    expect(r.out).toContain(`11,2025-12-01T00:00:00.000Z,cardiology,NY,2025,520000,480000,40000,55,7000,12,Private Practice,Partner/Owner,rejected,,2026-01-15T12:00:00.000Z,alice,"says ""test"", twice",csv batch 1,${noOffer}`);
+    expect(r.out).toContain(`12,2025-12-02T00:00:00.000Z,cardiology,TX,2024,4000000,,,40,,3,Academic,Full-Time (W-2),pending,"high; implausible: 7.7x the national level ($520,000)",,,,csv batch 1,${noOffer}`);
     expect(r.err).toEqual([]);
   });
 });

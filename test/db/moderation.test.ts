@@ -14,6 +14,7 @@ import {
   withOutliers,
 } from '../../build/db/moderation.ts';
 import type { ReportStatus } from '../../build/contract/vocab.ts';
+import { NO_OFFER_TERMS } from '../../build/contract/offer-terms.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { readDataset } from '../../build/source/read.ts';
 import { nationalFacts } from '../../build/compute/national.ts';
@@ -233,6 +234,7 @@ describe('listReports and countReports', () => {
       source: null,
       batch_id: null, // written straight into the DB by the test, not by an import
       intake_signals: null,
+      ...NO_OFFER_TERMS, // the whole offer: none given
     });
     expect(listReports(db, { status: 'pending' }, 2).map((r) => r.specialty)).toEqual(['otolaryngology', 'cardiology']);
     expect(listReports(db, { status: 'rejected' }).map((r) => [r.specialty, r.state])).toEqual([['pediatrics', 'NY']]);

@@ -55,7 +55,7 @@ describe('a bad header is the file refused, not a bad row', () => {
     expect(r.code).toBe(1);
     expect(r.out).toEqual([]);
     expect(r.err).toEqual([
-      'physpay: no-total.csv line 1: bad header: missing column(s): total_compensation. Required: specialty, state, year, total_compensation, submitted_at; optional: base_salary, bonus, hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, status; nothing was imported',
+      'physpay: no-total.csv line 1: bad header: missing column(s): total_compensation. Required: specialty, state, year, total_compensation, submitted_at; optional: base_salary, bonus, hours_per_week, years_in_practice, practice_setting, employment_type, wrvus, status, call_pay, call_nights_per_month, signing_bonus, retention_bonus, relocation, loan_repayment, loan_repayment_years, cme_allowance, pto_weeks, compensation_model, wrvu_conversion_rate, non_compete_miles, non_compete_years, partnership_track_years; nothing was imported',
     ]);
     expect(query('SELECT count(*) AS n FROM import_batches')).toEqual([{ n: 0 }]);
   });

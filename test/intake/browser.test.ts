@@ -137,4 +137,71 @@ describe.skipIf(!haveBrowser)('/contribute in Chromium', () => {
       await page.context().close();
     }
   });
+
+  // after the operator's import above, which counts the reports sent before it
+  it('the rest of the offer: folded at first, opened and filled at 390 and 1280 px, received with its values; axe passes with it open', async () => {
+    const offerShots = outputDir('contribute-offer');
+    for (const width of [390, 1280]) {
+      const { page, errors } = await open(width, { bypassCSP: true });
+      await page.goto(`${s.url}/contribute`);
+      const details = page.locator('details.offer');
+      expect(await details.getAttribute('open')).toBeNull(); // folded
+      expect(await page.locator('#f-call_pay').isVisible()).toBe(false);
+      const folded = await page.evaluate<number>('document.documentElement.scrollHeight');
+      await page.click('details.offer > summary');
+      expect(await page.locator('#f-call_pay').isVisible()).toBe(true);
+      expect(await page.evaluate<number>('document.documentElement.scrollHeight')).toBeGreaterThan(folded + 600);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      expect(await page.getAttribute('#f-call_pay', 'inputmode')).toBe('numeric');
+      expect(await page.getAttribute('#f-pto_weeks', 'inputmode')).toBe('decimal');
+      await page.addScriptTag({ content: axe.source });
+      const r = await page.evaluate<AxeResults>('axe.run(document, { resultTypes: ["violations"] })');
+      expect(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${width} px`).toEqual([]);
+      await page.fill('#f-specialty', 'Cardiology');
+      await fill(page, String(470_000 + width));
+      await page.fill('#f-call_pay', '$30,000');
+      await page.fill('#f-call_nights_per_month', '6');
+      await page.fill('#f-signing_bonus', 'none');
+      await page.fill('#f-pto_weeks', '5');
+      await page.selectOption('#f-compensation_model', 'production');
+      await page.fill('#f-wrvu_conversion_rate', '55.25');
+      await page.fill('#f-non_compete_miles', 'none');
+      await page.fill('#f-partnership_track_years', '2');
+      await page.screenshot({ path: join(offerShots, `offer-open-${width}.png`), fullPage: true });
+      await Promise.all([page.waitForURL(`${s.url}/contribute`), page.click('form.intake button[type=submit]')]);
+      await page.locator('h1', { hasText: 'your report was received' }).waitFor();
+      const stored = (await s.store.pendingSubmissions(100)).find((p) => p.report.total_compensation === 470_000 + width)!;
+      expect(stored.report).toMatchObject({
+        call_pay: 30_000, call_nights_per_month: 6, signing_bonus: 0, pto_weeks: 5, compensation_model: 'production', wrvu_conversion_rate: 55.25,
+        non_compete_miles: 0, partnership_track_years: 2,
+      });
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('a wrong offer value comes back by its field, the group open, the other answers kept (390 px, without JavaScript)', async () => {
+    const { page } = await open(390, { js: false });
+    await page.goto(`${s.url}/contribute`);
+    await page.fill('#f-specialty', 'family medicine');
+    await fill(page, '281,000');
+    await page.click('details.offer > summary');
+    await page.fill('#f-pto_weeks', '30');
+    await page.fill('#f-non_compete_miles', '20');
+    await page.fill('#f-cme_allowance', '$4,000');
+    await Promise.all([page.waitForLoadState('load'), page.click('form.intake button[type=submit]')]);
+    expect(await page.locator('details.offer').getAttribute('open')).toBe(''); // unfolded by the server
+    expect(await page.locator('#f-pto_weeks-error').textContent()).toBe('Paid time off must be between 0 and 26 (got 30)');
+    expect(await page.inputValue('#f-cme_allowance')).toBe('$4,000');
+    await page.locator('#f-pto_weeks').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(outputDir('contribute-offer'), 'offer-error-390.png'), fullPage: true });
+    await page.fill('#f-pto_weeks', '4');
+    await page.fill('#f-non_compete_years', '1');
+    now = new Date(now.getTime() + 10_000);
+    await Promise.all([page.waitForLoadState('load'), page.click('form.intake button[type=submit]')]);
+    await page.locator('h1', { hasText: 'your report was received' }).waitFor();
+    const stored = (await s.store.pendingSubmissions(100)).find((p) => p.report.total_compensation === 281_000)!;
+    expect(stored.report).toMatchObject({ pto_weeks: 4, non_compete_miles: 20, non_compete_years: 1, cme_allowance: 4_000 });
+    await page.context().close();
+  });
 });

@@ -22,6 +22,7 @@ import { openReportsDb } from '../../build/db/open.ts';
 import { importSubmissions } from '../../build/import/submissions.ts';
 import { submissionFingerprint } from '../../build/db/fingerprint.ts';
 import { clientHash } from '../../server/intake/tokens.ts';
+import { OFFER_COLUMNS } from '../../build/contract/offer-terms.ts';
 
 const tmp = useTempDir('import-submissions');
 let golden: string | undefined;
@@ -163,9 +164,11 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
   it('refuses what the CSV importer refuses (left waiting, reasons on stderr); skips duplicates of the DB (demo reports too) and of each other; --json', async () => {
     const serviceDb = join(tmp.path, 'service-rules.db');
     const db = freshDb();
-    // a report already in the DB (demo data, written without a fingerprint): the same values sent again
+    // a report already in the DB (demo data, written without a fingerprint): the same values sent again (one
+    // that answers none of the whole offer: a report's answers include those it gives, as its fingerprint does)
     const d = new Database(db, { readonly: true });
-    const demo = d.prepare(`SELECT s.name AS specialty, r.* FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.fingerprint IS NULL ORDER BY r.id LIMIT 1`).get() as IntakeReport & { id: number; submitted_at: string };
+    const demo = d.prepare(`SELECT s.name AS specialty, r.* FROM reports r JOIN specialties s ON s.id = r.specialty_id
+      WHERE r.fingerprint IS NULL AND ${OFFER_COLUMNS.map((c) => `r.${c} IS NULL`).join(' AND ')} ORDER BY r.id LIMIT 1`).get() as IntakeReport & { id: number; submitted_at: string };
     d.close();
     expect(demo).toBeDefined();
     const store = await openServiceStore(serviceDb);
@@ -219,6 +222,50 @@ describe('import submissions: the importer\'s rules, duplicates, --json, and the
     expect((await left.pendingSubmissions(100)).map((p) => p.id).sort()).toEqual([astrology, badState, tooManyHours, parts, lateYear].sort());
     await left.close();
     expect(webRows(db)).toHaveLength(2);
+  });
+
+  it('the whole offer: stored on the report; checked by the importer\'s rules; a twin of a DB report with the same offer skipped, with another offer imported', async () => {
+    const serviceDb = join(tmp.path, 'service-offer.db');
+    const db = freshDb();
+    // a demo report with offer values (written straight into the DB, without a fingerprint)
+    const d = new Database(db, { readonly: true });
+    const demo = d.prepare(`SELECT s.name AS specialty, r.* FROM reports r JOIN specialties s ON s.id = r.specialty_id
+      WHERE r.fingerprint IS NULL AND r.compensation_model IS NOT NULL AND r.pto_weeks IS NOT NULL AND r.signing_bonus > 0 ORDER BY r.id LIMIT 1`).get() as Record<string, unknown> & { submitted_at: string; pto_weeks: number };
+    d.close();
+    expect(demo).toBeDefined();
+    const answers = (over: Partial<IntakeReport> = {}): IntakeReport => ({
+      ...Object.fromEntries(['specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'years_in_practice', 'practice_setting', 'employment_type', 'wrvus']
+        .map((k) => [k, demo[k]])),
+      ...Object.fromEntries(OFFER_COLUMNS.filter((c) => demo[c] !== null).map((c) => [c, demo[c]])),
+      ...over,
+    }) as IntakeReport;
+    const offer = {
+      call_pay: 30_000, call_nights_per_month: 5, signing_bonus: 25_000, retention_bonus: 0, relocation: 10_000, loan_repayment: 90_000, loan_repayment_years: 3,
+      cme_allowance: 3_500, pto_weeks: 5.5, compensation_model: 'production' as const, wrvu_conversion_rate: 52.5, non_compete_miles: 15, non_compete_years: 2, partnership_track_years: 0,
+    };
+    const store = await openServiceStore(serviceDb);
+    const at = '2026-11-20T10:00:00.000Z';
+    const full = await one(store, report(377_000, offer), at, 'o1', 'pow');
+    const sameAsDemo = await one(store, answers(), demo.submitted_at, 'o2');
+    const otherOffer = await one(store, answers({ pto_weeks: demo.pto_weeks + 1 }), demo.submitted_at, 'o3');
+    const callOverTotal = await one(store, report(378_000, { call_pay: 400_000 }), at, 'o4');
+    const radiusAlone = await one(store, report(379_000, { non_compete_miles: 20 }), at, 'o5');
+    await store.close();
+
+    const r = await runCliText(['import', 'submissions', '--db', db, '--service-db', serviceDb, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ imported: 2, duplicates: 1 });
+    expect(j.duplicate_of.map((x: { id: string }) => x.id)).toEqual([sameAsDemo]);
+    expect(Object.fromEntries(j.refused.map((x: { id: string; reason: string }) => [x.id, x.reason]))).toEqual({
+      [callOverTotal]: 'call_pay (400000) is part of total_compensation and cannot exceed it (378000)',
+      [radiusAlone]: 'non_compete_years is needed for a non-compete with a radius (non_compete_miles above 0): give its length in years',
+    });
+    const q = new Database(db, { readonly: true });
+    const stored = (id: string) => q.prepare(`SELECT ${OFFER_COLUMNS.join(', ')} FROM reports WHERE submission_id = ?`).get(id);
+    expect(stored(full)).toEqual(offer);
+    expect(stored(otherOffer)).toMatchObject({ pto_weeks: demo.pto_weeks + 1, compensation_model: demo.compensation_model, signing_bonus: demo.signing_bonus });
+    q.close();
   });
 
   it('a report already imported, sent again (only the time differs): the store refuses the repeat, and the importer skips one that got in; said in the summary, on stderr and in --json', async () => {

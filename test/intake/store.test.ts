@@ -132,6 +132,22 @@ for (const [kind, open] of backends) {
       expect(await b.pendingSubmissionCount()).toBe(before + 1);
     });
 
+    it('a report with the whole offer comes back as it was stored, from every connection; one without it has no offer keys', async () => {
+      const offer = {
+        call_pay: 30_000, call_nights_per_month: 5.5, signing_bonus: 0, retention_bonus: 10_000, relocation: 12_500.5, loan_repayment: 90_000,
+        loan_repayment_years: 3, cme_allowance: 3_500, pto_weeks: 5.5, compensation_model: 'production' as const, wrvu_conversion_rate: 52.25,
+        non_compete_miles: 0, non_compete_years: 0, partnership_track_years: 2,
+      };
+      const withOffer = sub(`offer-${run}`, 520_000, { report: { ...report(520_000), ...offer } });
+      const without = sub(`offer-${run}`, 520_001);
+      for (const x of [withOffer, without]) expect((await a.submitReport(x, LIMITS)).outcome).toBe('stored');
+      for (const conn of [a, b]) {
+        const mine = (await conn.pendingSubmissions(100_000)).filter((p) => p.id === withOffer.id || p.id === without.id);
+        expect(mine.map((p) => p.report)).toEqual([{ ...report(520_000), ...offer }, report(520_001)]);
+        expect(Object.keys(mine[1]!.report)).toEqual(Object.keys(report(520_001)));
+      }
+    });
+
     it('one secret for every connection', async () => {
       const [x, y] = await Promise.all([a.intakeSecret(), b.intakeSecret()]);
       expect(x).toMatch(/^[0-9a-f]{64}$/);

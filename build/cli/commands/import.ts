@@ -14,7 +14,8 @@ import { reasonOf } from '../../import/row-log.ts';
 import { approvedFlagText, type ApprovedFlag } from '../../import/approved-rows.ts';
 import { RejectsFile } from '../../import/rejects.ts';
 import { failedJson, importedJson, refusedJson, undoJson, type ImportJson } from './import-json.ts';
-import { REPORT_COLUMNS, REPORT_REQUIRED_COLUMNS } from '../../import/reports.ts';
+import { REPORT_COLUMNS, REPORT_OFFER_COLUMNS, REPORT_REQUIRED_COLUMNS } from '../../import/reports.ts';
+import { COMPENSATION_MODELS, OFFER_RANGES } from '../../contract/offer-terms.ts';
 import { INSTITUTION_COLUMNS } from '../../import/institutions.ts';
 import { BLS_COLUMNS } from '../../import/bls.ts';
 import { COL_COLUMNS } from '../../import/col.ts';
@@ -162,7 +163,12 @@ function byStatusText(byStatus: Record<string, number>): string {
 
 /** The columns a kind's file holds, for --help (header names match with spaces and underscores alike). */
 function columnsHelp(k: (typeof KINDS)[number]): string {
-  if (k.kind === 'reports') return `${k.columns.join(',')} (any order; required: ${REPORT_REQUIRED_COLUMNS.join(', ')}; the others may be left out)`;
+  if (k.kind === 'reports') {
+    const none = REPORT_OFFER_COLUMNS.filter((c) => c !== 'compensation_model' && OFFER_RANGES[c].none);
+    return `${k.columns.join(',')} (any order; required: ${REPORT_REQUIRED_COLUMNS.join(', ')}; the others may be left out)
+The whole offer, optional too: ${REPORT_OFFER_COLUMNS.join(',')}
+  compensation_model: ${COMPENSATION_MODELS.map((m) => m.value).join(', ')} (or a label: ${COMPENSATION_MODELS.map((m) => m.label).join(', ')}); "none" reads as 0 in ${none.join(', ')} (README: Input files)`;
+  }
   return `${k.columns.join(',')}${k.kind === 'bls' ? ' (other columns of the official file are ignored)' : ' (any order)'}`;
 }
 

@@ -2,7 +2,8 @@
  * `physpay moderate list|approve|reject|delete`: the moderation queue.
  *
  * list shows every field a moderator needs and its flags (the build's outlier rule, from 5 approved reports
- * of the specialty, and beside it the reference-level rule: build/compute/plausibility.ts), as an aligned
+ * of the specialty, beside it the reference-level rule: build/compute/plausibility.ts, and the whole offer's
+ * flags: build/compute/offer-plausibility.ts), the offer in a column of its own where a report gives one, as an aligned
  * table, one JSON object (--json) or CSV (--csv); approving a flagged report prints its flags (stderr) and
  * approves it. Each decision records the moderator (--moderator, PHYSPAY_MODERATOR, else the OS user), a
  * reason (--reason) and the time. Bulk actions (--all-pending) and deleting several reports print what would
@@ -14,10 +15,13 @@ import { Option, type Command } from 'commander';
 import { openReportsDb, type Db } from '../../db/open.ts';
 import {
   CountMismatchError, countReports, deleteReports, describeSelection, flagCount, flagDetails, flaggedReports, flagText, iterateReports, listReports,
-  moderateIds, moderatePending, moderationFlags, planIds, specialtyFences, specialtyReferences,
+  moderateIds, moderatePending, moderationFlags, planIds, specialtyFences, specialtyRates, specialtyReferences,
   type FlaggedReports, type ListedReport, type ModerationResult, type ReportFilter, type SpecialtyFences,
 } from '../../db/moderation.ts';
 import { FENCES_MIN_APPROVED, IMPLAUSIBLE_FACTOR, type ReferenceLevel } from '../../compute/plausibility.ts';
+import { OFFER_FLAG_LIMITS, type SpecialtyRate } from '../../compute/offer-plausibility.ts';
+import { OFFER_COLUMNS, hasOfferTerms } from '../../contract/offer-terms.ts';
+import { offerSummary } from '../offer-summary.ts';
 import { REPORT_STATUSES, type ReportStatus } from '../../contract/vocab.ts';
 import { csvField } from '../../compute/open-csv.ts';
 import { confirmCount, parseExpectCount, reportsText as reports } from '../confirm.ts';
@@ -136,27 +140,36 @@ function dryRun(io: CliIo, what: string, sel: ReturnType<typeof describeSelectio
 
 // ------------------------------------------------------------------------------------------------- list
 
-/** Columns of --csv and keys of each --json row, in order. */
+/** Columns of --csv and keys of each --json row, in order: the whole offer's columns last. */
 const ROW_KEYS = [
   'id', 'submitted_at', 'specialty', 'state', 'year', 'total_compensation', 'base_salary', 'bonus', 'hours_per_week', 'wrvus',
   'years_in_practice', 'practice_setting', 'employment_type', 'status', 'outlier', 'moderated_at', 'moderated_by', 'moderation_reason',
-  'source', 'signals',
+  'source', 'signals', ...OFFER_COLUMNS,
 ] as const;
 /**
- * `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), both (`low; implausible: ...`), or null. `source`: `web`
- * (sent through /contribute), `csv batch N`, or null (written straight into the DB, e.g. the demo data); `signals`: how a web report arrived, in words (null for CSV).
+ * `outlier`: `high` or `low` (Tukey fences), `implausible: ...` (reference level), both (`low; implausible: ...`), then the offer's flags
+ * (`call pay 45% of the total (...)`), or null. `source`: `web` (sent through /contribute), `csv batch N`, or null (written straight into the
+ * DB, e.g. the demo data); `signals`: how a web report arrived, in words (null for CSV).
  */
 type Row = ListedReport & { outlier: string | null; signals: string | null };
 
-function exportRow(r: ListedReport, fences: Map<string, SpecialtyFences>, references: Map<string, ReferenceLevel>): Row {
+/** What the flags of a page or an export are judged against: per specialty slug. */
+interface FlagLevels {
+  fences: Map<string, SpecialtyFences>;
+  references: Map<string, ReferenceLevel>;
+  rates: Map<string, SpecialtyRate>;
+}
+
+function exportRow(r: ListedReport, levels: FlagLevels): Row {
   // a report with neither (the demo data, written straight into the DB) has no source to show
   const source = r.source === 'web' ? 'web' : r.batch_id !== null ? `csv batch ${r.batch_id}` : null;
-  const withFlag = { ...r, source, signals: r.source === 'web' ? signalsText(r.intake_signals) || null : null, outlier: flagText(moderationFlags(r, fences, references)) } as Row;
+  const outlier = flagText(moderationFlags(r, levels.fences, levels.references, levels.rates));
+  const withFlag = { ...r, source, signals: r.source === 'web' ? signalsText(r.intake_signals) || null : null, outlier } as Row;
   return Object.fromEntries(ROW_KEYS.map((k) => [k, withFlag[k]])) as unknown as Row;
 }
 
-/** The legend under the table: the fences, the specialties they cannot judge yet, and the reference rule when it flagged a row. */
-function legend(shown: Row[], fences: Map<string, SpecialtyFences>): string[] {
+/** The legend under the table: the fences, the specialties they cannot judge yet, the reference rule and the offer's rules when they flagged a row. */
+function legend(shown: Row[], fences: Map<string, SpecialtyFences>, offerFlagged: boolean): string[] {
   const specialties = [...new Set(shown.map((r) => r.specialty))];
   const none = specialties.filter((s) => !fences.has(s));
   const few = specialties.filter((s) => fences.has(s) && fences.get(s)!.approved < FENCES_MIN_APPROVED);
@@ -168,6 +181,12 @@ function legend(shown: Row[], fences: Map<string, SpecialtyFences>): string[] {
   if (shown.some((r) => r.outlier?.includes('implausible:'))) {
     lines.push(
       `implausible: the report is checked against its specialty's reference level (the BLS median, else the national level) whatever the number of approved reports, beside the fences: a total above ${IMPLAUSIBLE_FACTOR}x the level, or pay at 40 hours a week below ${100 / IMPLAUSIBLE_FACTOR}% of it`,
+    );
+  }
+  if (offerFlagged) {
+    const L = OFFER_FLAG_LIMITS;
+    lines.push(
+      `offer flags: call pay above ${L.callPayShare * 100}% of the total, a sign-on bonus above ${L.signingBonusShare * 100}% of it, loan repayment above $${L.loanRepayment.toLocaleString('en-US')}, more than ${L.ptoWeeks} weeks off, a conversion rate with pay model salary, outside $${L.conversionRate.min}-$${L.conversionRate.max}/wRVU or beyond ${1 / L.conversionRateFactor}x-${L.conversionRateFactor}x its specialty's $/wRVU (the median of its approved reports with wRVUs, from ${FENCES_MIN_APPROVED})`,
     );
   }
   return lines;
@@ -200,12 +219,15 @@ const TABLE: [string, (r: Row) => string][] = [
   ['reason', (r) => dash(r.moderation_reason?.replace(/\s+/g, ' '))],
   ['signals', (r) => dash(r.signals)],
 ];
+/** The whole offer in words: a last column, shown when a report on the page gives any of it. */
+const OFFER_COLUMN: [string, (r: Row) => string] = ['offer', (r) => dash(offerSummary(r))];
 
 function printTable(io: CliIo, rows: Row[]): void {
-  const cells = rows.map((r) => TABLE.map(([, get]) => get(r)));
-  const widths = TABLE.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const table = rows.some((r) => hasOfferTerms(r)) ? [...TABLE, OFFER_COLUMN] : TABLE;
+  const cells = rows.map((r) => table.map(([, get]) => get(r)));
+  const widths = table.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
-  io.out(line(TABLE.map(([h]) => h)));
+  io.out(line(table.map(([h]) => h)));
   for (const c of cells) io.out(line(c));
 }
 
@@ -241,6 +263,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           const slugs = page ? [...new Set(page.map((r) => r.specialty))] : undefined;
           const fences = specialtyFences(db, slugs);
           const references = specialtyReferences(db, slugs);
+          const levels: FlagLevels = { fences, references, rates: specialtyRates(db, slugs) };
           const rows: Iterable<ListedReport> = page ?? iterateReports(db, filter, null);
           if (opts.json) {
             const head = {
@@ -256,7 +279,7 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
             let previous: string | null = null;
             for (const r of rows) {
               if (previous !== null) io.out(`${previous},`);
-              previous = JSON.stringify(exportRow(r, fences, references));
+              previous = JSON.stringify(exportRow(r, levels));
             }
             if (previous !== null) io.out(previous);
             io.out(']}');
@@ -265,12 +288,12 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           if (opts.csv) {
             io.out(ROW_KEYS.join(','));
             for (const r of rows) {
-              const row = exportRow(r, fences, references);
+              const row = exportRow(r, levels);
               io.out(ROW_KEYS.map((k) => csvField(row[k])).join(','));
             }
             return;
           }
-          const shown = [...rows].map((r) => exportRow(r, fences, references));
+          const shown = [...rows].map((r) => exportRow(r, levels));
           const what = `${status ? `${status} ` : ''}${total === 1 ? 'report' : 'reports'}`;
           if (shown.length === 0) {
             io.out(`0 of ${fmt(total)} ${what} shown`);
@@ -278,7 +301,8 @@ export function registerModerateCommands(program: Command, io: CliIo): void {
           }
           printTable(io, shown);
           io.out(`${fmt(shown.length)} of ${fmt(total)} ${what} shown, oldest first${shown.length < total ? ' (--limit N or all for more; --csv or --json to export)' : ''}`);
-          for (const line of legend(shown, fences)) io.out(line);
+          const offerFlagged = shown.some((r) => (moderationFlags(r, fences, references, levels.rates)?.offer.length ?? 0) > 0);
+          for (const line of legend(shown, fences, offerFlagged)) io.out(line);
         } finally {
           db.exec('COMMIT');
         }
