@@ -235,26 +235,29 @@ if(offer.non_compete_years!==undefined&&offer.non_compete_miles===undefined)prob
 if(offer.non_compete_miles>0&&!(offer.non_compete_years>0))problems.push('Give the non-compete length in years (above 0).');
 if(offer.non_compete_miles===0&&offer.non_compete_years>0)problems.push('The non-compete has a length but a radius of 0 (none): give its radius.')}
 return{offer:offer,problems:problems}}
-function ocPosText(p,where){var what=p.compared==='fte_total_compensation'?'The full-time equivalent of '+ocMoney(p.value):'The total of '+ocMoney(p.value);
+function ocNum(v){var t=String(v),k=t.indexOf('.');return ocGroup(k<0?t:t.slice(0,k))+(k<0?'':t.slice(k))}
+function ocYears(v){return v+(v===1?' year':' years')}
+function ocPosText(a,where){var p=a.position,what=p.compared==='fte_total_compensation'?'Total compensation '+ocMoney(a.total_compensation)+'; at '+a.offer.hours_per_week+' hours a week, its full-time equivalent of '+ocMoney(p.value):'Total compensation '+ocMoney(p.value);
 if(p.percentile!==null)return what+' is at an estimated percentile of '+p.percentile.toFixed(1)+', in the '+ocBand(p.band)+' band ('+ocMoney(p.band_lower_value)+' to '+ocMoney(p.band_upper_value)+') of '+where+'.';
 if(p.band_upper_value!==null)return what+' is '+p.band+' ('+ocMoney(p.band_upper_value)+', the lowest published percentile) of '+where+', so only the band can be given.';
 return what+' is '+p.band+' ('+ocMoney(p.band_lower_value)+', the highest published percentile) of '+where+', so only the band can be given.'}
-function ocRange(q,fmt){return q.p25===null||q.median===null||q.p75===null?'<span class="withheld">withheld (fewer than '+OC.floorNational+' reports)</span>':ocEsc(fmt(q.p25)+' to '+fmt(q.p75)+' (median '+fmt(q.median)+')')}
+function ocRange(q,fmt){return q.p25===null||q.median===null||q.p75===null?'<span class="withheld">withheld (fewer than '+OC.floorNational+' reports)</span>':'<span class="q">P25 '+ocEsc(fmt(q.p25))+'</span><span class="q">median '+ocEsc(fmt(q.median))+'</span><span class="q">P75 '+ocEsc(fmt(q.p75))+'</span>'}
+function ocRow(label,offer,band,published){return '<tr><th scope="row">'+ocEsc(label)+'</th><td>'+ocEsc(offer)+'<span class="band">'+ocEsc(band)+'</span></td><td>'+published+'</td></tr>'}
 function ocPct(v){return Math.abs(v).toFixed(1)+'% '+(v>=0?'above':'below')}
 function ocDetails(a){var out=[],rows=[];
 if(a.position&&a.scope_note)out.push('<p class="notice">'+ocEsc(a.scope_note)+'</p>');
-a.components.forEach(function(c){if(c.amount===null||c.amount<=0)return;rows.push('<tr><th scope="row">'+ocEsc(c.label)+'</th><td class="num">'+ocEsc(ocMoney(c.amount))+'</td><td>'+ocEsc(c.band===OC.noRange?c.band:ocBand(c.band))+'</td><td>'+ocRange(c,ocMoney)+'</td></tr>')});
+a.components.forEach(function(c){if(c.amount===null||c.amount<=0)return;rows.push(ocRow(c.label,ocMoney(c.amount),c.band===OC.noRange?c.band:ocBand(c.band),ocRange(c,ocMoney)))});
 [['pto_weeks','Paid time off, weeks'],['call_nights_per_month','Call nights a month']].forEach(function(t){var q=a.terms[t[0]];if(q.band===null)return;
-rows.push('<tr><th scope="row">'+ocEsc(t[1])+'</th><td class="num">'+ocEsc(String(q.value))+'</td><td>'+ocEsc(q.band===OC.noRange?q.band:ocBand(q.band))+'</td><td>'+ocRange(q,String)+'</td></tr>')});
-var nc=a.terms.non_compete;if(nc.miles_vs_median!==null)rows.push('<tr><th scope="row">Non-compete</th><td class="num">'+ocEsc(nc.miles+' miles'+(nc.years!==null?', '+nc.years+' yr':''))+'</td><td>'+ocEsc('radius '+nc.miles_vs_median+(nc.years_vs_median?'; length '+nc.years_vs_median:''))+'</td><td>'+ocEsc('median '+(nc.median_miles===null?'withheld':nc.median_miles+' miles')+', '+(nc.median_years===null?'withheld':nc.median_years+' yr'))+'</td></tr>');
-var pt=a.terms.partnership_track;if(pt.years_vs_median!==null)rows.push('<tr><th scope="row">Partnership track</th><td class="num">'+ocEsc(pt.years+' yr')+'</td><td>'+ocEsc(pt.years_vs_median)+'</td><td>'+ocEsc('median '+(pt.median_years===null?'withheld':pt.median_years+' yr'))+'</td></tr>');
-if(rows.length)out.push('<div class="table-wrap"><table id="offer-parts"><caption>Each part against its published range (among reports that have it)</caption><thead><tr><th scope="col">Part</th><th scope="col">Offer</th><th scope="col">Where it falls</th><th scope="col">Published P25 to P75</th></tr></thead><tbody>'+rows.join('')+'</tbody></table></div>');
+rows.push(ocRow(t[1],String(q.value),q.band===OC.noRange?q.band:ocBand(q.band),ocRange(q,String)))});
+var nc=a.terms.non_compete;if(nc.miles_vs_median!==null)rows.push(ocRow('Non-compete',nc.miles+' miles'+(nc.years!==null?', '+ocYears(nc.years):''),'radius '+nc.miles_vs_median+(nc.years_vs_median?', length '+nc.years_vs_median:''),'<span class="q">median '+ocEsc(nc.median_miles===null?'withheld':nc.median_miles+' miles')+'</span><span class="q">median '+ocEsc(nc.median_years===null?'withheld':ocYears(nc.median_years))+'</span>'));
+var pt=a.terms.partnership_track;if(pt.years_vs_median!==null)rows.push(ocRow('Partnership track',ocYears(pt.years),pt.years_vs_median,'<span class="q">median '+ocEsc(pt.median_years===null?'withheld':ocYears(pt.median_years))+'</span>'));
+if(rows.length)out.push('<div class="table-wrap"><table id="offer-parts"><caption>Each part against its published range</caption><thead><tr><th scope="col">Part</th><th scope="col">Offer: where it falls</th><th scope="col">Published, among reports that have it</th></tr></thead><tbody>'+rows.join('')+'</tbody></table></div>');
 var v=a.value,once=v.parts.filter(function(p){return p.kind==='one_time'});
 out.push('<ul class="offer-values"><li>First-year value: <strong>'+ocEsc(ocMoney(v.first_year))+'</strong>'+(once.length?ocEsc(' (yearly pay '+ocMoney(v.yearly)+' + '+once.map(function(p){return p.first_year===0?p.label.toLowerCase()+' not counted: paid for staying':p.label.toLowerCase()+' '+ocMoney(p.first_year)}).join(' + ')+')'):'')+'.</li>'
-+'<li>Steady-state value: <strong>'+ocEsc(ocMoney(v.steady_state_yearly))+'</strong> a year, one-time payments spread over a '+v.contract_years+'-year contract'+(v.contract_years_assumed?' (assumed)':'')+(v.loan_repayment_years!==null?' and loan repayment over '+v.loan_repayment_years+' years':'')+'.</li></ul>');
++'<li>Steady-state value: <strong>'+ocEsc(ocMoney(v.steady_state_yearly))+'</strong> a year, one-time payments spread over a '+v.contract_years+'-year contract'+(v.contract_years_assumed?' (assumed)':'')+(v.loan_repayment_years!==null?' and loan repayment over '+ocYears(v.loan_repayment_years):'')+'.</li></ul>');
 var pr=a.productivity;
 if(pr.implied_per_wrvu!==null){var wp=pr.specialty_per_wrvu.position,m=pr.compensation_model;
-out.push('<p>'+ocEsc(pr.wrvus+' wRVUs a year: '+ocMoney(pr.implied_per_wrvu)+' of total pay per wRVU'+(wp?', '+(wp.percentile!==null?'at an estimated percentile of '+wp.percentile.toFixed(1):wp.band)+' of the specialty\u2019s published pay per wRVU (median '+ocMoney(pr.specialty_per_wrvu.percentiles.median)+')':'')
+out.push('<p>'+ocEsc(ocNum(pr.wrvus)+' wRVUs a year: '+ocMoney(pr.implied_per_wrvu)+' of total pay per wRVU'+(wp?', '+(wp.percentile!==null?'at an estimated percentile of '+wp.percentile.toFixed(1):wp.band)+' of the specialty\u2019s published pay per wRVU (median '+ocMoney(pr.specialty_per_wrvu.percentiles.median)+')':'')
 +(m&&pr.implied_vs_model_median_pct!==null?', '+ocPct(pr.implied_vs_model_median_pct)+' the median conversion rate of '+m.label+' contracts ('+ocMoney(m.median_conversion_rate)+')':'')+'.')+'</p>')}
 if(pr.conversion_rate_vs_model_median_pct!==null)out.push('<p>'+ocEsc('The offered conversion rate of '+ocMoney(pr.conversion_rate)+' per wRVU is '+ocPct(pr.conversion_rate_vs_model_median_pct)+' that median ('+ocMoney(pr.compensation_model.median_conversion_rate)+').')+'</p>');
 out.push(a.missing.length?'<p class="offer-missing"><strong>Missing:</strong> '+ocEsc(a.missing.map(function(x){return x.text}).join('; '))+'.</p>':'<p>Nothing that at least '+OC.missingPct+'% of the reports have is missing.</p>');
@@ -269,7 +272,7 @@ if(r.problems.length){state='invalid';text=r.problems[0]}
 else if(r.offer.base_salary===undefined){text='Type the base salary to check the offer.'}
 else{state='ok';var f=figuresFor(sel?sel.value:''),a=offerCheckCore(r.offer,f);out.setAttribute('data-answer',JSON.stringify(a));
 var where=a.scope_used==='state'?'the published percentiles of '+f.specialty.name+' in '+a.state_asked.name:'the national published percentiles of '+f.specialty.name;
-text=a.position?'Total compensation '+ocMoney(a.total_compensation)+(a.fte_total_compensation!==null?' (full-time equivalent '+ocMoney(a.fte_total_compensation)+')':'')+'. '+ocPosText(a.position,where):a.scope_note;
+text=a.position?ocPosText(a,where):a.scope_note;
 html=ocDetails(a)}
 if(state!=='ok')out.removeAttribute('data-answer');
 out.textContent=text;out.setAttribute('data-state',state);details.innerHTML=html;details.hidden=html==='';}
