@@ -21,20 +21,31 @@ import { FLOORS, FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from '../compute/stat
 import { attrs, esc } from './html.ts';
 import { PAY_PARSE_JS, PAY_POSITION_JS } from './pay-check.ts';
 
+/** A listed state, compactly: slug, name, then its headline figures (n, P10, P25, median, P75, P90, rounded, withheld). */
+export type OfferPageState = [string, string, number | null, number | null, number | null, number | null, number | null, number | null, boolean, boolean];
+
 /** What the page embeds: the specialty's trimmed figures and every listed state with its headline figures. */
 export interface OfferPageFigures {
   specialty: OfferFigures['specialty'];
   national: HeadlineFigures;
   wrvu: OfferFigures['wrvu'];
   components: OfferFigures['components'];
-  states: { slug: string; name: string; figures: HeadlineFigures }[];
+  states: OfferPageState[];
+}
+
+/** The figures the check reads for the state `slug` of the page (null or unknown: national). */
+export function offerFiguresForState(p: OfferPageFigures, slug: string | null): OfferFigures {
+  const st = p.states.find((s) => s[0] === slug);
+  return {
+    specialty: p.specialty, national: p.national, wrvu: p.wrvu, components: p.components,
+    state: st ? { slug: st[0], name: st[1], figures: { n: st[2], p10: st[3], p25: st[4], median: st[5], p75: st[6], p90: st[7], rounded: st[8], withheld: st[9] } } : null,
+  };
 }
 
 /** The figures of the page, trimmed to what the check reads (model descriptions and counts left out). */
 export function offerPageFigures(f: SpecialtyFeed, states: SpecialtyStateFeed[]): OfferPageFigures {
   const t = offerFiguresOf({ specialty: f });
   const c = t.components;
-  const head = (x: HeadlineFigures): HeadlineFigures => ({ n: x.n, p10: x.p10, p25: x.p25, median: x.median, p75: x.p75, p90: x.p90, rounded: x.rounded, withheld: x.withheld });
   return {
     specialty: t.specialty,
     national: t.national,
@@ -48,7 +59,7 @@ export function offerPageFigures(f: SpecialtyFeed, states: SpecialtyStateFeed[])
       non_compete: c.non_compete,
       partnership_track: c.partnership_track,
     },
-    states: states.map((s) => ({ slug: s.state.slug, name: s.state.name, figures: head(s) })),
+    states: states.map((s): OfferPageState => [s.state.slug, s.state.name, s.n, s.p10, s.p25, s.median, s.p75, s.p90, s.rounded, s.withheld]),
   };
 }
 
@@ -85,7 +96,7 @@ const field = (f: OfferNumberField) => {
 export function offerCheckForm(f: SpecialtyFeed, states: SpecialtyStateFeed[]): string {
   const name = f.specialty.name;
   const data = offerPageFigures(f, states);
-  const stateOptions = data.states.map((s) => `<option${attrs({ value: s.slug })}>${esc(s.name)}${s.figures.withheld ? ' (national figures: too few reports)' : ''}</option>`).join('\n');
+  const stateOptions = data.states.map((s) => `<option${attrs({ value: s[0] })}>${esc(s[1])}${s[9] ? ' (national figures: too few reports)' : ''}</option>`).join('\n');
   const models = COMPENSATION_MODELS.map((m) => `<option${attrs({ value: m.value })}>${esc(m.label)}</option>`).join('\n');
   return `<section${attrs({ class: 'offercheck', 'aria-labelledby': 'offer-h', 'data-offer-figures': JSON.stringify(data) })}>
 <h2 id="offer-h">Check a whole offer</h2>
@@ -265,8 +276,9 @@ return out.join('')}
 Array.prototype.forEach.call(document.querySelectorAll('[data-offer-figures]'),function(box){
 var data=JSON.parse(box.getAttribute('data-offer-figures')),form=box.querySelector('.offer-form'),out=box.querySelector('.offer-summary'),details=box.querySelector('#offer-details'),nojs=box.querySelector('.offer-nojs');
 if(!form||!out||!details)return;form.hidden=false;if(nojs)nojs.hidden=true;
-function figuresFor(slug){var st=null;data.states.forEach(function(s){if(s.slug===slug)st=s});
-return{specialty:data.specialty,national:data.national,wrvu:data.wrvu,components:data.components,state:st===null?null:{slug:st.slug,name:st.name,figures:st.figures}}}
+function figuresFor(slug){var st=null;data.states.forEach(function(s){if(s[0]===slug)st=s});
+return{specialty:data.specialty,national:data.national,wrvu:data.wrvu,components:data.components,
+state:st===null?null:{slug:st[0],name:st[1],figures:{n:st[2],p10:st[3],p25:st[4],median:st[5],p75:st[6],p90:st[7],rounded:st[8],withheld:st[9]}}}}
 function show(){var r=readOffer(form),sel=form.querySelector('[name="state"]'),state='empty',text,html='';
 if(r.problems.length){state='invalid';text=r.problems[0]}
 else if(r.offer.base_salary===undefined){text='Type the base salary to check the offer.'}

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateOffer, offerCheckCore, type OfferFigures } from '../../build/compute/offer-check.ts';
 import { OFFER_NUMBER_FIELDS, OfferCheckCore, type Offer } from '../../build/contract/offer-check.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
-import { OFFER_CHECK_JS, OFFER_CHECK_SCRIPT, offerPageFigures, type OfferPageFigures } from '../../build/pages/offer-check-form.ts';
+import { OFFER_CHECK_JS, OFFER_CHECK_SCRIPT, offerFiguresForState, offerPageFigures } from '../../build/pages/offer-check-form.ts';
 import { PAY_POSITION_JS } from '../../build/pages/pay-check.ts';
 import { elements, parseHtml, textOf } from '../../build/pages/parse.ts';
 import { renderSpecialtyPage } from '../../build/pages/specialty.ts';
@@ -58,15 +58,11 @@ describe('the page\'s port of offerCheckCore()', () => {
     const ca = feedOf<SpecialtyStateFeed>('specialties/family-medicine/states/california.json');
     const wy = feedOf<SpecialtyStateFeed>('specialties/family-medicine/states/wyoming.json');
     const page = viaJson(offerPageFigures(fm, [ca, wy]));
-    const forState = (p: OfferPageFigures, slug: string | null): OfferFigures => {
-      const st = p.states.find((s) => s.slug === slug) ?? null;
-      return { specialty: p.specialty, national: p.national, wrvu: p.wrvu, components: p.components, state: st };
-    };
     const offer = { specialty: 'family-medicine', base_salary: 240_000, bonus: 15_000, call_pay: 9_000, signing_bonus: 20_000, loan_repayment: 30_000, cme_allowance: 3_500, pto_weeks: 4, wrvus: 4_700, compensation_model: 'salary_plus_productivity', hours_per_week: 36 } as Offer;
     const core = (a: Record<string, unknown>) => Object.fromEntries(Object.keys(OfferCheckCore.shape).map((k) => [k, a[k]]));
     for (const [slug, doc] of [[null, null], ['california', ca], ['wyoming', wy]] as const) {
       const want = evaluateOffer(offer, { specialty: fm, state: doc ? { slug: doc.state.slug, name: doc.state.name, document: doc } : null });
-      expect(pageCore(offer, forState(page, slug)), String(slug)).toEqual(core(want));
+      expect(pageCore(offer, offerFiguresForState(page, slug)), String(slug)).toEqual(core(want));
     }
   });
 });
