@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PLAN_TIERS, PRACTICE_SETTINGS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
+import { OfferCheck } from './offer-check.ts';
 
 /** What `methodology.data_date_range` measures. */
 export const DATE_RANGE_BASIS = 'submission dates of the reports' as const;
@@ -188,6 +189,14 @@ export const PercentileRankResponse = z
   .object({ data: PercentileRankData, meta: z.object({ request_id: z.string().uuid(), rate_limit: RateLimitMeta }).strict() })
   .strict();
 
+/**
+ * /offer-check: the offer check of the open data's published figures (build/contract/offer-check.ts), the
+ * same answer the tool server's evaluate_offer gives for the same offer.
+ */
+export const OfferCheckResponse = z
+  .object({ data: OfferCheck, meta: z.object({ request_id: z.string().uuid(), rate_limit: RateLimitMeta }).strict() })
+  .strict();
+
 export const UsageResponse = z
   .object({
     plan_tier: z.enum(PLAN_TIERS),
@@ -250,4 +259,5 @@ export type BreakdownElement = z.infer<typeof BreakdownElement>;
 export type UsageResponse = z.infer<typeof UsageResponse>;
 export type PercentileRankData = z.infer<typeof PercentileRankData>;
 export type PercentileRankResponse = z.infer<typeof PercentileRankResponse>;
+export type OfferCheckResponse = z.infer<typeof OfferCheckResponse>;
 export type Productivity = z.infer<typeof Productivity>;

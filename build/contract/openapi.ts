@@ -4,12 +4,14 @@
  * to docs/ (the drift test compares), the build writes B's into the public tree, and the server serves both.
  */
 import { z } from 'zod';
-import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
+import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, OfferCheckResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { ReleasesFeed } from './releases.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
 import { withCurlSamples } from './code-samples.ts';
 import { DefinitionsDocument, FIGURE_DEFINITIONS, definitionText } from './definitions.ts';
+import { COMPENSATION_MODEL_VALUES } from './offer-terms.ts';
+import { OFFER_NUMBER_FIELDS, OFFER_NUMBERS } from './offer-check.ts';
 
 type Json = Record<string, unknown>;
 
@@ -143,6 +145,22 @@ export function keyedOpenApi(): Json {
           responses: { '200': ok('PercentileRankResponse', 'private, max-age=3600'), ...keyedErrors(true) },
         },
       },
+      '/offer-check': {
+        get: {
+          operationId: 'offerCheck',
+          summary: 'Where each part of a job offer falls among the open data\'s published figures: the total among the state\'s percentiles (else national), each money component against its P25/median/P75, first-year and steady-state values, the FTE total, the implied $/wRVU, and what most offers have that this one lacks (counted; every plan)',
+          parameters: [
+            specialty, state,
+            ...OFFER_NUMBER_FIELDS.map((f) => {
+              const s = OFFER_NUMBERS[f];
+              const schema: Json = { type: s.int ? 'integer' : 'number', ...(s.above ? { exclusiveMinimum: s.min } : { minimum: s.min }), maximum: s.max };
+              return q(f, `${s.description}${s.money ? ' Digits, optional cents; no commas.' : ''}`, schema, f === 'base_salary', s.example);
+            }),
+            q('compensation_model', 'the pay model (value or label, any letter case): its median $/wRVU conversion rate is compared with the implied and the offered rate', { type: 'string', enum: [...COMPENSATION_MODEL_VALUES] }),
+          ],
+          responses: { '200': ok('OfferCheckResponse', 'private, max-age=3600'), ...keyedErrors(true) },
+        },
+      },
       '/me/usage': {
         get: {
           operationId: 'usage', summary: 'The caller\'s plan, usage and features (never counted)',
@@ -187,6 +205,7 @@ export function keyedOpenApi(): Json {
         AvailabilityResponse: jsonSchema(AvailabilityResponse),
         BenchmarkResponse: jsonSchema(BenchmarkResponse),
         PercentileRankResponse: jsonSchema(PercentileRankResponse),
+        OfferCheckResponse: jsonSchema(OfferCheckResponse),
         UsageResponse: jsonSchema(UsageResponse),
         UsageHistoryResponse: jsonSchema(UsageHistoryResponse),
         KeyRotateResponse: jsonSchema(KeyRotateResponse),

@@ -105,6 +105,23 @@ ul.links{padding-left:1.2rem}
 .pay-result{font-weight:600;min-height:1.5em}
 .pay-result[data-state="invalid"],.pay-result[data-state="negative"]{color:var(--ref)}
 .paycheck tr.hit th,.paycheck tr.hit td{background:var(--warn);font-weight:700}
+/* "Check a whole offer" (offer-check-form.ts): fieldsets side by side where they fit */
+.offercheck{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
+.offercheck h2{margin-top:.25rem}
+.offer-fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:0 1.25rem;margin:.5rem 0 1rem}
+.offercheck fieldset{border:0;border-top:1px solid var(--line);margin:.75rem 0 0;padding:.25rem 0 0;min-width:0}
+.offercheck legend{font-weight:700;padding:0 .4rem 0 0}
+.offercheck label{display:block;font-weight:600;margin:.6rem 0 .2rem}
+.offercheck input,.offercheck select{font:inherit;width:100%;max-width:16rem;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px;background:var(--bg);color:var(--fg)}
+.offercheck [aria-invalid="true"]{border-color:var(--ref)}
+.offercheck #offer-state{max-width:24rem}
+.offercheck .hint{font-size:.85rem;margin:.2rem 0 0}
+.offer-summary{font-weight:600;min-height:1.5em}
+.offer-summary[data-state="invalid"]{color:var(--ref)}
+.offer-values{padding-left:1.2rem}
+.offercheck .band{display:block;font-weight:600}
+.offercheck .q{display:block;white-space:nowrap}
+.offer-missing{border-left:4px solid #bf8700;padding-left:.6rem}
 /* Site search (shown by its script) and sortable column headers */
 .site-search{position:relative;padding:.5rem 0;max-width:26rem}
 .site-search label{display:block;font-size:.9rem;color:var(--muted)}

@@ -11,6 +11,7 @@ import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
 import { contributeLine, distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { payCheckBlock } from './pay-check.ts';
+import { offerCheckForm } from './offer-check-form.ts';
 import { specialtyMapBlock } from './map-blocks.ts';
 import { trendBlock } from './trend-block.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
@@ -107,6 +108,7 @@ ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}
 ${payCheck.html}
+${offerCheckForm(f, input.states)}
 ${contributeLine(site, name, f.specialty.slug, f.median === null)}
 ${trendBlock(f)}
 <h2>Top paying states</h2>

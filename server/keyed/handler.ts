@@ -29,6 +29,7 @@ import { usageRoute } from './routes/usage.ts';
 import { usageHistoryRoute } from './routes/usage-history.ts';
 import { keyRotateRoute } from './routes/key-rotate.ts';
 import { percentileRankRoute } from './routes/percentile-rank.ts';
+import { offerCheckRoute } from './routes/offer-check.ts';
 import { redactSecrets } from '../http/redact.ts';
 
 type Route = (query: Query, l: KeyedLocals, deps: KeyedDeps) => Answer | Promise<Answer>;
@@ -39,6 +40,7 @@ const ROUTES: Record<string, { method: 'GET' | 'POST'; counted: boolean; route: 
   '/available-data': { method: 'GET', counted: true, route: availableDataRoute },
   '/benchmarks': { method: 'GET', counted: true, route: benchmarksRoute },
   '/percentile-rank': { method: 'GET', counted: true, route: percentileRankRoute },
+  '/offer-check': { method: 'GET', counted: true, route: offerCheckRoute },
   '/me/usage': { method: 'GET', counted: false, route: usageRoute },
   '/me/usage/history': { method: 'GET', counted: false, route: usageHistoryRoute },
   '/me/key/rotate': { method: 'POST', counted: false, route: keyRotateRoute },

@@ -1,5 +1,5 @@
 /**
- * createMcpServer(deps): a fresh MCP server (SDK v2) with the six read-only tools (tools/*.ts). The same
+ * createMcpServer(deps): a fresh MCP server (SDK v2) with the seven read-only tools (tools/*.ts). The same
  * factory serves both protocol eras: 2026-07-28 requests and the 2025 revisions (route.ts).
  */
 import { readFileSync } from 'node:fs';

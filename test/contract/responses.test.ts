@@ -259,6 +259,9 @@ describe('keyed API: every path, every status', () => {
         ['/benchmarks?specialty=Family%20Medicine&state=Alabama', plan],
         ['/benchmarks?specialty=Allergy%20and%20Immunology', plan],
         ['/percentile-rank?specialty=Family%20Medicine&state=Florida&compensation=250000', plan],
+        ['/offer-check?specialty=Cardiology&base_salary=450000', plan],
+        ['/offer-check?specialty=Family%20Medicine&state=California&base_salary=240000&bonus=20000&call_pay=10000&signing_bonus=25000&loan_repayment=50000&hours_per_week=32&wrvus=4800&compensation_model=production&pto_weeks=5&non_compete_miles=20&non_compete_years=1', plan],
+        ['/offer-check?specialty=Family%20Medicine&state=Wyoming&base_salary=240000', plan],
       );
     }
     cases.push(['/percentile-rank?specialty=Cardiology&region=South&compensation=450000&fte=true', 'professional']);
@@ -297,8 +300,10 @@ describe('keyed API: every path, every status', () => {
       ['/percentile-rank?specialty=Cardiology&compensation=lots', k('starter'), 400],
       ['/percentile-rank?specialty=Medical%20Genetics&compensation=300000', k('starter'), 404],
       ['/percentile-rank?specialty=Cardiology&compensation=300000&fte=true', k('starter'), 403],
+      ['/offer-check?specialty=Cardiology&base_salary=400%2C000', k('starter'), 400],
+      ['/offer-check?specialty=Medical%20Genetics&base_salary=300000', k('starter'), 404],
     ];
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/offer-check?specialty=Cardiology&base_salary=300000', '/me/usage']) {
       cases.push([path, {}, 401], [path, { 'x-api-key': generateKey() }, 401]);
       if (path !== '/me/usage') cases.push([path, k('suspended'), 403], [path, k('spent'), 429]);
     }
@@ -339,12 +344,12 @@ describe('keyed API: every path, every status', () => {
 
   it('503: no build loaded (counted endpoints), service store unreachable (all)', async () => {
     const key = await createKey(empty.store, 'starter');
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/offer-check?specialty=Cardiology&base_salary=300000']) {
       const r = await getKeyed(empty.url, path, { 'x-api-key': key.key });
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);
     }
-    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/me/usage', '/me/usage/history']) {
+    for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/offer-check?specialty=Cardiology&base_salary=300000', '/me/usage', '/me/usage/history']) {
       const r = await getKeyed(storeDown.url, path, { 'x-api-key': generateKey() });
       expect(r.status, path).toBe(503);
       conforms('keyed', template(path), r);

@@ -1,5 +1,5 @@
 /**
- * The inline pay chart (MCP Apps) of get_specialty_pay and evaluate_compensation:
+ * The inline pay chart (MCP Apps) of get_specialty_pay, evaluate_compensation and evaluate_offer:
  * - its drawing code (browser JS) is a faithful port of the pages' pure functions: same formatting, same
  *   geometry, the same SVG as a specialty page for the same figures (run here in Node);
  * - over real HTTP on the golden build (SDK v2 client pinned to 2026-07-28, and the v1 client on 2025):
@@ -21,6 +21,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/ext-apps';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { RunningServer } from '../../server/main.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed } from '../../build/contract/open-feeds.ts';
+import type { OfferCheck } from '../../build/contract/offer-check.ts';
 import { fmtCount, fmtMoney, fmtMoneyShort } from '../../build/pages/html.ts';
 import { percentileBarSvg, percentileGeometry, type PercentileFigures } from '../../build/pages/chart.ts';
 import { distributionDesc } from '../../build/pages/blocks.ts';
@@ -34,7 +35,7 @@ import { closeAfterAll } from '../helpers/server.ts';
 import { TOOL_NAMES, connectClient, feed, serveGolden } from './mcp-helpers.ts';
 
 const SHOTS = '/tmp/physpay-shots';
-const UI_TOOLS = ['get_specialty_pay', 'evaluate_compensation'];
+const UI_TOOLS = ['get_specialty_pay', 'evaluate_compensation', 'evaluate_offer'];
 
 // ------------------------------------------------------------------------------- the view code, in Node
 
@@ -155,7 +156,7 @@ afterAll(async () => {
 });
 
 describe('tools/list and the ui:// resource', () => {
-  it('get_specialty_pay and evaluate_compensation name the chart in _meta (ui.resourceUri and the legacy ui/resourceUri); the other tools do not', async () => {
+  it('get_specialty_pay, evaluate_compensation and evaluate_offer name the chart in _meta (ui.resourceUri and the legacy ui/resourceUri); the other tools do not', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -461,6 +462,44 @@ describe.skipIf(!haveBrowser)('the chart in Debian Chromium, inside a host page,
     const err = await render('get_specialty_pay', { specialty: 'qqqqqqqqqqqq' }, 'tool-error', { width: [390] });
     expect(err.result.isError).toBe(true);
     expect(err.shown.text).toMatch(/^Unknown specialty "qqqqqqqqqqqq"\./);
+  });
+
+  it('evaluate_offer: the total on the chart where it falls, each part of the offer against its published range in a table, values, what is missing, both citations', async () => {
+    const args = { specialty: 'family-medicine', state: 'CA', base_salary: 240_000, bonus: 20_000, call_pay: 10_000, signing_bonus: 30_000, relocation: 12_000, loan_repayment: 60_000, pto_weeks: 5, wrvus: 5_000, compensation_model: 'production' };
+    const { result, shown } = await render('evaluate_offer', args, 'offer-state');
+    const a = docOf<OfferCheck>(result);
+    expect(a.scope_used).toBe('state');
+    // every figure shown is the answer's, at the path it names
+    const money = shown.fields.filter((f) => !['as_of', 'attribution', 'state_source.attribution', 'scope_note'].includes(f.field));
+    expect(money.length).toBeGreaterThan(10);
+    for (const f of money) {
+      const want = at(a, f.field.replace(/\.(\d+)\./g, '.$1.'));
+      if (want === null) expect([f.value, f.text], f.field).toEqual(['null', 'withheld']);
+      else {
+        expect(Number(f.value), f.field).toBe(want);
+        expect(f.text, f.field).toBe(f.field === 'position.n' ? fmtCount(want as number) : fmtMoney(want as number, !Number.isInteger(want)));
+      }
+    }
+    expect(shown.fields.find((f) => f.field === 'attribution')!.text).toBe(a.attribution);
+    expect(shown.fields.find((f) => f.field === 'state_source.attribution')!.text).toBe(a.state_source!.attribution);
+    const p = a.position!;
+    expect(shown.text).toContain(`Total compensation ${fmtMoney(p.value)} is at an estimated percentile of ${p.percentile!.toFixed(1)}, in the ${p.band.replace('-', '\u2013')} band`);
+    expect(Number(/<line class="pay"[^>]*data-pay-x="([\d.]+)"/.exec(shown.svg!)![1])).toBeCloseTo(percentileGeometry({ p10: p.percentiles.p10, p25: p.percentiles.p25, median: p.percentiles.median, p75: p.percentiles.p75, p90: p.percentiles.p90 })!.x(p.value), 2);
+    // one row per money component the offer has, and weeks off; each with its band
+    const rows = a.components.filter((c) => c.amount !== null && c.amount > 0);
+    const escRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&');
+    for (const c of rows) expect(shown.text).toMatch(new RegExp(`${escRe(c.label)}\\s+${escRe(fmtMoney(c.amount!))}\\s+${escRe(c.band === 'no published range' ? c.band : c.band!.replace('-', '\u2013'))}`));
+    expect(shown.text).toMatch(/Weeks off\s+5/);
+    expect(shown.text).toContain(`First-year value ${fmtMoney(a.value.first_year)}; steady-state ${fmtMoney(a.value.steady_state_yearly)} a year`);
+    expect(shown.text).toContain(`Implied ${fmtMoney(a.productivity.implied_per_wrvu!, true).replace('.00', '')} per wRVU`);
+    for (const m of a.missing) expect(shown.text).toContain(m.text);
+    expect(shown.text).toContain(a.as_of);
+    expect(shown.text).toContain('self-reported');
+    expectProtocol(shown);
+    // a withheld specialty: no chart, the reason in words
+    const mg = await render('evaluate_offer', { specialty: 'Medical Genetics', base_salary: 300_000 }, 'offer-withheld', { width: [390] });
+    expect(mg.shown.svg).toBeNull();
+    expect(mg.shown.text).toContain('The national figures for Medical Genetics are withheld (fewer than 5 reports): no position can be given.');
   });
 
   it('dark host theme', async () => {

@@ -1,7 +1,7 @@
 /**
  * Both protocol eras on one endpoint, over real HTTP on the golden build:
  * - the SDK v2 client pinned to 2026-07-28 (server/discover, no handshake) and negotiating ('auto'), the v1
- *   client (2025-11-25), and raw 2025-06-18 / 2025-03-26 sessions each list the six tools and call every one,
+ *   client (2025-11-25), and raw 2025-06-18 / 2025-03-26 sessions each list the seven tools and call every one,
  *   with the same structuredContent (the feed of the same day);
  * - the direct path (plain tool calls answered without an SDK server per request) gives exactly the answer
  *   the SDK gives, for every tool, both eras, tool errors and refused arguments included;
@@ -73,6 +73,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['get_wrvu_rate', { specialty: 'cardiology' }],
   ['get_resident_pay', { state: 'TX' }],
   ['evaluate_compensation', { specialty: 'cardiology', compensation: 450000 }],
+  ['evaluate_offer', { specialty: 'cardiology', base_salary: 450000, bonus: 50000, cme_allowance: 3000, wrvus: 8000 }],
 ];
 
 describe('every era lists and calls every tool, with the same figures', () => {

@@ -35,8 +35,8 @@ const BIN = join(ROOT, 'node_modules', '.bin', 'mcp-inspector-cli');
  */
 const CLI_CWD = join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
 
-const SIX_TOOLS = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation'];
-const EXISTING_TOOLS = SIX_TOOLS.filter((t) => t !== 'evaluate_compensation');
+const SEVEN_TOOLS = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation', 'evaluate_offer'];
+const EXISTING_TOOLS = SEVEN_TOOLS.filter((t) => t !== 'evaluate_compensation' && t !== 'evaluate_offer');
 const COMMON_FIELDS = ['n', 'as_of', 'citation_url', 'methodology_url', 'license', 'license_url', 'attribution'];
 const DAY = '2026-12-01';
 
@@ -223,9 +223,9 @@ describe('Inspector CLI: tools/list', { timeout: RUN_WAIT_MS }, () => {
     }
   });
 
-  it('lists exactly the six tools, each with schemas and readOnlyHint', async () => {
+  it('lists exactly the seven tools, each with schemas and readOnlyHint', async () => {
     const { tools } = jsonOf<{ tools: ListedTool[] }>(await runs.list);
-    expect(tools.map((t) => t.name).sort()).toEqual([...SIX_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...SEVEN_TOOLS].sort());
     for (const t of tools) {
       expect(t.inputSchema?.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');

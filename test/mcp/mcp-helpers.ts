@@ -14,7 +14,7 @@ import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer, ServerConfig } from '../../server/main.ts';
 
 export const V1 = '/data/api/v1';
-export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation'];
+export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation', 'evaluate_offer'];
 
 /** A server on 127.0.0.1, port 0, over `dist` (own service DB `<work>/service-<name>.db`, no metrics), with the given clock and settings. */
 export async function serveGolden(work: string, dist: string, name: string, clock: () => Date, extra: Partial<ServerConfig> = {}): Promise<RunningServer> {

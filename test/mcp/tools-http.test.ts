@@ -57,7 +57,7 @@ function expectFigures(text: string, doc: { median: number | null; p25: number |
 }
 
 describe('tools/list', () => {
-  it('lists the six read-only tools with titles, descriptions, input and output schemas and no $ref', async () => {
+  it('lists the seven read-only tools with titles, descriptions, input and output schemas and no $ref', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const t of tools) {
@@ -83,6 +83,8 @@ describe('tools/list', () => {
     expect(required('get_resident_pay')).toEqual([]);
     expect(props('evaluate_compensation')).toEqual(['compensation', 'release', 'specialty', 'state']);
     expect(required('evaluate_compensation')).toEqual(['compensation', 'specialty']);
+    expect(props('evaluate_offer')).toEqual(expect.arrayContaining(['base_salary', 'bonus', 'call_pay', 'compensation_model', 'release', 'specialty', 'state', 'wrvus']));
+    expect(required('evaluate_offer')).toEqual(['base_salary', 'specialty']);
     // Every output schema carries the spec's common fields at its top level (compare_specialties too).
     for (const n of TOOL_NAMES) {
       const out = Object.keys(byName[n]!.outputSchema!.properties ?? {});

@@ -1,6 +1,6 @@
 /**
  * MCP Apps (the ext-apps extension): the ui:// resources the tools name in their `_meta.ui.resourceUri`.
- * One for now: the pay chart of get_specialty_pay and evaluate_compensation (pay-chart.ts).
+ * One for now: the pay chart of get_specialty_pay, evaluate_compensation and evaluate_offer (pay-chart.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { RESOURCE_MIME_TYPE, registerAppResource, type McpUiAppResourceConfig } from '@modelcontextprotocol/ext-apps/server';
@@ -21,7 +21,7 @@ const html = payChartHtml();
 export function registerApps(server: McpServer, _deps?: ToolDeps): void {
   const config: McpUiAppResourceConfig = {
     title: 'Pay distribution chart',
-    description: 'Inline chart (MCP Apps) of a get_specialty_pay or evaluate_compensation result: the P10-P90 whisker, P25-P75 box, median, the US median and the position of a given pay. Self-contained HTML, no outside requests.',
+    description: 'Inline chart (MCP Apps) of a get_specialty_pay, evaluate_compensation or evaluate_offer result: the P10-P90 whisker, P25-P75 box, median, the US median and the position of a given pay; for an offer, each part against its published range. Self-contained HTML, no outside requests.',
     _meta: PAY_CHART_UI_META,
   };
   server.server.registerCapabilities({ resources: { listChanged: false } }); // a fresh server per request: the list never changes

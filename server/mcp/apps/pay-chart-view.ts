@@ -17,7 +17,7 @@
  */
 import { FLOORS, ROUNDING_MAX_N } from '../../../build/compute/stats.ts';
 
-const CONSTANTS = `var TAILS_FLOOR=${FLOORS.tails},ROUNDING_MAX_N=${ROUNDING_MAX_N};\n`;
+const CONSTANTS = `var TAILS_FLOOR=${FLOORS.tails},NATIONAL_FLOOR=${FLOORS.national},ROUNDING_MAX_N=${ROUNDING_MAX_N};\n`;
 
 /** esc/attrs and the number formats of build/pages/html.ts. */
 const FORMAT_JS = String.raw`var ESCAPES={'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'};
@@ -90,8 +90,9 @@ if(s.n!==null)parts.push('Based on '+fmtCount(s.n)+' reports.');return parts.joi
 
 /**
  * The view: a tool result (CallToolResult) in, the HTML of the app's main element out. It reads the
- * structuredContent of get_specialty_pay (a specialty document, national or in a state) and of
- * evaluate_compensation (a PayEvaluation); anything else is said in words.
+ * structuredContent of get_specialty_pay (a specialty document, national or in a state), of
+ * evaluate_compensation (a PayEvaluation) and of evaluate_offer (an OfferCheck: the total on the chart, each
+ * part in a table against its published range); anything else is said in words.
  */
 const VIEW_JS = String.raw`function isNum(v){return typeof v==='number'&&isFinite(v)}
 function numOrNull(v){return isNum(v)?v:null}
@@ -124,11 +125,51 @@ out.push('<tr><th scope="row">Estimated percentile</th><td'+attrs({'class':'num'
 out.push('<tr><th scope="row">Band</th><td'+attrs({'class':'num','data-field':'band'})+'>'+esc(bandText(d.pay.band||''))+'</td></tr>')}
 out.push('<tr><th scope="row">Reports used (n)</th><td'+attrs({'class':'num','data-field':'n','data-value':d.n===null?'null':d.n})+'>'+esc(d.n===null?'withheld':fmtCount(d.n))+'</td></tr>');
 return '<details><summary>The figures as a table</summary><table><caption>'+esc(title+': figures')+'</caption><thead><tr><th scope="col">Figure</th><th scope="col">Total compensation</th></tr></thead><tbody>'+out.join('')+'</tbody></table></details>'}
+function isOffer(sc){return !!sc&&typeof sc==='object'&&isNum(sc.total_compensation)&&Array.isArray(sc.components)&&!!sc.value&&typeof sc.value==='object'&&!!sc.terms&&!!sc.productivity}
+function moneySpan(field,v){return v===null?'<span'+attrs({'class':'withheld','data-field':field,'data-value':'null'})+'>withheld</span>':'<span'+attrs({'data-field':field,'data-value':v})+'>'+esc(amount(v))+'</span>'}
+function bandWord(b){return b===null?'':b==='no published range'?'no published range':bandText(b)}
+function quartileCell(prefix,q,fmt){if(q.p25===null||q.median===null||q.p75===null)return '<span class="withheld">withheld (fewer than '+NATIONAL_FLOOR+' reports have it)</span>';
+return ['P25','median','P75'].map(function(k,i){var key=['p25','median','p75'][i];return '<span class="q">'+k+' '+(fmt?moneySpan(prefix+key,q[key]):esc(String(q[key])))+'</span>'}).join('')}
+function offerRows(sc){var rows=[];
+sc.components.forEach(function(c,k){if(!c||!isNum(c.amount)||c.amount<=0)return;
+rows.push('<tr><th scope="row">'+esc(str(c.label))+'</th><td class="num">'+moneySpan('components.'+k+'.amount',c.amount)+'<span'+attrs({'class':'band','data-band':str(c.band)})+'>'+esc(bandWord(c.band))+'</span></td><td>'+quartileCell('components.'+k+'.',c,true)+'</td></tr>')});
+[['pto_weeks','Weeks off'],['call_nights_per_month','Call nights a month']].forEach(function(t){var q=sc.terms[t[0]];if(!q||!isNum(q.value)||q.band===null)return;
+rows.push('<tr><th scope="row">'+esc(t[1])+'</th><td class="num">'+esc(String(q.value))+'<span'+attrs({'class':'band','data-band':str(q.band)})+'>'+esc(bandWord(q.band))+'</span></td><td>'+quartileCell('',q,false)+'</td></tr>')});
+return rows}
+function pct(v){return (v>=0?'+':'')+v.toFixed(1)+'%'}
+function offerView(sc){
+var sp=sc.specialty&&typeof sc.specialty.name==='string'?sc.specialty.name:'this specialty';
+var st=sc.state_asked&&typeof sc.state_asked.name==='string'?sc.state_asked.name:null;
+var p=sc.position&&typeof sc.position==='object'?sc.position:null;var v=sc.value;
+var where=p&&p.scope==='state'&&st!==null?sp+' in '+st:sp+', United States';
+var out=['<h1 id="pp-h">'+esc('Offer check: '+sp+(st!==null?' in '+st:''))+'</h1>'];
+out.push('<p class="sub">Each part of the offer against published figures'+(p&&isNum(p.n)?' ('+esc(where)+': <span'+attrs({'data-field':'position.n','data-value':p.n})+'>'+esc(fmtCount(p.n))+'</span> approved self-reported reports)':' from approved self-reported reports')+', data as of <span data-field="as_of">'+esc(str(sc.as_of))+'</span></p>');
+if(p){var pay={value:p.value,percentile:numOrNull(p.percentile),band:str(p.band),lower:numOrNull(p.band_lower_value),upper:numOrNull(p.band_upper_value)};
+out.push('<p'+attrs({'class':'result','data-band':pay.band,'data-percentile':pay.percentile===null?'':pay.percentile})+'>'+esc((p.compared==='fte_total_compensation'?'Full-time equivalent total ':'Total compensation ')+paySentence(pay))+'</p>');
+if(sc.scope_note)out.push('<p class="notice" role="note"><span data-field="scope_note">'+esc(str(sc.scope_note))+'</span></p>');
+var pc=p.percentiles||{};var figs={p10:numOrNull(pc.p10),p25:numOrNull(pc.p25),median:numOrNull(pc.median),p75:numOrNull(pc.p75),p90:numOrNull(pc.p90)};
+var mark={value:p.value,field:'position.value',note:payNote(pay)};
+var svg=percentileBarSvg({id:'pp',title:where+': total compensation',desc:distributionDesc({median:figs.median,p10:figs.p10,p25:figs.p25,p75:figs.p75,p90:figs.p90,n:numOrNull(p.n)})+' Offer '+amount(p.value)+': '+(pay.percentile!==null?'estimated percentile '+pay.percentile.toFixed(1)+', band '+bandText(pay.band)+'.':pay.band+'.')},figs,{fieldPrefix:'position.percentiles.',pay:mark});
+if(svg)out.push('<figure>'+svg+'<figcaption>'+esc('Box: P25 to P75; line: P10 to P90; dark marker: median; '+(percentileGeometry(figs,null,p.value).pay.off?'arrow at the right edge: the offer, beyond the scale.':'diamond: the offer.'))+'</figcaption></figure>')}
+else out.push('<p class="withheld">'+esc(str(sc.scope_note)||'No position: the figures are withheld, and never estimated.')+'</p>');
+var rows=offerRows(sc);
+if(rows.length)out.push('<table><caption>Each part against its published range, among reports that have it</caption><thead><tr><th scope="col">Part</th><th scope="col">Offer: where it falls</th><th scope="col">Published</th></tr></thead><tbody>'+rows.join('')+'</tbody></table>');
+if(v&&isNum(v.first_year))out.push('<p>First-year value '+moneySpan('value.first_year',v.first_year)+'; steady-state '+moneySpan('value.steady_state_yearly',v.steady_state_yearly)+' a year, one-time payments spread over a '+esc(String(v.contract_years))+'-year contract'+(v.contract_years_assumed?' (assumed)':'')+'.</p>');
+var pr=sc.productivity;
+if(pr&&isNum(pr.implied_per_wrvu)){var wp=pr.specialty_per_wrvu&&pr.specialty_per_wrvu.position;var m=pr.compensation_model;
+out.push('<p>Implied '+moneySpan('productivity.implied_per_wrvu',pr.implied_per_wrvu)+' per wRVU'+(wp?': '+esc(wp.percentile!==null?'estimated percentile '+wp.percentile.toFixed(1):wp.band)+' of the specialty\u2019s published $/wRVU':'')+(m&&isNum(pr.implied_vs_model_median_pct)?'; '+esc(pct(pr.implied_vs_model_median_pct))+' against the '+esc(str(m.label))+' median conversion rate ('+moneySpan('productivity.compensation_model.median_conversion_rate',m.median_conversion_rate)+')':'')+'.</p>')}
+if(Array.isArray(sc.missing)&&sc.missing.length)out.push('<p class="missing"><strong>Missing:</strong> '+esc(sc.missing.map(function(x){return str(x.text)}).join('; '))+'.</p>');
+if(p&&p.rounded)out.push('<p class="meta">Figures from '+ROUNDING_MAX_N+' or fewer reports are rounded to the nearest $1,000.</p>');
+if(sc.synthetic===true)out.push('<p class="meta">Synthetic demo data, not real reports.</p>');
+var link=safeUrl(str(sc.citation_url));
+out.push('<p class="cite"><span data-field="attribution">'+esc(str(sc.attribution))+'</span>'+(sc.state_source&&sc.state_source.attribution?' <span data-field="state_source.attribution">'+esc(str(sc.state_source.attribution))+'</span>':'')+(link?' <a'+attrs({href:link,target:'_blank',rel:'noopener noreferrer','data-open':'true'})+'>Open the page</a>':'')+'</p>');
+return out.join('')}
 function safeUrl(u){return /^https?:[/][/]/i.test(u)?u:''}
 function payChartView(result){
 if(!result||typeof result!=='object')return '<p class="error">No tool result to show.</p>';
 var text=firstText(result);
 if(result.isError)return '<p class="error" role="alert">'+esc(text||'The tool returned an error.')+'</p>';
+if(isOffer(result.structuredContent))return offerView(result.structuredContent);
 var d=payDoc(result.structuredContent);
 if(!d)return '<p class="error">This result carries no pay figures to chart.'+(text?' '+esc(text):'')+'</p>';
 var where=d.state!==null?d.specialty+' in '+d.state:d.specialty+', United States';
@@ -161,4 +202,4 @@ return out.join('')}
 export const PAY_CHART_VIEW_JS = CONSTANTS + FORMAT_JS + CHART_JS + VIEW_JS;
 
 /** Names PAY_CHART_VIEW_JS defines that tests call. */
-export const VIEW_EXPORTS = ['esc', 'fmtCount', 'fmtMoney', 'fmtMoneyShort', 'niceDomain', 'percentileGeometry', 'percentileBarSvg', 'distributionDesc', 'payChartView', 'paySentence'] as const;
+export const VIEW_EXPORTS = ['esc', 'fmtCount', 'fmtMoney', 'fmtMoneyShort', 'niceDomain', 'percentileGeometry', 'percentileBarSvg', 'distributionDesc', 'payChartView', 'paySentence', 'offerView'] as const;

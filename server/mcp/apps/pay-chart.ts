@@ -1,6 +1,6 @@
 /**
  * The inline pay chart (MCP Apps): one self-contained HTML document, served as the ui:// resource that
- * get_specialty_pay and evaluate_compensation name in their tool `_meta`. Hosts that support MCP Apps
+ * get_specialty_pay, evaluate_compensation and evaluate_offer name in their tool `_meta`. Hosts that support MCP Apps
  * render it in a sandboxed iframe; the others keep using the tool's text and structuredContent.
  *
  * Inline CSS and JS only, and a Content-Security-Policy that allows nothing from outside (no fonts, no
@@ -63,6 +63,10 @@ caption{text-align:left;color:var(--muted);font-size:.8rem;padding-bottom:.2rem}
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th[scope=row]{font-weight:400}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+.q{display:block;white-space:nowrap}
+.band{display:block;font-size:.8rem;color:var(--muted)}
+@media (max-width:30rem){th,td{padding:.2rem .3rem}}
+.missing{border-left:4px solid var(--warn-edge);padding-left:.5rem}
 .cite{overflow-wrap:anywhere}
 a{color:var(--accent)}`;
 

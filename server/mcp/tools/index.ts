@@ -1,4 +1,4 @@
-/** The six tools, in the order tools/list gives them. */
+/** The seven tools, in the order tools/list gives them. */
 import type { ToolDefinition } from '../tool-definition.ts';
 import { listSpecialtiesTool } from './list-specialties.ts';
 import { getSpecialtyPayTool } from './get-specialty-pay.ts';
@@ -6,9 +6,10 @@ import { compareSpecialtiesTool } from './compare-specialties.ts';
 import { getWrvuRateTool } from './get-wrvu-rate.ts';
 import { getResidentPayTool } from './get-resident-pay.ts';
 import { evaluateCompensationTool } from './evaluate-compensation.ts';
+import { evaluateOfferTool } from './evaluate-offer.ts';
 
 export const TOOLS: readonly ToolDefinition[] = [
-  listSpecialtiesTool, getSpecialtyPayTool, compareSpecialtiesTool, getWrvuRateTool, getResidentPayTool, evaluateCompensationTool,
+  listSpecialtiesTool, getSpecialtyPayTool, compareSpecialtiesTool, getWrvuRateTool, getResidentPayTool, evaluateCompensationTool, evaluateOfferTool,
 ] as unknown as readonly ToolDefinition[];
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
