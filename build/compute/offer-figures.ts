@@ -12,12 +12,15 @@
 import { COMPENSATION_MODELS, MONEY_COMPONENTS, type MoneyComponent } from '../contract/offer-terms.ts';
 import type { OfferComponents, QuantityFigures } from '../contract/offer-figures.ts';
 import type { Dataset, OfferNumericColumn } from './dataset.ts';
-import { cellKeyOf, COLUMN, drawsFor, perturbedCount, type CellNoise, type Column } from './disclosure.ts';
+import { cellKeyOf, COLUMN, drawsFor, perturbedCount, quantileMoveBound, type CellNoise, type Column } from './disclosure.ts';
 import { publishedGrid } from './published.ts';
 import { FLOORS, ROUNDING_MAX_N, roundMoney, roundPct, roundRate } from './stats.ts';
 
 /** A count below the floor enters a share as this (half the floor), whatever it is. */
 export const SMALL_COUNT_STAND_IN = FLOORS.national / 2;
+
+/** Largest |log move| of a published quartile or median of the whole offer from n reports. */
+export const offerQuantileMoveBound = (n: number): number => quantileMoveBound(n);
 
 const half = (v: number) => Math.round(v * 2) / 2;
 
