@@ -12,11 +12,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { offerFigures, offerQuantileMoveBound, SMALL_COUNT_STAND_IN } from '../../build/compute/offer-figures.ts';
+import { OFFER_SMALL_SPAN, offerFigures, offerQuantileMoveBound, offerQuartiles, SMALL_COUNT_STAND_IN } from '../../build/compute/offer-figures.ts';
 import { OfferComponents, type MoneyComponentFigures } from '../../build/contract/offer-figures.ts';
 import { COMPENSATION_MODEL_VALUES, MONEY_COMPONENT_FIELDS, type CompensationModel, type MoneyComponent, type OfferTerms } from '../../build/contract/offer-terms.ts';
-import { cellKeyOf, drawsFor, perturbedCount } from '../../build/compute/disclosure.ts';
-import { FLOORS, ROUNDING_MAX_N, roundPct } from '../../build/compute/stats.ts';
+import { cellKeyOf, COLUMN, drawsFor, perturbedCount, quantileMoveBound, SLOT } from '../../build/compute/disclosure.ts';
+import { spreadRatio, towardsMedian } from '../../build/compute/published.ts';
+import { FLOORS, harrellDavis, quantile, ROUNDING_MAX_N, roundMoney, roundPct } from '../../build/compute/stats.ts';
 import type { Dataset } from '../../build/compute/dataset.ts';
 import { offerDataset, positions, type OfferReport } from '../helpers/offer-dataset.ts';
 
@@ -93,8 +94,8 @@ describe('offerFigures: floors', () => {
     const { f: g } = all([...rs, ...reportsOf([{ call_nights_per_month: 8 }], 100)]);
     expect(g.call_nights_per_month.withheld).toBe(false);
     expect(g.call_nights_per_month.n).toBeGreaterThanOrEqual(5);
-    // 6, 6, 6, 6, 8: the median 6, moved by its draw (at most 25% from 5 reports), to half a night
-    expect(Math.abs(g.call_nights_per_month.median! - 6)).toBeLessThanOrEqual(6 * (Math.exp(offerQuantileMoveBound(5)) - 1) + 0.25);
+    // 6, 6, 6, 6, 8: the median 6, moved by its draw (at most 25% from 5 reports: nights are not amounts), to half a night
+    expect(Math.abs(g.call_nights_per_month.median! - 6)).toBeLessThanOrEqual(6 * (Math.exp(offerQuantileMoveBound(5, false)) - 1) + 0.25);
   });
 
   it('$/wRVU by pay model: withheld below 5 rated contracts of the model; the model share is of those naming a model', () => {
@@ -175,6 +176,47 @@ describe('offerFigures: shares from perturbed counts, a count below 5 standing i
     expect(m.share_with_pct).toBe(roundPct((100 * withP) / (withP + withoutP)));
     expect(Math.abs(m.share_with_pct! - 40)).toBeLessThanOrEqual(5);
     expect(m.answered).toBe(published(ds, positions(50)));
+  });
+});
+
+describe('offerFigures: small cells (24 reports or fewer) are Harrell-Davis estimates with wider draws', () => {
+  it('the draws\' bound: for amounts OFFER_SMALL_SPAN / n^0.75 up to 24 reports, the headline\'s from 25 and for weeks, nights, miles, years', () => {
+    expect(OFFER_SMALL_SPAN).toBe(1.5);
+    expect(offerQuantileMoveBound(5)).toBeCloseTo(1.5 / 5 ** 0.75, 12);
+    expect(offerQuantileMoveBound(24)).toBeCloseTo(1.5 / 24 ** 0.75, 12);
+    expect(offerQuantileMoveBound(25)).toBe(quantileMoveBound(25));
+    expect(offerQuantileMoveBound(400)).toBe(quantileMoveBound(400));
+    expect(offerQuantileMoveBound(5, false)).toBe(quantileMoveBound(5));
+  });
+
+  it('before the draws: amounts\' quartiles Harrell-Davis up to 24 values, type 7 from 25 (with the spread correction); weeks, nights, miles, years type 7', () => {
+    const values = (n: number) => Float64Array.from({ length: n }, (_, i) => 10_000 * Math.exp(0.08 * i)).sort();
+    for (const n of [5, 11, 24, 25, 60]) {
+      const s = values(n);
+      const q = (p: number) => (n <= 24 ? harrellDavis(s, p) : quantile(s, p));
+      const ratio = spreadRatio(q(0.25), q(0.75), true);
+      expect(offerQuartiles(s, true)).toEqual([towardsMedian(q(0.25), q(0.5), ratio), q(0.5), towardsMedian(q(0.75), q(0.5), ratio)]);
+      expect(offerQuartiles(s, false)).toEqual([quantile(s, 0.25), quantile(s, 0.5), quantile(s, 0.75)]);
+    }
+    // every value of a small cell counts: a larger top amount moves the median of 7 (a type-7 median would not move)
+    const seven = [20_000, 22_000, 25_000, 30_000, 32_000, 35_000, 40_000];
+    expect(offerQuartiles(Float64Array.from([...seven.slice(0, 6), 90_000]), true)[1]).toBeGreaterThan(offerQuartiles(Float64Array.from(seven), true)[1] + 100);
+    expect(quantile([...seven.slice(0, 6), 90_000], 0.5)).toBe(quantile(seven, 0.5));
+  });
+
+  it('a published figure is its pre-draw quartile times its own draw (cell key of exactly the reports with it, the item\'s column), kept in order, rounded', () => {
+    for (const n of [7, 30]) {
+      const rs = reportsOf(rep(n, (i) => ({ retention_bonus: 12_000 + 1_500 * i + (i % 3) * 700 })));
+      const { ds, f } = all(rs);
+      const idx = positions(n);
+      const sorted = Float64Array.from(idx, (i) => ds.reports.offer.retention_bonus[i]!).sort();
+      const draws = drawsFor(ds.drawKey);
+      const key = cellKeyOf(ds.reports.keyLo, ds.reports.keyHi, idx);
+      const b = offerQuantileMoveBound(n);
+      const moved = offerQuartiles(sorted, true).map((q, k) => q * Math.exp(2 * draws.draw(key, COLUMN.retention_bonus, [SLOT.p25, SLOT.p50, SLOT.p75][k]!) * b)).sort((x, y) => x - y);
+      const m = money(f, 'retention_bonus');
+      expect([m.p25, m.median, m.p75]).toEqual(moved.map((x) => roundMoney(x, n)));
+    }
   });
 });
 
@@ -290,22 +332,22 @@ const RUNS = { numRuns: 150 };
 function quartileChecks(ds: Dataset, idx: number[], f: OfferComponents) {
   const O = ds.reports.offer;
   const values = (col: Float64Array, keep: (v: number) => boolean) => idx.map((i) => col[i]!).filter((v) => !Number.isNaN(v) && keep(v));
-  const out: { what: string; figures: (number | null)[]; values: number[]; step: number }[] = [];
+  const out: { what: string; figures: (number | null)[]; values: number[]; step: number; pay: boolean }[] = [];
   for (const c of MONEY_COMPONENT_FIELDS) {
     const v = values(O[c], (x) => x > 0);
     const m = money(f, c);
-    out.push({ what: c, figures: [m.p25, m.median, m.p75], values: v, step: v.length <= ROUNDING_MAX_N ? 1000 : 1 });
+    out.push({ what: c, figures: [m.p25, m.median, m.p75], values: v, step: v.length <= ROUNDING_MAX_N ? 1000 : 1, pay: true });
   }
-  out.push({ what: 'pto_weeks', figures: [f.pto_weeks.p25, f.pto_weeks.median, f.pto_weeks.p75], values: values(O.pto_weeks, () => true), step: 0.5 });
-  out.push({ what: 'call_nights', figures: [f.call_nights_per_month.p25, f.call_nights_per_month.median, f.call_nights_per_month.p75], values: values(O.call_nights_per_month, (x) => x > 0), step: 0.5 });
+  out.push({ what: 'pto_weeks', figures: [f.pto_weeks.p25, f.pto_weeks.median, f.pto_weeks.p75], values: values(O.pto_weeks, () => true), step: 0.5, pay: false });
+  out.push({ what: 'call_nights', figures: [f.call_nights_per_month.p25, f.call_nights_per_month.median, f.call_nights_per_month.p75], values: values(O.call_nights_per_month, (x) => x > 0), step: 0.5, pay: false });
   const miles = values(O.non_compete_miles, (x) => x > 0);
-  out.push({ what: 'miles', figures: [f.non_compete.median_miles], values: miles, step: miles.length <= ROUNDING_MAX_N ? 5 : 1 });
+  out.push({ what: 'miles', figures: [f.non_compete.median_miles], values: miles, step: miles.length <= ROUNDING_MAX_N ? 5 : 1, pay: false });
   const years = idx.filter((i) => O.non_compete_miles[i]! > 0 && !Number.isNaN(O.non_compete_years[i]!)).map((i) => O.non_compete_years[i]!);
-  out.push({ what: 'non-compete years', figures: [f.non_compete.median_years], values: years, step: 0.5 });
-  out.push({ what: 'track years', figures: [f.partnership_track.median_years], values: values(O.partnership_track_years, (x) => x > 0), step: 0.5 });
+  out.push({ what: 'non-compete years', figures: [f.non_compete.median_years], values: years, step: 0.5, pay: false });
+  out.push({ what: 'track years', figures: [f.partnership_track.median_years], values: values(O.partnership_track_years, (x) => x > 0), step: 0.5, pay: false });
   f.compensation_models.models.forEach((m, k) => {
     const rated = idx.filter((i) => O.compensation_model[i] === k && !Number.isNaN(O.wrvu_conversion_rate[i]!)).map((i) => O.wrvu_conversion_rate[i]!);
-    out.push({ what: `rate ${m.model}`, figures: [m.conversion_rate.median], values: rated, step: rated.length <= ROUNDING_MAX_N ? 1 : 0.01 });
+    out.push({ what: `rate ${m.model}`, figures: [m.conversion_rate.median], values: rated, step: rated.length <= ROUNDING_MAX_N ? 1 : 0.01, pay: true });
   });
   return out;
 }
@@ -352,7 +394,7 @@ describe('offerFigures: properties', () => {
           expect(c.figures.every((x) => x === null), c.what).toBe(true);
           continue;
         }
-        const b = Math.exp(offerQuantileMoveBound(c.values.length));
+        const b = Math.exp(offerQuantileMoveBound(c.values.length, c.pay));
         const lo = Math.min(...c.values) / b - c.step / 2 - 1e-9;
         const hi = Math.max(...c.values) * b + c.step / 2 + 1e-9;
         for (const x of c.figures) {
