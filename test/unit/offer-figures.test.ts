@@ -6,6 +6,8 @@
  * - floors: fewer than 5 reports with an item withhold its figures (n_with null), fewer than 5 answers its share;
  * - shares come from perturbed counts, a count below 5 standing in as 2.5: a share never tells how many of
  *   0 to 4 reports have (or lack) an item;
+ * - small cells of amounts (money, $/wRVU; n <= 24): Harrell-Davis quartiles, draws twice as wide; type 7 and the
+ *   headline's draws from 25 and for weeks, nights, miles, years; each figure reproduced from its own draw;
  * - rounding by the true n: money to $1,000 at n <= 24, $/wRVU to $1, miles to 5; weeks, nights, years to half units;
  * - stability: the same reports give the same figures whatever else is in the specialty or the section;
  * - properties (fast-check): every figure >= 0, quartiles ordered, within their disclosure bound, counts null or >= 5.
