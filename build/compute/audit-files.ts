@@ -88,7 +88,8 @@ export function auditPage(path: string, html: string): string[] {
         if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${at}[${i}]`));
         if (node === null || typeof node !== 'object') return;
         const o = node as Record<string, unknown>;
-        if (FIGURES.some((k) => k in o) && !('n' in o)) problems.push(`${path}: ${feed}: ${at || '(root)'}: figures shown without their n`);
+        // the count behind the figures: n, or n_with for the whole offer's items (the reports that have it)
+        if (FIGURES.some((k) => k in o) && !('n' in o) && !('n_with' in o)) problems.push(`${path}: ${feed}: ${at || '(root)'}: figures shown without their n`);
         for (const [k, v] of Object.entries(o)) visit(v, at ? `${at}.${k}` : k);
       };
       visit(doc, '');

@@ -70,20 +70,49 @@ const FIELDS: Record<string, FieldSpec> = {
   synthetic: { type: 'boolean', description: 'true when the figures are synthetic demo data, not real reports' },
 };
 
-function field(name: string): Json {
+/**
+ * The columns of specialty-offer-components.csv whose meaning differs from the same name in the other CSVs (its
+ * figures are of the row's item, in the row's unit, not total compensation); the rest are as in FIELDS.
+ */
+const OFFER_SHARE = `percent (one decimal): for an item one has or not, the share of the reports answering the question that have it; for a pay model, the share of the reports naming a pay model that name this one. Each count behind it is perturbed like n, and a count below ${FLOORS.national} counts as ${FLOORS.national / 2} whatever it is (0 to 4), so a share never tells how many of fewer than ${FLOORS.national} reports have it or lack it. Empty when fewer than ${FLOORS.national} answered, and on the weeks off and call nights rows`;
+const offerFigure = (what: string): FieldSpec => ({
+  type: 'number',
+  description: `${what} of the row's item, in the row's unit (unit column), among the reports that have it (weeks off: every answer; call nights: those who take call); amounts as reported, not scaled to full time; rounded to rounded_to. Empty when withheld (fewer than ${FLOORS.national} reports behind it) and where the item has no such figure. ${definitionText('components')}`,
+});
+const OFFER_FIELDS: Record<string, FieldSpec> = {
+  item: { type: 'string', description: 'the item: a money component (call_pay, signing_bonus, retention_bonus, relocation, loan_repayment, cme_allowance), pto_weeks, call_nights_per_month, compensation_model_<model> (salary, salary_plus_productivity, production, collections, shift: its share and the median $/wRVU conversion rate of its contracts), non_compete_miles and non_compete_years (the non-compete\'s radius and length; the same share on both rows), partnership_track_years' },
+  label: { type: 'string', description: 'the item in words' },
+  unit: { type: 'string', description: 'unit of p25, median and p75 on this row: USD a year, USD once, USD in all (loan repayment over the contract), weeks a year, nights a month, USD per wRVU, miles or years' },
+  share_pct: { type: 'number', unit: '%', description: OFFER_SHARE },
+  answered: { type: 'integer', description: `reports that answered the question (for an item one has or not, 0 = none counts as an answer; for a pay model, those naming a pay model), perturbed like n; empty below ${FLOORS.national} and on the weeks off and call nights rows` },
+  n: { type: 'integer', description: `reports behind the row's p25, median and p75: those that have the item (n_with in the feed), every answer for weeks off, those who take call for call nights, the rated contracts of the pay model for $/wRVU; perturbed by up to 2 within its class (${FLOORS.national}-${FLOORS.tails - 1}, ${FLOORS.tails}-${ROUNDING_MAX_N}, ${ROUNDING_MAX_N + 1}+); empty below ${FLOORS.national}` },
+  p25: offerFigure('25th percentile (type 7)'),
+  median: offerFigure('Median (type 7)'),
+  p75: offerFigure('75th percentile (type 7)'),
+  rounded_to: { type: 'number', description: `the rounding step of the row's figures, in its unit: 1000 (USD) from ${ROUNDING_MAX_N} reports or fewer, else 1; $/wRVU 1 from ${ROUNDING_MAX_N} or fewer, else 0.01; miles 5 from ${ROUNDING_MAX_N} or fewer, else 1; weeks, nights and years 0.5 (half units) at any n. Empty when withheld` },
+  withheld: { type: 'boolean', description: `true when fewer than ${FLOORS.national} reports are behind the row's figures (p25, median, p75 empty); its share and answered may still be published` },
+  full_time_basis: { type: 'boolean', description: 'true: the rows count the reports of the headline figures (the compensation years named, the full-time basis population, outliers left out); the amounts, weeks and nights themselves are as reported, not scaled to full time' },
+};
+
+function field(name: string, own: Record<string, FieldSpec> = {}): Json {
   const pgy = /^pgy(\d+)_salary$/.exec(name);
-  const spec = pgy ? { type: 'number' as const, unit: 'USD', description: `PGY-${pgy[1]}: ${definitionText('pgy_salary')} Empty when the scale has no PGY-${pgy[1]} level.` } : FIELDS[name];
+  const spec = pgy ? { type: 'number' as const, unit: 'USD', description: `PGY-${pgy[1]}: ${definitionText('pgy_salary')} Empty when the scale has no PGY-${pgy[1]} level.` } : own[name] ?? FIELDS[name];
   if (!spec) throw new Error(`data package: no description of CSV column ${name}`);
   return { name, type: spec.type, description: spec.description, ...(spec.format ? { format: spec.format } : {}), ...(spec.unit ? { unit: spec.unit } : {}) };
 }
 
 /** One CSV download to describe: its path under data/api/v1/, its text, title and primary key. */
-interface CsvResource { name: string; path: string; title: string; description: string; primaryKey: string[] }
+interface CsvResource { name: string; path: string; title: string; description: string; primaryKey: string[]; fields?: Record<string, FieldSpec> }
 
 const RESOURCES: CsvResource[] = [
   { name: 'specialties', path: 'specialties.csv', title: 'Specialties: national figures', description: 'One row per specialty: national total compensation of approved self-reported reports.', primaryKey: ['slug'] },
   { name: 'specialty-states', path: 'specialty-states.csv', title: 'Specialties by state', description: 'One row per specialty and state (DC included), every pair: total compensation of that specialty in that state, beside its national median. Most rows are withheld (fewer than the floor of reports).', primaryKey: ['specialty_slug', 'state_code'] },
   { name: 'states', path: 'states.csv', title: 'States: all specialties', description: 'One row per state and DC: total compensation of all specialties, with the cost-of-living index.', primaryKey: ['code'] },
+  {
+    name: 'specialty-offer-components', path: 'specialty-offer-components.csv', title: 'The rest of the offer by specialty',
+    description: `One row per specialty and item of the whole offer beyond pay (the components section of specialties/{slug}.json), nationally: how common each money component is (call pay, sign-on and retention bonuses, relocation, loan repayment, CME allowance) and its quartiles among the reports that have it; weeks off and call nights; each pay model's share and the median $/wRVU conversion rate of its contracts; non-competes (radius, length) and partnership tracks. The same reports and compensation years as the specialty's headline figures; amounts as reported, not scaled to full time. A row's figures need ${FLOORS.national} reports behind them (else empty and withheld = true); shares come from perturbed counts, a count below ${FLOORS.national} counting as ${FLOORS.national / 2}.`,
+    primaryKey: ['specialty_slug', 'item'], fields: OFFER_FIELDS,
+  },
   { name: 'residency-institutions', path: 'residency/institutions.csv', title: 'Resident salaries by teaching hospital', description: 'One row per teaching hospital: its published PGY pay scale (wide), from the hospital\'s own publication.', primaryKey: ['slug'] },
 ];
 
@@ -106,7 +135,7 @@ export function dataPackage(p: PackageInput): Json {
       name: r.name, path: r.path, title: r.title, description: r.description,
       format: 'csv', mediatype: 'text/csv', encoding: 'utf-8', bytes: Buffer.byteLength(text), hash: `sha256:${createHash('sha256').update(text).digest('hex')}`,
       dialect: { delimiter: ',', lineTerminator: '\r\n', quoteChar: '"', doubleQuote: true, header: true },
-      schema: { fields: header.map(field), primaryKey: r.primaryKey, missingValues: [''] },
+      schema: { fields: header.map((h) => field(h, r.fields)), primaryKey: r.primaryKey, missingValues: [''] },
     };
   });
   return {

@@ -8,16 +8,62 @@
  * (5), the record factors already applied to money values and conversion rates when the build read them, the
  * cell key method on each figure (its own column of draws), perturbed counts, and shares from perturbed
  * counts where a count below the floor counts as half the floor.
+ *
+ * Small cells of amounts (money components and $/wRVU rates, 24 reports or fewer: the rounded ones) are
+ * protected more than a headline cell: the whole offer's cells are thin (a few reports of a specialty have a
+ * retention bonus), and someone who planted every report of such a cell but one could otherwise read the
+ * victim's amount off a quartile that is that report's value (test/disclosure/offer.test.ts measures it).
+ * There each quartile and median is the Harrell-Davis estimate (a weighted average of every amount of the
+ * cell: no figure is one report's amount) and its draw moves it by up to exp(OFFER_SMALL_SPAN / n^0.75),
+ * twice the headline's move. From 25 reports on, and for weeks, nights, miles and years (coarse values that
+ * many reports share, not distorted like pay): type-7 quantiles and the headline's draws, as every percentile.
  */
 import { COMPENSATION_MODELS, MONEY_COMPONENTS, type MoneyComponent } from '../contract/offer-terms.ts';
 import type { OfferComponents, QuantityFigures } from '../contract/offer-figures.ts';
 import type { Dataset, OfferNumericColumn } from './dataset.ts';
-import { cellKeyOf, COLUMN, drawsFor, perturbedCount, type CellNoise, type Column } from './disclosure.ts';
-import { publishedGrid } from './published.ts';
-import { FLOORS, ROUNDING_MAX_N, roundMoney, roundPct, roundRate } from './stats.ts';
+import { cellKeyOf, COLUMN, drawsFor, perturbedCount, QUANTILE_DECAY, quantileMoveBound, SLOT, type CellNoise, type Column } from './disclosure.ts';
+import { spreadRatio, towardsMedian } from './published.ts';
+import { FLOORS, harrellDavis, quantile, ROUNDING_MAX_N, roundMoney, roundPct, roundRate, type Sorted } from './stats.ts';
 
 /** A count below the floor enters a share as this (half the floor), whatever it is. */
 export const SMALL_COUNT_STAND_IN = FLOORS.national / 2;
+
+/** The span of a small cell's draws (24 reports or fewer): twice the headline's QUANTILE_SPAN. */
+export const OFFER_SMALL_SPAN = 1.5;
+
+/** A small cell of amounts (money, $/wRVU): 24 reports or fewer. */
+const smallAmounts = (n: number, pay: boolean) => pay && n <= ROUNDING_MAX_N;
+
+/**
+ * Largest |log move| of a published quartile or median of the whole offer from n reports: for amounts (`pay`)
+ * OFFER_SMALL_SPAN / n^0.75 up to 24 reports (a factor of at most exp(+-0.449) at 5: -36% to +57%; +-0.267 at
+ * 10: -23% to +31%; +-0.138 at 24: -13% to +15%); otherwise the headline's bound (+-0.067 at 25).
+ */
+export function offerQuantileMoveBound(n: number, pay = true): number {
+  return smallAmounts(n, pay) ? (n <= 0 ? 0 : OFFER_SMALL_SPAN / Math.pow(n, QUANTILE_DECAY)) : quantileMoveBound(n);
+}
+
+/**
+ * A cell's P25, median and P75 before their draws: for amounts (`pay`) Harrell-Davis up to 24 reports, else
+ * type 7; for amounts (distorted by the record factors) the quartiles brought towards the median by the
+ * spread correction, as every pay percentile (published.ts).
+ */
+export function offerQuartiles(sorted: Sorted, pay: boolean): [number, number, number] {
+  const q = (p: number) => (smallAmounts(sorted.length, pay) ? harrellDavis(sorted, p) : quantile(sorted, p));
+  const [q1, median, q3] = [q(0.25), q(0.5), q(0.75)];
+  const ratio = spreadRatio(q1, q3, pay);
+  return [towardsMedian(q1, median, ratio), median, towardsMedian(q3, median, ratio)];
+}
+
+/** The published P25, median and P75 of a cell, unrounded: each moved by its own draw, then kept in order. */
+function offerGrid(sorted: Sorted, noise: CellNoise): { p25: number; p50: number; p75: number } {
+  const b = offerQuantileMoveBound(sorted.length, noise.pay);
+  const slots = [SLOT.p25, SLOT.p50, SLOT.p75] as const;
+  const [p25, p50, p75] = offerQuartiles(sorted, noise.pay)
+    .map((q, k) => q * Math.exp(2 * noise.draws.draw(noise.key, noise.column, slots[k]!) * b))
+    .sort((x, y) => x - y);
+  return { p25: p25!, p50: p50!, p75: p75! };
+}
 
 const half = (v: number) => Math.round(v * 2) / 2;
 
@@ -76,21 +122,21 @@ function moneyFigures(ctx: Ctx, idx: readonly number[], c: (typeof MONEY_COMPONE
     answered: countOf(ctx, answered), share_with_pct: shareOf(ctx, withIt, [withIt, without]), n_with: countOf(ctx, withIt),
   };
   if (n < ctx.floor) return { ...base, p25: null, median: null, p75: null, rounded: false, withheld: true };
-  const g = publishedGrid(sortedValues(ctx.ds.reports.offer[c.field], withIt), noiseOf(ctx, withIt, COLUMN[c.field], true));
+  const g = offerGrid(sortedValues(ctx.ds.reports.offer[c.field], withIt), noiseOf(ctx, withIt, COLUMN[c.field], true));
   return { ...base, p25: roundMoney(g.p25, n), median: roundMoney(g.p50, n), p75: roundMoney(g.p75, n), rounded: n <= ROUNDING_MAX_N, withheld: false };
 }
 
 /** Quartiles of a quantity (weeks, nights) over `idx`, to half units. */
 function quantityFigures(ctx: Ctx, idx: readonly number[], c: 'pto_weeks' | 'call_nights_per_month', unit: string): QuantityFigures {
   if (idx.length < ctx.floor) return { unit, n: null, p25: null, median: null, p75: null, withheld: true };
-  const g = publishedGrid(sortedValues(ctx.ds.reports.offer[c], idx), noiseOf(ctx, idx, COLUMN[c], false));
+  const g = offerGrid(sortedValues(ctx.ds.reports.offer[c], idx), noiseOf(ctx, idx, COLUMN[c], false));
   return { unit, n: countOf(ctx, idx), p25: half(g.p25), median: half(g.p50), p75: half(g.p75), withheld: false };
 }
 
 /** The median of column `c` over `idx` (a contract term's size), rounded by `round`; null below the floor. */
 function medianOf(ctx: Ctx, idx: readonly number[], c: OfferNumericColumn, column: Column, round: (v: number, n: number) => number): number | null {
   if (idx.length < ctx.floor) return null;
-  return round(publishedGrid(sortedValues(ctx.ds.reports.offer[c], idx), noiseOf(ctx, idx, column, false)).p50, idx.length);
+  return round(offerGrid(sortedValues(ctx.ds.reports.offer[c], idx), noiseOf(ctx, idx, column, false)).p50, idx.length);
 }
 
 /** Miles: whole miles from 25 reports, else to 5 miles. */
@@ -136,7 +182,7 @@ export function offerFigures(ds: Dataset, idx: readonly number[], floor: number 
             ? { n: null, median: null, withheld: true }
             : {
               n: countOf(ctx, rated),
-              median: roundRate(publishedGrid(sortedValues(O.wrvu_conversion_rate, rated), noiseOf(ctx, rated, RATE_COLUMN[m.value], true)).p50, n),
+              median: roundRate(offerGrid(sortedValues(O.wrvu_conversion_rate, rated), noiseOf(ctx, rated, RATE_COLUMN[m.value], true)).p50, n),
               withheld: false,
             },
         };

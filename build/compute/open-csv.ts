@@ -5,6 +5,8 @@
  *   data/api/v1/specialty-states.csv         one row per specialty and state, every pair (most withheld)
  *   data/api/v1/states.csv                   one row per state (all specialties)
  *   data/api/v1/residency/institutions.csv   one row per teaching hospital (its PGY scale, wide)
+ *   data/api/v1/specialty-offer-components.csv   one row per specialty and item of the rest of the offer
+ *                                            (the `components` of specialties/{slug}.json, long: OFFER_ITEMS)
  *
  * RFC 4180: CRLF line ends, a header row, fields quoted only when they hold a comma, quote, CR or LF
  * (quotes doubled); UTF-8 without a byte-order mark. Numbers are written exactly as in the JSON; text that
@@ -18,6 +20,8 @@
  */
 import type { HeadlineBasis, InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
 import type { FeedFile } from './open-feeds.ts';
+import type { OfferComponents } from '../contract/offer-figures.ts';
+import { ROUNDING_MAX_N } from './stats.ts';
 
 export type CsvCell = string | number | boolean | null;
 
@@ -56,8 +60,58 @@ export const SPECIALTIES_CSV_HEADER = ['slug', 'name', 'n', 'median', 'mean', 'p
 export const SPECIALTY_STATES_CSV_HEADER = ['specialty_slug', 'specialty_name', 'state_code', 'state_slug', 'state_name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'national_median', 'difference_from_national_pct', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
 export const STATES_CSV_HEADER = ['code', 'slug', 'name', 'region', 'n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90', 'rounded', 'withheld', 'cost_of_living_index', 'col_adjusted_median', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
 
+export const SPECIALTY_OFFER_CSV_HEADER = ['specialty_slug', 'specialty_name', 'item', 'label', 'unit', 'share_pct', 'answered', 'n', 'p25', 'median', 'p75', 'rounded_to', 'withheld', ...BASIS_COLUMNS, ...LICENCE_COLUMNS];
+
+/** One row of the offer CSV before its specialty, basis and licence cells: the figures of one item. */
+interface OfferRow {
+  item: string;
+  label: string;
+  unit: string;
+  share_pct: number | null;
+  answered: number | null;
+  n: number | null;
+  p25: number | null;
+  median: number | null;
+  p75: number | null;
+  /** the rounding step of the figures (in the row's unit), null when withheld */
+  rounded_to: number | null;
+  withheld: boolean;
+}
+
+/**
+ * The items of a specialty's `components`, one row each, in a fixed order: every money component, weeks off,
+ * call nights, every pay model (its share and the median $/wRVU of its contracts), the non-compete (radius and
+ * length: two rows with the same share) and the partnership track. `n` is the count behind the row's figures
+ * (n_with for an item one has or not); the rounding step follows it (a published count stays on its side of 24).
+ */
+export function offerItems(c: OfferComponents): OfferRow[] {
+  const small = (n: number | null) => n !== null && n <= ROUNDING_MAX_N;
+  const step = (n: number | null, fewReports: number, many: number) => (n === null ? null : small(n) ? fewReports : many);
+  const rows: OfferRow[] = c.money.map((m) => ({
+    item: m.component, label: m.label, unit: m.unit, share_pct: m.share_with_pct, answered: m.answered, n: m.n_with,
+    p25: m.p25, median: m.median, p75: m.p75, rounded_to: m.withheld ? null : m.rounded ? 1000 : 1, withheld: m.withheld,
+  }));
+  for (const [item, label, q] of [['pto_weeks', 'Weeks off (paid time off)', c.pto_weeks], ['call_nights_per_month', 'Call nights (among those who take call)', c.call_nights_per_month]] as const) {
+    rows.push({ item, label, unit: q.unit, share_pct: null, answered: null, n: q.n, p25: q.p25, median: q.median, p75: q.p75, rounded_to: q.withheld ? null : 0.5, withheld: q.withheld });
+  }
+  for (const m of c.compensation_models.models) {
+    const r = m.conversion_rate;
+    rows.push({
+      item: `compensation_model_${m.model}`, label: `Pay model: ${m.label}`, unit: 'USD per wRVU', share_pct: m.share_pct, answered: c.compensation_models.answered,
+      n: r.n, p25: null, median: r.median, p75: null, rounded_to: step(r.n, 1, 0.01), withheld: r.withheld,
+    });
+  }
+  const nc = c.non_compete;
+  rows.push({ item: 'non_compete_miles', label: 'Non-compete: radius', unit: 'miles', share_pct: nc.share_with_pct, answered: nc.answered, n: nc.n_with, p25: null, median: nc.median_miles, p75: null, rounded_to: nc.median_miles === null ? null : small(nc.n_with) ? 5 : 1, withheld: nc.median_miles === null });
+  rows.push({ item: 'non_compete_years', label: 'Non-compete: length', unit: 'years', share_pct: nc.share_with_pct, answered: nc.answered, n: nc.n_with, p25: null, median: nc.median_years, p75: null, rounded_to: nc.median_years === null ? null : 0.5, withheld: nc.median_years === null });
+  const pt = c.partnership_track;
+  rows.push({ item: 'partnership_track_years', label: 'Partnership track: years to partner', unit: 'years', share_pct: pt.share_with_pct, answered: pt.answered, n: pt.n_with, p25: null, median: pt.median_years, p75: null, rounded_to: pt.median_years === null ? null : 0.5, withheld: pt.median_years === null });
+  return rows;
+}
+
 export const csvPaths = {
   specialties: () => 'data/api/v1/specialties.csv',
+  specialtyOffer: () => 'data/api/v1/specialty-offer-components.csv',
   specialtyStates: () => 'data/api/v1/specialty-states.csv',
   states: () => 'data/api/v1/states.csv',
   institutions: () => 'data/api/v1/residency/institutions.csv',
@@ -83,6 +137,15 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
       return [d.specialty.slug, d.specialty.name, d.n, d.median, d.mean, d.p10, d.p25, d.p75, d.p90, d.rounded, d.withheld, ...basisCells(d), ...licence(d)];
     });
     out.set(csvPaths.specialties(), csvText(SPECIALTIES_CSV_HEADER, rows));
+    // the rest of the offer: every specialty (a withheld one's rows withheld), every item, in a fixed order
+    const offerRows = specialties.specialties.flatMap((e) => {
+      const d = docs.get(e.slug)!;
+      return offerItems(d.components).map((r) => [
+        d.specialty.slug, d.specialty.name, r.item, r.label, r.unit, r.share_pct, r.answered, r.n, r.p25, r.median, r.p75, r.rounded_to, r.withheld,
+        ...basisCells(d), ...licence(d),
+      ]);
+    });
+    out.set(csvPaths.specialtyOffer(), csvText(SPECIALTY_OFFER_CSV_HEADER, offerRows));
   }
 
   // every specialty x state pair, in the order of specialties.json, then states.json

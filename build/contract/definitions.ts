@@ -72,6 +72,14 @@ export const FIGURE_DEFINITIONS: readonly FigureDefinition[] = [
     noise: PERCENTILE_NOISE, unit: 'US dollars per wRVU',
   },
   {
+    figure: 'components', title: 'The rest of the offer: how common each component is and its size (share with it, n_with, P25, median, P75; weeks off, call nights, pay models and $/wRVU, non-compete, partnership track)',
+    population: `The reports of the specialty's headline figures nationally (the same compensation years, full-time basis population and outliers) that answered each question; 0 is an answer (none). Amounts, weeks and nights as reported, not scaled to full time`,
+    n: `answered: the reports that answered the question; n_with: those that have the item (above 0), behind its quartiles; n: those behind weeks off, call nights (those who take call) or a pay model's $/wRVU; each perturbed like every n, null below ${FLOORS.national} (an item with fewer than ${FLOORS.national} is withheld)`,
+    rounding: `money: whole dollars, nearest $1,000 from ${ROUNDING_MAX_N} reports or fewer; $/wRVU: cents, nearest $1 from ${ROUNDING_MAX_N} or fewer; miles: whole, nearest 5 from ${ROUNDING_MAX_N} or fewer; weeks, nights and years: half units; shares: one decimal`,
+    noise: `money amounts and $/wRVU rates carry each report's permanent secret factor; every quartile and median is moved by a draw of its own cell and column, like every percentile; shares are computed from perturbed counts, a count below ${FLOORS.national} counting as ${FLOORS.national / 2}, so a share never tells how many of fewer than ${FLOORS.national} reports have an item or lack it`,
+    unit: 'per item: US dollars a year (call pay, CME), once (sign-on, retention, relocation) or in all (loan repayment); weeks a year; nights a month; US dollars per wRVU; miles; years; shares in percent',
+  },
+  {
     figure: 'national_median', title: 'The specialty\'s national median, beside a state\'s figures', population: HEADLINE_POPULATION,
     n: 'the national n of the specialty document', rounding: MONEY_ROUNDING, noise: 'the published national median itself (no further noise)', unit: USD_YEAR,
   },

@@ -25,9 +25,9 @@ export const MoneyComponentFigures = z
     answered: answeredField,
     share_with_pct: shareField,
     n_with: withField,
-    p25: figure.describe('among reports that have it; USD, rounded like every money figure (to $1,000 from 24 reports or fewer)'),
-    median: figure,
-    p75: figure,
+    p25: figure.describe('25th percentile (type 7) among reports that have it; USD as reported (not scaled to full time), rounded like every money figure (to $1,000 from 24 reports or fewer)'),
+    median: figure.describe('median among reports that have it; USD, rounded like p25'),
+    p75: figure.describe('75th percentile among reports that have it; USD, rounded like p25'),
     rounded: z.boolean(),
     withheld: z.boolean().describe('true when fewer than 5 reports have it: quartiles null'),
   })
@@ -39,9 +39,9 @@ export const QuantityFigures = z
   .object({
     unit: z.string(),
     n: count.nullable().describe('reports behind the quartiles, perturbed like n; null below 5'),
-    p25: figure,
-    median: figure,
-    p75: figure,
+    p25: figure.describe('25th percentile (type 7), in `unit`, to half units; null when withheld'),
+    median: figure.describe('median, in `unit`, to half units'),
+    p75: figure.describe('75th percentile, in `unit`, to half units'),
     withheld: z.boolean(),
   })
   .strict();

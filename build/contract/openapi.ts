@@ -30,13 +30,19 @@ const DEFINED = new Set(FIGURE_DEFINITIONS.map((d) => d.figure).filter((f) => f 
  * data package and the methodology page. (The tool server's schemas stay short: they name definitions.json.)
  */
 export function withDefinitions(schema: Json): Json {
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk);
+  // inside a specialty's `components` (the rest of the offer), p25, median and p75 are of its items, not of
+  // total compensation: the section carries the components definition once, its own fields their own words
+  const walk = (node: unknown, inOffer: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((x) => walk(x, inOffer));
     if (node === null || typeof node !== 'object') return node;
     const out: Json = {};
-    for (const [k, v] of Object.entries(node as Json)) out[k] = walk(v);
+    for (const [k, v] of Object.entries(node as Json)) {
+      out[k] = k === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Json).map(([name, prop]) => [name, walk(prop, inOffer || name === 'components')]))
+        : walk(v, inOffer);
+    }
     const props = out.properties as Record<string, Json> | undefined;
-    if (props && typeof props === 'object') {
+    if (props && typeof props === 'object' && !inOffer) {
       for (const [name, prop] of Object.entries(props)) {
         if (!DEFINED.has(name) || typeof prop !== 'object' || prop === null) continue;
         const own = typeof prop.description === 'string' ? `${prop.description}. ` : '';
@@ -45,7 +51,7 @@ export function withDefinitions(schema: Json): Json {
     }
     return out;
   };
-  return walk(schema) as Json;
+  return walk(schema, false) as Json;
 }
 
 /** A standalone JSON Schema document for one feed kind (published beside the feeds). */
@@ -244,6 +250,7 @@ const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
   { path: '/specialties.csv', feed: '/specialties.json', summary: 'Every specialty as CSV (slug, name, n, median, mean, p10-p90, rounded, withheld, basis and licence fields per row)' },
   { path: '/specialty-states.csv', feed: '/specialties/{slug}/states/{state}.json (every pair)', summary: 'Every specialty in every state as CSV, one row per pair (most withheld): figures, the national median and the difference from it, licence fields per row' },
   { path: '/states.csv', feed: '/states.json', summary: 'Every state as CSV (code, slug, name, region, figures, cost of living, licence fields per row)' },
+  { path: '/specialty-offer-components.csv', feed: '/specialties/{slug}.json (components)', summary: 'The rest of the offer as CSV, one row per specialty and item (call pay, one-time payments, CME money, weeks off, call nights, pay models with their $/wRVU, non-compete, partnership track): share with it, answered, n, P25, median, P75 in the row\'s unit, rounding step, withheld, basis and licence fields per row' },
   { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
 ];
 

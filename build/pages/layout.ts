@@ -89,6 +89,7 @@ th,td{padding:.35rem .6rem;border-bottom:1px solid var(--line);text-align:left;v
 .num{text-align:right;white-space:nowrap}
 .num.withheld,.num.na{white-space:normal;min-width:7rem}.num.compact{min-width:0}
 .num .meta{white-space:normal}
+.offer .table-wrap{margin:.5rem 0 1.25rem}th .unit{font-weight:400;font-size:.85rem}@media (max-width:30rem){.offer th,.offer td{padding:.3rem .25rem}}
 .cite{border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:1.5rem 0}
 .cite h2{margin-top:.25rem}
 .cite a{overflow-wrap:anywhere}

@@ -24,7 +24,7 @@ ${citeBlock(site, example, 'attr', { heading: 'Example: cite the specialty overv
 <h2>Downloads</h2>
 <ul class="links">
 <li>JSON feeds: ${link(site, u('/data/api/v1/specialties.json'), 'specialties')}, ${link(site, u('/data/api/v1/states.json'), 'states')}, ${link(site, u('/data/api/v1/residency/institutions.json'), 'teaching hospitals')} (and one feed per specialty, state and hospital, linked from each page).</li>
-<li>CSV (RFC 4180, UTF-8, header row; every row repeats its licence, licence URL, citation URL and as-of date): ${link(site, u('/data/api/v1/specialties.csv'), 'specialties.csv')}, ${link(site, u('/data/api/v1/specialty-states.csv'), 'specialty-states.csv')}, ${link(site, u('/data/api/v1/states.csv'), 'states.csv')}, ${link(site, u('/data/api/v1/residency/institutions.csv'), 'institutions.csv')}.</li>
+<li>CSV (RFC 4180, UTF-8, header row; every row repeats its licence, licence URL, citation URL and as-of date): ${link(site, u('/data/api/v1/specialties.csv'), 'specialties.csv')}, ${link(site, u('/data/api/v1/specialty-states.csv'), 'specialty-states.csv')}, ${link(site, u('/data/api/v1/states.csv'), 'states.csv')}, ${link(site, u('/data/api/v1/specialty-offer-components.csv'), 'specialty-offer-components.csv')} (the rest of the offer), ${link(site, u('/data/api/v1/residency/institutions.csv'), 'institutions.csv')}.</li>
 </ul>
 <p>How the figures are made: ${link(site, u('/methodology'), 'methodology')}.</p>
 </article>`;

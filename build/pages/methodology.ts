@@ -3,6 +3,7 @@ import { FLOORS, ROUNDING_MAX_N } from '../compute/stats.ts';
 import { MIN_SAMPLE, SUFFICIENT_SAMPLE, methodology } from '../compute/keyed.ts';
 import { EXPERIENCE_BANDS } from '../compute/stats.ts';
 import { esc, fmtMoney } from './html.ts';
+import { offerQuantileMoveBound } from '../compute/offer-figures.ts';
 import { DISCLOSURE_METHOD_VERSION, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, quantileMoveBound } from '../compute/disclosure.ts';
 
 const pctText = (logMove: number) => `${((Math.exp(logMove) - 1) * 100).toFixed(1)}%`;
@@ -27,6 +28,20 @@ function keyedVsOpenTable(rows: KeyedOpenRow[]): string {
 ${table('Keyed API and open data, national figures by specialty', ['Specialty', 'Outliers', 'Open median', 'Keyed median', 'Open mean', 'Keyed mean'], rows.map((r) =>
     `<tr><th scope="row">${esc(r.name)}</th><td class="num">${(r.keyed.n - r.open.n).toLocaleString('en-US')} of ${r.keyed.n.toLocaleString('en-US')}</td>${cell(r.open.median)}${withDiff(r.keyed.median, r.median_diff_pct)}${cell(r.open.mean)}${withDiff(r.keyed.mean, r.mean_diff_pct)}</tr>`,
   ), { numericFrom: 1, id: 'keyed-vs-open-table' })}`;
+}
+
+/** How the whole offer's figures (a specialty's `components`) are made. */
+function offerMethod(): string {
+  const move = (n: number) => `${((1 - Math.exp(-offerQuantileMoveBound(n))) * 100).toFixed(0)}% down to ${((Math.exp(offerQuantileMoveBound(n)) - 1) * 100).toFixed(0)}% up`;
+  return `<h2 id="offer">The rest of the offer</h2>
+<p>Reports may also say what else the contract holds: call pay, a sign-on or retention bonus, relocation, loan repayment, a CME allowance, weeks of paid time off, call nights a month, the pay model and its $/wRVU conversion rate, a non-compete (radius and length) and a partnership track. Each specialty page shows them nationally (&ldquo;The rest of the offer&rdquo;), from the same reports as its headline figures (the same compensation years and outlier rule), in the specialty&rsquo;s feed (<code>components</code>) and in <code>specialty-offer-components.csv</code>.</p>
+<ul>
+<li><strong>Who counts.</strong> A question counts the reports that answered it; &ldquo;none&rdquo; (0) is an answer, a blank is not. A <strong>share</strong> is the percent of the reports answering that have the item (for a pay model, of the reports naming one); the quartiles and medians are among the reports that have it (call nights: among those who take call).</li>
+<li><strong>As reported.</strong> Amounts, weeks and nights are what the contract says, not scaled to full time.</li>
+<li><strong>Floors.</strong> An item is published from ${FLOORS.national} reports that have it (its count and figures; otherwise &ldquo;withheld (fewer than ${FLOORS.national} reports)&rdquo;), a share from ${FLOORS.national} answers. Counts are perturbed by up to 2 like every count. In a share, a count below ${FLOORS.national} counts as ${FLOORS.national / 2}, whatever it is, so a share never tells whether 0 or 4 reports lack (or have) an item: 300 answers with 0 to 4 without give the same share, never 100%.</li>
+<li><strong>Rounding.</strong> From ${ROUNDING_MAX_N} reports or fewer, dollar amounts to the nearest $1,000, $/wRVU to the nearest dollar and miles to the nearest 5; from 25, whole dollars, cents and whole miles. Weeks, nights and years are given to the half at any size; shares to one decimal.</li>
+<li><strong>Protection.</strong> Money amounts and $/wRVU rates carry each report&rsquo;s permanent factor, like pay, and every figure its own draw. These groups are small (a few reports of a specialty have a retention bonus), so for an amount from ${ROUNDING_MAX_N} reports or fewer no quartile is one physician&rsquo;s amount: each is the Harrell&ndash;Davis estimate (a weighted average of every amount of the group, weights from the Beta distribution), and its draw is twice as wide as a headline percentile&rsquo;s: at most ${move(5)} for 5 reports, ${move(10)} for 10, ${move(24)} for 24. From 25 reports, and for weeks, nights, miles and years (coarse values many reports share), the percentiles are those of every other figure (type 7, the draws above). Read a figure of a few reports as a range.</li>
+</ul>`;
 }
 
 const pct = (x: number | null) => (x === null ? '&ndash;' : `${(x * 100).toFixed(0)}%`);
@@ -80,7 +95,7 @@ export function renderMethodologyPage(site: SiteContext, keyedVsOpen: KeyedOpenR
 <p class="lead">How ${esc(site.publisher)} collects, moderates and publishes physician compensation figures.</p>
 <nav aria-label="On this page"><ul class="links">
 <li><a href="#collection">Collection and moderation</a></li><li><a href="#basis">Which reports the figures count</a></li><li><a href="#definitions">What every figure means</a></li><li><a href="#outliers">Outlier exclusion</a></li><li><a href="#floors">Publication floors</a></li>
-<li><a href="#rounding">Rounding</a></li><li><a href="#disclosure">Protecting individual reports</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#years">Years and dates</a></li><li><a href="#rankings">Rankings</a></li><li><a href="#wrvu">Compensation per wRVU</a></li>
+<li><a href="#rounding">Rounding</a></li><li><a href="#disclosure">Protecting individual reports</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#years">Years and dates</a></li><li><a href="#rankings">Rankings</a></li><li><a href="#wrvu">Compensation per wRVU</a></li><li><a href="#offer">The rest of the offer</a></li>
 <li><a href="#residency">Resident pay scales</a></li><li><a href="#keyed">Keyed benchmark API</a></li><li><a href="#bls">BLS comparison</a></li><li><a href="#fte">FTE normalization</a></li><li><a href="#updates">Updates and versions</a></li>
 </ul></nav>
 ${site.synthetic ? '<p class="notice">This build publishes a synthetic demonstration dataset generated by a seeded program. The method below is the one real reports go through.</p>' : ''}
@@ -120,6 +135,7 @@ ${accuracyTable(accuracy)}
 <p>State figures &ldquo;adjusted for cost of living&rdquo; divide a figure by the state&rsquo;s cost-of-living index / 100 (US average = 100; the source and year are named on each state page).</p>
 <h2 id="wrvu">Compensation per wRVU</h2>
 <p>For reports that give annual work relative value units, compensation per wRVU is total compensation divided by wRVUs. It goes through the same outlier exclusion, floors and rounding as the dollar figures.</p>
+${offerMethod()}
 <h2 id="residency">Resident pay scales</h2>
 <p>Resident (PGY) salaries come from the pay scales teaching hospitals publish themselves, not from reports: they carry no <code>n</code>, no floor applies, and <code>as_of</code> is the date the scale was checked against its source. Hospitals are ranked by PGY-1 salary divided by their state&rsquo;s cost-of-living index / 100, among the scales of the same academic year only.</p>
 <h2 id="keyed">Keyed benchmark API</h2>
@@ -134,7 +150,7 @@ ${keyedVsOpenTable(keyedVsOpen)}
 <h2 id="fte">FTE normalization</h2>
 <p>${esc(m.fte_basis)} A full-time week is not scaled down: a physician working 55 hours is one FTE, and counts at the pay reported.</p>
 <h2 id="updates">Updates and versions</h2>
-<p>A nightly build recomputes every figure from the approved reports, validates every file against its schema and these floors, and publishes the new version atomically; the same reports always give byte-identical files. The open data API is versioned in its path (${link(site, u('/data/api/v1/specialties.json'), '/data/api/v1')}); within v1 fields may be added, never renamed or removed. CSV downloads (${link(site, u('/data/api/v1/specialties.csv'), 'specialties')}, ${link(site, u('/data/api/v1/states.csv'), 'states')}, ${link(site, u('/data/api/v1/residency/institutions.csv'), 'teaching hospitals')}) carry the same figures as the JSON feeds.</p>
+<p>A nightly build recomputes every figure from the approved reports, validates every file against its schema and these floors, and publishes the new version atomically; the same reports always give byte-identical files. The open data API is versioned in its path (${link(site, u('/data/api/v1/specialties.json'), '/data/api/v1')}); within v1 fields may be added, never renamed or removed. CSV downloads (${link(site, u('/data/api/v1/specialties.csv'), 'specialties')}, ${link(site, u('/data/api/v1/states.csv'), 'states')}, ${link(site, u('/data/api/v1/specialty-offer-components.csv'), 'the rest of the offer')}, ${link(site, u('/data/api/v1/residency/institutions.csv'), 'teaching hospitals')}) carry the same figures as the JSON feeds.</p>
 <p>Each published build is a release, named by its date. Every feed names in its <code>release</code> field the release in which it last changed, and a feed whose figures did not change keeps its release. The ${link(site, u('/changelog'), 'changelog')} (and ${link(site, u('/data/api/v1/releases.json'), 'releases.json')}) lists the releases with what each changed: cells newly published or withheld, figures that moved by more than their rounding ($1,000 for rounded figures, otherwise $1), and reports added. It is computed from the published feeds of the two releases only. The whole open data of the latest release is one ${link(site, u('/data/api/v1/physpay-open-data.tar.gz'), 'archive')} with its SHA-256 and a ${link(site, u('/data/api/v1/datapackage.json'), 'Data Package')}. Every release the publisher keeps is served whole at <code>/data/api/v1/releases/&lt;release&gt;/</code>, byte for byte as it was published, and every document names its own such URL (<code>release_url</code>) and the date its figures last changed (<code>modified</code>); each attribution line names both, so a cited figure resolves to the same number for as long as that release is kept.</p>
 <p>See also: ${link(site, u('/license'), 'licence and citation')}.</p>
 </article>`;

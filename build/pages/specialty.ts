@@ -14,6 +14,7 @@ import { payCheckBlock } from './pay-check.ts';
 import { offerCheckForm } from './offer-check-form.ts';
 import { specialtyMapBlock } from './map-blocks.ts';
 import { trendBlock } from './trend-block.ts';
+import { offerSection } from './offer-section.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 
 export interface SpecialtyPageInput {
@@ -116,6 +117,7 @@ ${top.length ? `${figure(topChart, `States ranked by median total compensation (
 <p>States with published figures: ${fig('states_with_data', f.states_with_data, 'count')}.</p>
 <h2>By practice setting</h2>
 ${settings}
+${offerSection(site, f)}
 <h2 id="states-h">${esc(name)} salary by state</h2>
 ${specialtyMapBlock(site, name, input.states)}
 ${table(`${name}: median total compensation in every state`, ['State', 'Reports (n)', 'Median', 'vs national median'], cellRows(site, input.states, (c) => c.state.name))}

@@ -37,6 +37,7 @@ export const FEED_INDEX = [
   '/data/api/v1/specialties.csv',
   '/data/api/v1/specialty-states.csv',
   '/data/api/v1/states.csv',
+  '/data/api/v1/specialty-offer-components.csv',
   '/data/api/v1/residency/institutions.csv',
   '/data/api/v1/releases.json',
 ];

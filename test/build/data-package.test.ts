@@ -48,8 +48,22 @@ describe('datapackage.json', () => {
     expect(pkg.$schema).toBe('https://datapackage.org/profiles/2.0/datapackage.json');
     expect(pkg.licenses).toEqual([{ name: 'CC-BY-4.0', path: 'https://creativecommons.org/licenses/by/4.0/', title: 'Creative Commons Attribution 4.0 International' }]);
     expect(pkg.description).toMatch(/Publication floors: .*Disclosure control: /);
-    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'specialty-states.csv', 'states.csv', 'residency/institutions.csv']);
+    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'specialty-states.csv', 'states.csv', 'specialty-offer-components.csv', 'residency/institutions.csv']);
     expect(pkg.resources[1].schema.primaryKey).toEqual(['specialty_slug', 'state_code']);
+    // the rest of the offer: its figures are in the row's unit (a column of its own), not USD like the other CSVs'
+    const offer = pkg.resources[3];
+    expect(offer.schema.primaryKey).toEqual(['specialty_slug', 'item']);
+    const fieldOf = (name: string) => (offer.schema.fields as Json[]).find((f) => f.name === name)!;
+    for (const f of ['p25', 'median', 'p75']) {
+      expect(fieldOf(f).unit, f).toBeUndefined();
+      expect(fieldOf(f).description, f).toMatch(/in the row's unit.*not scaled to full time/);
+    }
+    expect(fieldOf('unit').description).toMatch(/USD a year.*weeks a year.*nights a month.*USD per wRVU.*miles.*years/);
+    expect(fieldOf('share_pct')).toMatchObject({ type: 'number', unit: '%' });
+    expect(fieldOf('share_pct').description).toMatch(/below 5 counts as 2\.5/);
+    expect(fieldOf('rounded_to').description).toMatch(/1000.*0\.01.*5.*0\.5/);
+    expect(fieldOf('n').type).toBe('integer');
+    expect(offer.schema.missingValues).toEqual(['']);
     for (const r of pkg.resources) {
       check('dataresource', r);
       check('tableschema', r.schema);

@@ -41,7 +41,7 @@ const RELEASE_FILE = '/releases/{release}/{path}';
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
 const UNREACHABLE: Record<string, string> = {};
-for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/specialty-states.csv', '/states.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/specialty-states.csv', '/states.csv', '/specialty-offer-components.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
   UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
   UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
 }
@@ -155,6 +155,7 @@ const openPaths = () => ({
   '/specialties.csv': { ok: '/specialties.csv', alias: null, bad: null, unknown: null },
   '/specialty-states.csv': { ok: '/specialty-states.csv', alias: null, bad: null, unknown: null },
   '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
+  '/specialty-offer-components.csv': { ok: '/specialty-offer-components.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
   '/residency/states/{state}.json': { ok: '/residency/states/texas.json', alias: '/residency/states/TX.json', bad: '/residency/states/%zz.json', unknown: '/residency/states/texsa.json' },

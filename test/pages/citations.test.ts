@@ -50,7 +50,7 @@ function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] 
   const list = (key: string, fields: string[]) => ((doc[key] as unknown[]) ?? []).flatMap((_, k) => fields.map((f) => `${key}[${k}].${f}`));
   switch (kind) {
     case 'specialty':
-      return [...SUMMARY, 'states_with_data', ...list('top_states', ['n', 'median']), ...list('practice_settings', SUMMARY), ...list('by_year', ['n', 'p25', 'median', 'p75'])];
+      return [...SUMMARY, 'states_with_data', ...list('top_states', ['n', 'median']), ...list('practice_settings', SUMMARY), ...list('by_year', ['n', 'p25', 'median', 'p75']), ...offerFields(doc)];
     case 'wrvu':
       return SUMMARY;
     case 'specialtyState':
@@ -70,6 +70,26 @@ function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] 
     case 'comparison':
       return ['specialty_a.median', 'specialty_b.median', 'specialty_a.n', 'specialty_b.n', 'comparison.median_difference', 'comparison.median_difference_pct'];
   }
+}
+
+/**
+ * The rest of the offer (components) on a specialty page: every item's share and the count behind its
+ * figures (a withheld count reads why), and its figures when published; nothing when no question was answered
+ * by 5 reports (the section then says so).
+ */
+function offerFields(doc: Record<string, unknown>): string[] {
+  type Item = { answered?: number | null; n?: number | null; n_with?: number | null; withheld: boolean };
+  const c = doc.components as { money: Item[]; pto_weeks: Item; call_nights_per_month: Item; compensation_models: { answered: number | null; models: { conversion_rate: Item }[] }; non_compete: Item & { median_years: number | null }; partnership_track: Item } | undefined;
+  if (!c) return [];
+  const answered = [...c.money, c.non_compete, c.partnership_track].some((x) => x.answered !== null) || c.compensation_models.answered !== null || !c.pto_weeks.withheld || !c.call_nights_per_month.withheld;
+  if (!answered) return [];
+  const out: string[] = [];
+  c.money.forEach((m, k) => out.push(`components.money[${k}].share_with_pct`, `components.money[${k}].n_with`, ...(m.withheld ? [] : ['p25', 'median', 'p75'].map((f) => `components.money[${k}].${f}`))));
+  for (const q of ['pto_weeks', 'call_nights_per_month'] as const) out.push(`components.${q}.n`, ...(c[q].withheld ? [] : ['p25', 'median', 'p75'].map((f) => `components.${q}.${f}`)));
+  c.compensation_models.models.forEach((m, k) => out.push(`components.compensation_models.models[${k}].share_pct`, `components.compensation_models.models[${k}].conversion_rate.n`, ...(m.conversion_rate.withheld ? [] : [`components.compensation_models.models[${k}].conversion_rate.median`])));
+  out.push('components.non_compete.share_with_pct', 'components.non_compete.n_with', ...(c.non_compete.withheld ? [] : ['components.non_compete.median_miles', 'components.non_compete.median_years']));
+  out.push('components.partnership_track.share_with_pct', 'components.partnership_track.n_with', ...(c.partnership_track.withheld ? [] : ['components.partnership_track.median_years']));
+  return out;
 }
 
 const pages = new Map<string, Promise<{ status: number; type: string | undefined; root: HtmlElement | null; errors: string[] }>>();

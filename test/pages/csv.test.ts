@@ -74,7 +74,7 @@ const FIGS = ['n', 'median', 'mean', 'p10', 'p25', 'p75', 'p90'];
 
 describe('CSV downloads', () => {
   it('are served like the feeds: text/csv, strong ETag, 304, CORS, rate-limit headers, access date untouched', async () => {
-    for (const p of ['/data/api/v1/specialties.csv', '/data/api/v1/specialty-states.csv', '/data/api/v1/states.csv', '/data/api/v1/residency/institutions.csv']) {
+    for (const p of ['/data/api/v1/specialties.csv', '/data/api/v1/specialty-states.csv', '/data/api/v1/states.csv', '/data/api/v1/residency/institutions.csv', '/data/api/v1/specialty-offer-components.csv']) {
       const r = await get(s.url, p);
       expect(r.status, p).toBe(200);
       expect(r.headers['content-type'], p).toBe('text/csv; charset=utf-8');
@@ -155,6 +155,63 @@ describe('CSV downloads', () => {
     }
     expect(withheld).toBeGreaterThan(0);
     expect(published).toBeGreaterThan(0);
+  });
+
+  it('specialty-offer-components.csv has one row per specialty and item with the figures of each specialty feed\'s components', async () => {
+    type Money = { component: string; unit: string; answered: number | null; share_with_pct: number | null; n_with: number | null; p25: number | null; median: number | null; p75: number | null; rounded: boolean; withheld: boolean };
+    type Quantity = { unit: string; n: number | null; p25: number | null; median: number | null; p75: number | null; withheld: boolean };
+    type Doc = Record<string, unknown> & { components: {
+      money: Money[]; pto_weeks: Quantity; call_nights_per_month: Quantity;
+      compensation_models: { answered: number | null; models: { model: string; share_pct: number | null; conversion_rate: { n: number | null; median: number | null; withheld: boolean } }[] };
+      non_compete: { answered: number | null; share_with_pct: number | null; n_with: number | null; withheld: boolean; median_miles: number | null; median_years: number | null };
+      partnership_track: { answered: number | null; share_with_pct: number | null; n_with: number | null; withheld: boolean; median_years: number | null };
+    } };
+    const specialties = (await get(s.url, '/data/api/v1/specialties.json')).json<{ specialties: { slug: string }[] }>().specialties;
+    const rows = records((await get(s.url, '/data/api/v1/specialty-offer-components.csv')).text);
+    const ITEMS = ['call_pay', 'signing_bonus', 'retention_bonus', 'relocation', 'loan_repayment', 'cme_allowance', 'pto_weeks', 'call_nights_per_month',
+      ...['salary', 'salary_plus_productivity', 'production', 'collections', 'shift'].map((m) => `compensation_model_${m}`), 'non_compete_miles', 'non_compete_years', 'partnership_track_years'];
+    expect(rows.map((r) => `${r.specialty_slug}|${r.item}`)).toEqual(specialties.flatMap((sp) => ITEMS.map((i) => `${sp.slug}|${i}`)));
+    const counts = { published: 0, withheld: 0, shareOnly: 0 };
+    for (const sp of specialties) {
+      const doc = (await get(s.url, `/data/api/v1/specialties/${sp.slug}.json`)).json<Doc>();
+      const c = doc.components;
+      const mine = new Map(rows.filter((r) => r.specialty_slug === sp.slug).map((r) => [r.item, r]));
+      /** what each row must say, from the feed (null: an empty cell) */
+      const expected = new Map<string, Record<string, unknown>>();
+      for (const m of c.money) {
+        expected.set(m.component, { unit: m.unit, share_pct: m.share_with_pct, answered: m.answered, n: m.n_with, p25: m.p25, median: m.median, p75: m.p75, withheld: m.withheld, rounded_to: m.withheld ? null : m.rounded ? 1000 : 1 });
+      }
+      for (const k of ['pto_weeks', 'call_nights_per_month'] as const) {
+        const q = c[k];
+        expected.set(k, { unit: q.unit, share_pct: null, answered: null, n: q.n, p25: q.p25, median: q.median, p75: q.p75, withheld: q.withheld, rounded_to: q.withheld ? null : 0.5 });
+      }
+      for (const m of c.compensation_models.models) {
+        const r = m.conversion_rate;
+        expected.set(`compensation_model_${m.model}`, { unit: 'USD per wRVU', share_pct: m.share_pct, answered: c.compensation_models.answered, n: r.n, p25: null, median: r.median, p75: null, withheld: r.withheld, rounded_to: r.n === null ? null : r.n <= 24 ? 1 : 0.01 });
+      }
+      const nc = c.non_compete;
+      expected.set('non_compete_miles', { unit: 'miles', share_pct: nc.share_with_pct, answered: nc.answered, n: nc.n_with, median: nc.median_miles, withheld: nc.median_miles === null, rounded_to: nc.median_miles === null ? null : nc.n_with! <= 24 ? 5 : 1 });
+      expected.set('non_compete_years', { unit: 'years', share_pct: nc.share_with_pct, answered: nc.answered, n: nc.n_with, median: nc.median_years, withheld: nc.median_years === null, rounded_to: nc.median_years === null ? null : 0.5 });
+      const pt = c.partnership_track;
+      expected.set('partnership_track_years', { unit: 'years', share_pct: pt.share_with_pct, answered: pt.answered, n: pt.n_with, median: pt.median_years, withheld: pt.median_years === null, rounded_to: pt.median_years === null ? null : 0.5 });
+      for (const [item, want] of expected) {
+        const row = mine.get(item)!;
+        for (const [f, v] of Object.entries(want)) expect(row[f], `${sp.slug} ${item} ${f}`).toBe(cell(v));
+        for (const f of LICENCE) expect(row[f], `${sp.slug} ${item} ${f}`).toBe(cell(doc[f]));
+        expect(row.specialty_name).toBe(cell((doc.specialty as { name: string }).name));
+        if (row.withheld === 'true') {
+          counts.withheld++;
+          for (const f of ['p25', 'median', 'p75', 'rounded_to']) expect(row[f], `${sp.slug} ${item} ${f} of a withheld row`).toBe('');
+          if (row.share_pct !== '') counts.shareOnly++;
+        } else {
+          counts.published++;
+          expect(Number(row.n), `${sp.slug} ${item}: figures from at least 5 reports`).toBeGreaterThanOrEqual(5);
+        }
+      }
+    }
+    expect(counts.published).toBeGreaterThan(50);
+    expect(counts.withheld).toBeGreaterThan(50);
+    expect(counts.shareOnly).toBeGreaterThan(10); // an item too rare for quartiles still says how common it is
   });
 
   it('institutions.csv has each teaching hospital\'s PGY scale and rank as in its feed', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   EXPERIENCE_BANDS, FLOORS, ROUNDING_MAX_N,
   compPerWrvu, experienceBandIndex, fteNormalize, mean, medianCi95, medianCiRanks, quantile, roundMoney, roundPct, roundRate,
-  sampleSd, tukeyFences, variancePct, winsorize,
+  sampleSd, tukeyFences, variancePct, winsorize, harrellDavis, harrellDavisWeights, logGamma, regularizedBeta,
 } from '../../build/compute/stats.ts';
 import { tukeyKeep, tukeyRange } from '../helpers/tukey.ts';
 
@@ -381,5 +381,67 @@ describe('report-level derivations', () => {
     expect(variancePct(301_234, 300_000)).toBe(0.4); // 1234 / 3000 = 0.411 -> 0.4
     expect(variancePct(345_678, 300_000)).toBe(15.2); // 45678 / 3000 = 15.226 -> 15.2
     expect(variancePct(245_000, 230_000)).toBe(6.5); // 15000 / 2300 = 6.52 -> 6.5
+  });
+});
+
+describe('Harrell-Davis quantiles (the whole offer\'s small cells)', () => {
+  /** P(Bin(n, x) >= a), from its terms: I_x(a, b) for whole a, b is P(Bin(a + b - 1, x) >= a). */
+  const binomialTail = (n: number, x: number, a: number) => {
+    let s = 0;
+    for (let k = a; k <= n; k++) {
+      let c = 1;
+      for (let j = 0; j < k; j++) c = (c * (n - j)) / (j + 1);
+      s += c * x ** k * (1 - x) ** (n - k);
+    }
+    return s;
+  };
+
+  it('log Gamma: whole numbers are log factorials, Gamma(1/2) = sqrt(pi)', () => {
+    expect(logGamma(1)).toBeCloseTo(0, 12);
+    expect(logGamma(6)).toBeCloseTo(Math.log(120), 12);
+    expect(logGamma(0.5)).toBeCloseTo(0.5 * Math.log(Math.PI), 12);
+    expect(logGamma(25.5)).toBeCloseTo(logGamma(24.5) + Math.log(24.5), 10);
+  });
+
+  it('the regularized incomplete beta function: closed forms, the binomial identity and symmetry', () => {
+    for (const x of [0.01, 0.2, 0.37, 0.5, 0.8, 0.99]) {
+      expect(regularizedBeta(x, 1, 1)).toBeCloseTo(x, 12);
+      expect(regularizedBeta(x, 2.5, 1)).toBeCloseTo(x ** 2.5, 12);
+      expect(regularizedBeta(x, 1, 3.25)).toBeCloseTo(1 - (1 - x) ** 3.25, 12);
+      expect(regularizedBeta(x, 3, 5)).toBeCloseTo(binomialTail(7, x, 3), 12);
+      expect(regularizedBeta(x, 6, 13)).toBeCloseTo(binomialTail(18, x, 6), 11);
+      expect(regularizedBeta(x, 2.75, 8.25) + regularizedBeta(1 - x, 8.25, 2.75)).toBeCloseTo(1, 12);
+    }
+    expect(regularizedBeta(0.5, 4.25, 4.25)).toBeCloseTo(0.5, 12);
+    expect([regularizedBeta(0, 2, 3), regularizedBeta(1, 2, 3)]).toEqual([0, 1]);
+  });
+
+  it('weights sum to 1, are symmetric for the median and centred on the p-th value', () => {
+    for (const n of [1, 2, 5, 9, 14, 24]) {
+      for (const p of [0.25, 0.5, 0.75]) {
+        const w = harrellDavisWeights(n, p);
+        expect(w.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 12);
+        for (const x of w) expect(x).toBeGreaterThanOrEqual(0);
+      }
+      const m = harrellDavisWeights(n, 0.5);
+      for (let i = 0; i < n; i++) expect(m[i]).toBeCloseTo(m[n - 1 - i]!, 12);
+    }
+    // n = 7, the median: the middle value weighs 0.306, its neighbours 0.239 each; no value weighs all
+    expect(Array.from(harrellDavisWeights(7, 0.5), (x) => Math.round(x * 1000) / 1000)).toEqual([0.010, 0.098, 0.239, 0.306, 0.239, 0.098, 0.010]);
+  });
+
+  it('estimates: a constant sample is its value, a symmetric one its centre, and every estimate lies within the sample', () => {
+    expect(harrellDavis([7, 7, 7, 7, 7], 0.25)).toBeCloseTo(7, 12);
+    expect(harrellDavis([1, 2, 3, 4, 5], 0.5)).toBeCloseTo(3, 12);
+    expect(harrellDavis([42], 0.75)).toBe(42);
+    expect(harrellDavis([], 0.5)).toBe(0);
+    const s = [10_000, 12_000, 15_000, 20_000, 25_000, 40_000];
+    const [a, b, c] = [0.25, 0.5, 0.75].map((p) => harrellDavis(s, p));
+    expect(a).toBeGreaterThan(10_000);
+    expect(a!).toBeLessThan(b!);
+    expect(b!).toBeLessThan(c!);
+    expect(c).toBeLessThan(40_000);
+    // every value counts: the largest moves the median (a type-7 median would not move)
+    expect(harrellDavis([...s.slice(0, 5), 80_000], 0.5)).toBeGreaterThan(b!);
   });
 });
