@@ -103,7 +103,7 @@ describe('/offer-check', () => {
       [{ ...base, wrvus: '0' }, /wrvus must be at least 1/],
       [{ ...base, compensation_model: 'piecework' }, /compensation_model must be one of: salary, salary_plus_productivity, production, collections, shift \(got "piecework"\)/],
       [{ ...base, loan_repayment_years: '4' }, /loan_repayment_years needs a loan_repayment amount above 0/],
-      [{ ...base, non_compete_miles: '20' }, /needs its length in non_compete_years/],
+      [{ ...base, non_compete_miles: '20' }, /non_compete_years is needed for a non-compete with a radius/],
       [{ ...base, salary: '1' }, /unknown parameter\(s\): salary; allowed: specialty, state, base_salary, bonus, call_pay, .*compensation_model/],
       [{ ...base, bonus: '' }, /parameter bonus is empty/],
       [{ ...base, specialty: 'Cardiologee' }, /unknown specialty "Cardiologee"; did you mean: Cardiology/],

@@ -202,7 +202,7 @@ describe('refused offers', () => {
       [{ compensation_model: 'piecework' as never }, /compensation_model must be one of: salary, salary_plus_productivity, production, collections, shift/],
       [{ loan_repayment_years: 3 }, /loan_repayment_years needs a loan_repayment amount above 0/],
       [{ non_compete_years: 2 }, /non_compete_years needs non_compete_miles/],
-      [{ non_compete_miles: 20 }, /needs its length in non_compete_years/],
+      [{ non_compete_miles: 20 }, /non_compete_years is needed for a non-compete with a radius/],
     ];
     for (const [o, msg] of cases) {
       const bad = { ...offer(), ...o } as Offer;
