@@ -297,7 +297,7 @@ export function keyedArb(known: Known): fc.Arbitrary<FuzzCase> {
 
 // ---------------------------------------------------------------- MCP bodies
 
-const TOOLS = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay'];
+const TOOLS = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation', 'evaluate_offer'];
 const ARG_NAMES = ['specialty', 'state', 'specialty_a', 'specialty_b', 'institution', '__proto__', 'constructor', 'prototype', 'toString', '', 'extra'];
 
 /** JSON values with strings and numbers where the tools expect the other, including huge strings. */

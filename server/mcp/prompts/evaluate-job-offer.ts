@@ -8,6 +8,7 @@ import { strictArgs } from '../schemas.ts';
 import { evaluateCompensationTool } from '../tools/evaluate-compensation.ts';
 import { getSpecialtyPayTool } from '../tools/get-specialty-pay.ts';
 import { getWrvuRateTool } from '../tools/get-wrvu-rate.ts';
+import { evaluateOfferTool } from '../tools/evaluate-offer.ts';
 import {
   CITATION_RULES, INTRO, call, given, parseTotalPay, resolveArg, specialtyArg, stateArg, text, usd, type PromptText,
 } from './common.ts';
@@ -46,6 +47,7 @@ export function evaluateJobOfferPrompt(build: LoadedBuild, args: EvaluateJobOffe
   steps.push(`${call(evaluateCompensationTool.name, { specialty, compensation: pay })}: where it falls nationally${inState ? ', for context' : ''}.`);
   steps.push(`${call(getSpecialtyPayTool.name, { specialty })}: the national figures (median, mean, middle half, 10th-90th percentile, top states, practice settings).`);
   steps.push(`Only if the offer pays on productivity: ${call(getWrvuRateTool.name, { specialty })}, the national total compensation per wRVU.`);
+  steps.push(`Only if the offer states its parts (base salary and bonus, call pay, sign-on or retention bonus, relocation, loan repayment, CME money, weeks off, pay model, non-compete, partnership track): ${evaluateOfferTool.name} with the specialty${st ? ', the state' : ''} and those parts, for where each part falls, the first-year and steady-state value, and what most offers include that this one lacks.`);
   const text = [
     `I have a job offer as a ${sp.name} physician${st ? ` in ${st.name}` : ''} with a total annual compensation of ${usd(pay)}. How does it compare with what ${sp.name} physicians are paid${inState && st ? ` in ${st.name} and nationally` : ' nationally'}?`,
     '',
@@ -59,7 +61,7 @@ export function evaluateJobOfferPrompt(build: LoadedBuild, args: EvaluateJobOffe
     `- Where the offer falls${inState && st ? ` in ${st.name} and nationally` : ''}: its estimated percentile (outside the published percentiles only its band is known), next to the median and the middle half (25th-75th percentile).`,
     '- The percentile is an estimate, interpolated between the published percentiles (the result\'s `method`): say so.',
     `- The figures are total compensation (base salary, bonus and incentives): if ${usd(pay)} is the base salary only, say the offer's total may be higher.`,
-    '- Do not draw conclusions the figures do not support (benefits, call, location or hours are not in them).',
+    `- Do not draw conclusions the figures do not support: total compensation leaves out benefits, location and hours; the offer's other parts are compared only through ${evaluateOfferTool.name}.`,
     '',
     CITATION_RULES,
   ].join('\n');
