@@ -85,9 +85,9 @@ export function cellKeyOfRange(lo: ArrayLike<number>, hi: ArrayLike<number>, fro
 // ---------------------------------------------------------------- keyed draws
 
 /**
- * Columns whose figures are published, each with its own draws. Columns come in groups of 8 (32 AES blocks
- * a group); a group is computed only when one of its columns is asked for, and adding a group leaves the draws
- * of the others as they were. Group 0: the headline columns; groups 1-3: the whole offer (offer-terms.ts).
+ * Columns whose figures are published, each with its own draws: column c's 16 slots are the four AES blocks
+ * numbered 4c to 4c + 3 (below), computed only when one of its figures is asked for, so adding a column leaves
+ * the draws of the others as they were. Columns 0-7: the headline columns; 8-31: the whole offer (offer-terms.ts).
  */
 export const COLUMN = {
   total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6,
@@ -102,10 +102,9 @@ export type Column = (typeof COLUMN)[keyof typeof COLUMN];
 /** Which figure of a column a draw moves. */
 export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8, count: 9 } as const;
 export type Slot = (typeof SLOT)[keyof typeof SLOT];
-const SLOTS_PER_COLUMN = 16;
-const COLUMNS_PER_GROUP = 8;
-const GROUPS = 4;
-const DRAWS_PER_GROUP = COLUMNS_PER_GROUP * SLOTS_PER_COLUMN; // 8 columns x 16 slots (10 used): 32 AES blocks
+const SLOTS_PER_COLUMN = 16; // 10 used
+const BLOCKS_PER_COLUMN = SLOTS_PER_COLUMN / 4;
+const COLUMNS = 32;
 
 /** The draw of one figure, in [-1/2, 1/2). */
 export interface Draws {
@@ -113,46 +112,44 @@ export interface Draws {
 }
 
 /**
- * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). Every draw
- * of one cell key and column group comes from one AES-256-ECB call over 32 blocks (lo, hi, block number,
- * version), so a cell costs one call per group, not one per figure; the last few keys' draws are kept.
+ * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). The draws of
+ * one cell key and column are the 16 little-endian words of AES-256-ECB over its 4 blocks (lo, hi, block number
+ * 4 x column + j, version), each as w / 2^32 - 1/2: one cipher call per (cell key, column) a figure of it is
+ * asked for (ECB enciphers each block alone, so a column's draws are the same whichever other columns were
+ * computed, and the same as when the columns of a group of 8 were enciphered in one call, as before). The
+ * last few cell keys' draws are kept.
  */
 export function createDraws(drawKey: Uint8Array): Draws {
   if (drawKey.length !== 32) throw new Error('a draw key has 32 bytes');
   const cipher = createCipheriv('aes-256-ecb', drawKey, null);
   cipher.setAutoPadding(false);
-  const blocksPerGroup = DRAWS_PER_GROUP / 4;
-  const groupBlocks = Array.from({ length: GROUPS }, (_, g) => {
-    const blocks = Buffer.alloc(DRAWS_PER_GROUP * 4);
-    for (let b = 0; b < blocksPerGroup; b++) {
-      blocks.writeUInt32LE(g * blocksPerGroup + b, b * 16 + 8);
-      blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
-    }
-    return blocks;
-  });
+  const blocks = Buffer.alloc(BLOCKS_PER_COLUMN * 16);
+  for (let b = 0; b < BLOCKS_PER_COLUMN; b++) blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
   const cache: { lo: number; hi: number; u: (Float64Array | undefined)[] }[] = [];
-  const compute = (lo: number, hi: number, g: number): Float64Array => {
-    const blocks = groupBlocks[g]!;
-    for (let b = 0; b < blocksPerGroup; b++) {
+  let last: (typeof cache)[number] | undefined;
+  const compute = (lo: number, hi: number, column: number): Float64Array => {
+    for (let b = 0; b < BLOCKS_PER_COLUMN; b++) {
       blocks.writeUInt32LE(lo, b * 16);
       blocks.writeUInt32LE(hi, b * 16 + 4);
+      blocks.writeUInt32LE(column * BLOCKS_PER_COLUMN + b, b * 16 + 8);
     }
     const out = cipher.update(blocks);
-    const u = new Float64Array(DRAWS_PER_GROUP);
-    for (let i = 0; i < DRAWS_PER_GROUP; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
+    const u = new Float64Array(SLOTS_PER_COLUMN);
+    for (let i = 0; i < SLOTS_PER_COLUMN; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
     return u;
   };
   return {
     draw(key, column, slot) {
-      let hit = cache.find((c) => c.lo === key.lo && c.hi === key.hi);
+      if (!(column >= 0 && column < COLUMNS)) throw new Error(`no draw column ${column}`);
+      let hit = last !== undefined && last.lo === key.lo && last.hi === key.hi ? last : cache.find((c) => c.lo === key.lo && c.hi === key.hi);
       if (!hit) {
         hit = { lo: key.lo, hi: key.hi, u: [] };
         cache.unshift(hit);
         if (cache.length > 8) cache.pop();
       }
-      const g = Math.floor(column / COLUMNS_PER_GROUP);
-      const u = hit.u[g] ?? (hit.u[g] = compute(key.lo, key.hi, g));
-      return u[(column % COLUMNS_PER_GROUP) * SLOTS_PER_COLUMN + slot]!;
+      last = hit;
+      const u = hit.u[column] ?? (hit.u[column] = compute(key.lo, key.hi, column));
+      return u[slot]!;
     },
   };
 }

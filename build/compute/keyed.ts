@@ -21,6 +21,9 @@ import { publishedGrid, publishedMedianCi, TAILS_MIN_N, type PublishedCi, type P
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
+import { OFFER_FIGURE_COLUMNS } from '../contract/offer-terms.ts';
+import type { OfferFigureColumns } from './offer-core.ts';
+import { keyedOfferPacked, offerArtifactColumns, offerColumnsFromArtifact } from './keyed-offer.ts';
 
 export interface KeyedOptions {
   winsorLower: number;
@@ -71,6 +74,8 @@ export interface KeyedColumns {
   employment: Int8Array;
   state: Int16Array;
   day: Int32Array;
+  /** the whole offer as reported (money values and conversion rates distorted like pay): keyed-offer.ts */
+  offer: OfferFigureColumns;
 }
 
 export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOptions, facts: NationalFacts, partialFrom: number): KeyedColumns {
@@ -87,7 +92,9 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
     year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     state: new Int16Array(n), day: new Int32Array(n),
+    offer: { compensation_model: R.offer.compensation_model.slice(start, end) } as OfferFigureColumns,
   };
+  for (const col of OFFER_FIGURE_COLUMNS) cols.offer[col] = R.offer[col].slice(start, end);
   for (let k = 0; k < n; k++) {
     const i = start + k;
     const total = R.total[i]!;
@@ -134,6 +141,7 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
     total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus), wrvus: f(a.wrvus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
+    offer: offerColumnsFromArtifact(a.offer, a.count),
   };
 }
 
@@ -145,6 +153,7 @@ export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReport
     total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus), wrvus: nul(c.wrvus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
+    ...offerArtifactColumns(c.offer, c.count),
   };
 }
 
@@ -349,6 +358,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
       base_salary: component(baseVals, COLUMN.base, c.base),
       bonus: component(bonusVals, COLUMN.bonus, c.bonus),
     },
+    offer: keyedOfferPacked(c, idx),
     trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),
     by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
   };

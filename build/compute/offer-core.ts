@@ -8,17 +8,10 @@
  * Money values and $/wRVU conversion rates arrive already multiplied by each report's record factor (the
  * build reads them so); weeks, nights, miles and years are not pay (no spread correction).
  */
-import { COMPENSATION_MODELS, MONEY_COMPONENTS, type MoneyComponent } from '../contract/offer-terms.ts';
-import { cellKeyOf, COLUMN, drawsFor, perturbedCount, type CellNoise, type Column } from './disclosure.ts';
+import { COMPENSATION_MODELS, MONEY_COMPONENTS, type MoneyComponent, type OfferFigureColumn } from '../contract/offer-terms.ts';
+import { COLUMN, drawsFor, perturbedCount, TWO32, type CellKey, type CellNoise, type Column } from './disclosure.ts';
 import { publishedGrid, type PublishedGrid } from './published.ts';
 import { FLOORS } from './stats.ts';
-
-/** The whole-offer columns a figure reads (loan_repayment_years is not one). */
-export const OFFER_FIGURE_COLUMNS = [
-  'call_pay', 'signing_bonus', 'retention_bonus', 'relocation', 'loan_repayment', 'cme_allowance',
-  'pto_weeks', 'call_nights_per_month', 'wrvu_conversion_rate', 'non_compete_miles', 'non_compete_years', 'partnership_track_years',
-] as const;
-export type OfferFigureColumn = (typeof OFFER_FIGURE_COLUMNS)[number];
 
 /** Per-report values: NaN unknown; compensation_model an index into COMPENSATION_MODELS, -1 unknown. */
 export type OfferFigureColumns = Record<OfferFigureColumn, Float64Array> & { compensation_model: Int8Array };
@@ -48,7 +41,7 @@ export const SMALL_COUNT_STAND_IN = FLOORS.national / 2;
 /** To half units (weeks, nights, years). */
 export const half = (v: number) => Math.round(v * 2) / 2;
 
-/** Whole offer money components in their fixed order, with their draw columns. */
+/** The draw column of each money component. */
 export const MONEY_COLUMN: Record<MoneyComponent, Column> = {
   call_pay: COLUMN.call_pay, signing_bonus: COLUMN.signing_bonus, retention_bonus: COLUMN.retention_bonus,
   relocation: COLUMN.relocation, loan_repayment: COLUMN.loan_repayment, cme_allowance: COLUMN.cme_allowance,
@@ -60,50 +53,63 @@ export const RATE_COLUMN = {
   collections: COLUMN.rate_collections, shift: COLUMN.rate_shift,
 } as const;
 
-function noiseOf(ctx: OfferCtx, idx: readonly number[], column: Column, pay: boolean): CellNoise {
-  return { draws: drawsFor(ctx.src.drawKey), key: cellKeyOf(ctx.src.keyLo, ctx.src.keyHi, idx), column, pay };
+/**
+ * A set of reports behind a figure, with the lane sums of their record keys taken as they were added (its cell
+ * key is those sums modulo 2^32: disclosure.ts, cellKeyOf), so a subset that gives a count, a share and a
+ * quartile grid is keyed once, in the pass that found it.
+ */
+interface Subset {
+  idx: number[];
+  lo: number;
+  hi: number;
 }
 
-/** A published count of the reports `idx`: perturbed from the floor on (within the context's classes), null below. */
-export function offerCount(ctx: OfferCtx, idx: readonly number[]): number | null {
-  if (idx.length < ctx.floor) return null;
-  return perturbedCount(idx.length, ctx.thresholds, { draws: drawsFor(ctx.src.drawKey), key: cellKeyOf(ctx.src.keyLo, ctx.src.keyHi, idx) });
+const subset = (): Subset => ({ idx: [], lo: 0, hi: 0 });
+
+function add(ctx: OfferCtx, s: Subset, i: number): void {
+  s.idx.push(i);
+  s.lo += ctx.src.keyLo[i]!; // exact: up to 2^21 reports x 2^32 stays below 2^53
+  s.hi += ctx.src.keyHi[i]!;
+}
+
+const keyOf = (s: Subset): CellKey => ({ lo: s.lo % TWO32, hi: s.hi % TWO32 });
+
+function noiseOf(ctx: OfferCtx, s: Subset, column: Column, pay: boolean): CellNoise {
+  return { draws: drawsFor(ctx.src.drawKey), key: keyOf(s), column, pay };
+}
+
+/** A published count of the reports of `s`: perturbed from the floor on (within the context's classes), null below. */
+function offerCount(ctx: OfferCtx, s: Subset): number | null {
+  if (s.idx.length < ctx.floor) return null;
+  return perturbedCount(s.idx.length, ctx.thresholds, { draws: drawsFor(ctx.src.drawKey), key: keyOf(s) });
 }
 
 /** What a count contributes to a share: its published value, or the stand-in below the floor. */
-const shareCount = (ctx: OfferCtx, idx: readonly number[]) => offerCount(ctx, idx) ?? SMALL_COUNT_STAND_IN;
+const shareCount = (ctx: OfferCtx, s: Subset) => offerCount(ctx, s) ?? SMALL_COUNT_STAND_IN;
 
 /** Percent of `part` among `parts` (each a set of reports), from their share counts, unrounded; null when fewer than the floor answered. */
-function shareOf(ctx: OfferCtx, part: readonly number[], parts: (readonly number[])[]): number | null {
-  if (parts.reduce((a, p) => a + p.length, 0) < ctx.floor) return null;
+function shareOf(ctx: OfferCtx, part: Subset, parts: Subset[]): number | null {
+  if (parts.reduce((a, p) => a + p.idx.length, 0) < ctx.floor) return null;
   const total = parts.reduce((a, p) => a + shareCount(ctx, p), 0);
   return (100 * shareCount(ctx, part)) / total;
 }
 
 function sortedValues(col: Float64Array, idx: readonly number[]): Float64Array {
-  return Float64Array.from(idx, (i) => col[i]!).sort();
+  const out = new Float64Array(idx.length);
+  for (let k = 0; k < idx.length; k++) out[k] = col[idx[k]!]!;
+  return out.sort();
 }
 
-/** The published grid (unrounded) of column `c` over `idx`, or null below the floor. */
-function gridOf(ctx: OfferCtx, idx: readonly number[], c: OfferFigureColumn, column: Column, pay: boolean): PublishedGrid | null {
-  if (idx.length < ctx.floor) return null;
-  return publishedGrid(sortedValues(ctx.src.offer[c], idx), noiseOf(ctx, idx, column, pay));
+/** The published grid (unrounded) of column `c` over `s`, or null below the floor. */
+function gridOf(ctx: OfferCtx, s: Subset, c: OfferFigureColumn, column: Column, pay: boolean): PublishedGrid | null {
+  if (s.idx.length < ctx.floor) return null;
+  return publishedGrid(sortedValues(ctx.src.offer[c], s.idx), noiseOf(ctx, s, column, pay));
 }
 
-/** The reports of `idx` that answered `c` (a value, 0 included), and those of them above 0 and at 0. */
-function answeredAndWith(ctx: OfferCtx, idx: ArrayLike<number>, c: OfferFigureColumn): { answered: number[]; withIt: number[]; without: number[] } {
-  const col = ctx.src.offer[c];
-  const answered: number[] = [];
-  const withIt: number[] = [];
-  const without: number[] = [];
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k]!;
-    const v = col[i]!;
-    if (Number.isNaN(v)) continue;
-    answered.push(i);
-    (v > 0 ? withIt : without).push(i);
-  }
-  return { answered, withIt, without };
+/** The reports that answered a has-it-or-not question (a value, 0 included): those above 0 and those at 0. */
+interface Answers {
+  withIt: Subset;
+  without: Subset;
 }
 
 /** Who answered a has-it-or-not question, and how many have it: counts as published, the share unrounded. */
@@ -115,9 +121,10 @@ export interface HasParts {
   exactWith: number;
 }
 
-function hasParts(ctx: OfferCtx, s: { answered: number[]; withIt: number[]; without: number[] }): HasParts {
+function hasParts(ctx: OfferCtx, a: Answers): HasParts {
+  const answered: Subset = { idx: a.withIt.idx.concat(a.without.idx), lo: a.withIt.lo + a.without.lo, hi: a.withIt.hi + a.without.hi };
   return {
-    answered: offerCount(ctx, s.answered), share_with_pct: shareOf(ctx, s.withIt, [s.withIt, s.without]), n_with: offerCount(ctx, s.withIt), exactWith: s.withIt.length,
+    answered: offerCount(ctx, answered), share_with_pct: shareOf(ctx, a.withIt, [a.withIt, a.without]), n_with: offerCount(ctx, a.withIt), exactWith: a.withIt.idx.length,
   };
 }
 
@@ -154,52 +161,63 @@ export interface OfferParts {
   partnership_track: HasParts & { years: MedianParts };
 }
 
-function medianParts(ctx: OfferCtx, idx: readonly number[], c: OfferFigureColumn, column: Column, pay: boolean): MedianParts {
-  return { exactN: idx.length, p50: gridOf(ctx, idx, c, column, pay)?.p50 ?? null };
+function medianParts(ctx: OfferCtx, s: Subset, c: OfferFigureColumn, column: Column, pay: boolean): MedianParts {
+  return { exactN: s.idx.length, p50: gridOf(ctx, s, c, column, pay)?.p50 ?? null };
 }
 
-function quantityParts(ctx: OfferCtx, idx: readonly number[], c: 'pto_weeks' | 'call_nights_per_month'): QuantityParts {
-  return { n: offerCount(ctx, idx), exactN: idx.length, grid: gridOf(ctx, idx, c, COLUMN[c], false) };
+function quantityParts(ctx: OfferCtx, s: Subset, c: 'pto_weeks' | 'call_nights_per_month'): QuantityParts {
+  return { n: offerCount(ctx, s), exactN: s.idx.length, grid: gridOf(ctx, s, c, COLUMN[c], false) };
 }
+
+/** The has-it-or-not questions: the money components (MONEY_COMPONENTS order), then non-compete and partnership track. */
+const HAS_COLUMNS: readonly OfferFigureColumn[] = [...MONEY_COMPONENTS.map((c) => c.field), 'non_compete_miles', 'partnership_track_years'];
 
 /**
- * Every whole-offer figure of the reports `idx` before rounding. An empty `idx` gives every figure null.
+ * Every whole-offer figure of the reports `idx` before rounding, from one pass over them. An empty `idx`
+ * gives every figure null.
  */
 export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
   const O = ctx.src.offer;
-  const nights: number[] = [];
-  const pto: number[] = [];
-  const byModel = COMPENSATION_MODELS.map(() => [] as number[]);
+  const has = HAS_COLUMNS.map((c): Answers & { col: Float64Array } => ({ col: O[c], withIt: subset(), without: subset() }));
+  const nights = subset();
+  const pto = subset();
+  const byModel = COMPENSATION_MODELS.map(subset);
+  const rated = COMPENSATION_MODELS.map(subset);
+  const ncYears = subset();
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
-    if (O.call_nights_per_month[i]! > 0) nights.push(i);
-    if (!Number.isNaN(O.pto_weeks[i]!)) pto.push(i);
+    for (const h of has) {
+      const v = h.col[i]!;
+      if (v > 0) add(ctx, h.withIt, i);
+      else if (!Number.isNaN(v)) add(ctx, h.without, i); // 0: none; NaN: not answered
+    }
+    if (O.call_nights_per_month[i]! > 0) add(ctx, nights, i);
+    if (!Number.isNaN(O.pto_weeks[i]!)) add(ctx, pto, i);
     const m = O.compensation_model[i]!;
-    if (m >= 0) byModel[m]!.push(i);
+    if (m >= 0) {
+      add(ctx, byModel[m]!, i);
+      if (!Number.isNaN(O.wrvu_conversion_rate[i]!)) add(ctx, rated[m]!, i);
+    }
+    if (O.non_compete_miles[i]! > 0 && !Number.isNaN(O.non_compete_years[i]!)) add(ctx, ncYears, i);
   }
-  const nc = answeredAndWith(ctx, idx, 'non_compete_miles');
-  const pt = answeredAndWith(ctx, idx, 'partnership_track_years');
+  const named: Subset = { idx: byModel.flatMap((s) => s.idx), lo: byModel.reduce((a, s) => a + s.lo, 0), hi: byModel.reduce((a, s) => a + s.hi, 0) };
+  const nc = has[MONEY_COMPONENTS.length]!;
+  const pt = has[MONEY_COMPONENTS.length + 1]!;
   return {
-    money: MONEY_COMPONENTS.map((c) => {
-      const s = answeredAndWith(ctx, idx, c.field);
-      return { component: c.field, ...hasParts(ctx, s), grid: gridOf(ctx, s.withIt, c.field, MONEY_COLUMN[c.field], true) };
-    }),
+    money: MONEY_COMPONENTS.map((c, k) => ({ component: c.field, ...hasParts(ctx, has[k]!), grid: gridOf(ctx, has[k]!.withIt, c.field, MONEY_COLUMN[c.field], true) })),
     pto_weeks: quantityParts(ctx, pto, 'pto_weeks'),
     call_nights_per_month: quantityParts(ctx, nights, 'call_nights_per_month'),
     compensation_models: {
-      answered: offerCount(ctx, byModel.flat()),
-      models: COMPENSATION_MODELS.map((m, k) => {
-        const rated = byModel[k]!.filter((i) => !Number.isNaN(O.wrvu_conversion_rate[i]!));
-        return {
-          share_pct: shareOf(ctx, byModel[k]!, byModel),
-          rate: { n: offerCount(ctx, rated), ...medianParts(ctx, rated, 'wrvu_conversion_rate', RATE_COLUMN[m.value], true) },
-        };
-      }),
+      answered: offerCount(ctx, named),
+      models: COMPENSATION_MODELS.map((m, k) => ({
+        share_pct: shareOf(ctx, byModel[k]!, byModel),
+        rate: { n: offerCount(ctx, rated[k]!), ...medianParts(ctx, rated[k]!, 'wrvu_conversion_rate', RATE_COLUMN[m.value], true) },
+      })),
     },
     non_compete: {
       ...hasParts(ctx, nc),
       miles: medianParts(ctx, nc.withIt, 'non_compete_miles', COLUMN.non_compete_miles, false),
-      years: medianParts(ctx, nc.withIt.filter((i) => !Number.isNaN(O.non_compete_years[i]!)), 'non_compete_years', COLUMN.non_compete_years, false),
+      years: medianParts(ctx, ncYears, 'non_compete_years', COLUMN.non_compete_years, false),
     },
     partnership_track: {
       ...hasParts(ctx, pt),

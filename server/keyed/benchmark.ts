@@ -5,6 +5,7 @@ import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type EmploymentType, type Practice
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
 import { DATE_RANGE_BASIS, type BenchmarkData, type BenchmarkScope, type BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, publishedCount, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
+import { unpackKeyedOffer } from '../../build/compute/keyed-offer.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
 import type { PackedSpecialty } from './packed-cells.ts';
@@ -180,7 +181,8 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
   if (ctx.plan.professionalSections && headline.sections) {
     const sec = headline.sections;
     data.fte_normalized = { percentiles: sec.fte_normalized.percentiles, mean: sec.fte_normalized.mean, n: sec.fte_normalized.n };
-    data.components = sec.components;
+    // base salary and bonus, then the whole offer (packed in the cell: keyed-offer.ts)
+    data.components = { ...sec.components, ...unpackKeyedOffer(sec.offer) };
     data.productivity = sec.productivity;
     data.trending = sec.trending;
     data.breakdowns = {
