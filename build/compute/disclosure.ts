@@ -106,50 +106,105 @@ const SLOTS_PER_COLUMN = 16; // 10 used
 const BLOCKS_PER_COLUMN = SLOTS_PER_COLUMN / 4;
 const COLUMNS = 32;
 
+/** A (cell key, column) pair whose draws are asked for. */
+export interface DrawPair {
+  key: CellKey;
+  column: Column;
+}
+
 /** The draw of one figure, in [-1/2, 1/2). */
 export interface Draws {
   draw(key: CellKey, column: Column, slot: Slot): number;
+  /**
+   * Encipher now, in one call, the draws of every pair not known yet (a cell whose figures need many cell keys
+   * asks for them together rather than one cipher call per pair). Values are the same either way.
+   */
+  prefetch?(pairs: readonly DrawPair[]): void;
 }
+
+/** Cell keys whose draws a Draws keeps (a direct-mapped table: a key that lands on a taken slot replaces it). */
+const KEPT_KEYS = 1024;
 
 /**
  * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). The draws of
  * one cell key and column are the 16 little-endian words of AES-256-ECB over its 4 blocks (lo, hi, block number
  * 4 x column + j, version), each as w / 2^32 - 1/2: one cipher call per (cell key, column) a figure of it is
- * asked for (ECB enciphers each block alone, so a column's draws are the same whichever other columns were
- * computed, and the same as when the columns of a group of 8 were enciphered in one call, as before). The
- * last few cell keys' draws are kept.
+ * asked for, or one for many pairs (prefetch). ECB enciphers each block alone, so a column's draws are the same
+ * however they are batched, and the same as when the columns of a group of 8 were enciphered together, as
+ * before. The draws of recent cell keys are kept (forgetting one only costs computing it again).
  */
 export function createDraws(drawKey: Uint8Array): Draws {
   if (drawKey.length !== 32) throw new Error('a draw key has 32 bytes');
   const cipher = createCipheriv('aes-256-ecb', drawKey, null);
   cipher.setAutoPadding(false);
-  const blocks = Buffer.alloc(BLOCKS_PER_COLUMN * 16);
-  for (let b = 0; b < BLOCKS_PER_COLUMN; b++) blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
-  const cache: { lo: number; hi: number; u: (Float64Array | undefined)[] }[] = [];
-  let last: (typeof cache)[number] | undefined;
-  const compute = (lo: number, hi: number, column: number): Float64Array => {
-    for (let b = 0; b < BLOCKS_PER_COLUMN; b++) {
-      blocks.writeUInt32LE(lo, b * 16);
-      blocks.writeUInt32LE(hi, b * 16 + 4);
-      blocks.writeUInt32LE(column * BLOCKS_PER_COLUMN + b, b * 16 + 8);
+  // slot s holds cell key (lo[s], hi[s]); bit c of have[s] says column c's 16 draws are in u at (s x COLUMNS + c) x 16
+  const lo = new Uint32Array(KEPT_KEYS);
+  const hi = new Uint32Array(KEPT_KEYS);
+  const taken = new Uint8Array(KEPT_KEYS);
+  const have = new Uint32Array(KEPT_KEYS);
+  const u = new Float64Array(KEPT_KEYS * COLUMNS * SLOTS_PER_COLUMN);
+  const slotOf = (key: CellKey): number => {
+    const s = (Math.imul(key.lo ^ Math.imul(key.hi, 0x85ebca6b), 0x9e3779b1) >>> 22) & (KEPT_KEYS - 1);
+    if (!taken[s] || lo[s] !== key.lo || hi[s] !== key.hi) {
+      taken[s] = 1;
+      lo[s] = key.lo;
+      hi[s] = key.hi;
+      have[s] = 0;
     }
-    const out = cipher.update(blocks);
-    const u = new Float64Array(SLOTS_PER_COLUMN);
-    for (let i = 0; i < SLOTS_PER_COLUMN; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
-    return u;
+    return s;
+  };
+  let plain = new DataView(new ArrayBuffer(0));
+  /** encipher the 4 blocks of each (slot, column) of `todo` (pairs of numbers) and store their draws where the slot still holds that key */
+  const compute = (todo: number[], keys: CellKey[]): void => {
+    const pairs = todo.length / 2;
+    const size = pairs * BLOCKS_PER_COLUMN * 16;
+    if (plain.byteLength < size) plain = new DataView(new ArrayBuffer(Math.max(size, 2 * plain.byteLength)));
+    for (let t = 0; t < pairs; t++) {
+      const column = todo[2 * t + 1]!;
+      const key = keys[t]!;
+      for (let b = 0; b < BLOCKS_PER_COLUMN; b++) {
+        const at = (t * BLOCKS_PER_COLUMN + b) * 16;
+        plain.setUint32(at, key.lo, true);
+        plain.setUint32(at + 4, key.hi, true);
+        plain.setUint32(at + 8, column * BLOCKS_PER_COLUMN + b, true);
+        plain.setUint32(at + 12, DISCLOSURE_METHOD_VERSION, true);
+      }
+    }
+    const out = cipher.update(new Uint8Array(plain.buffer, 0, size));
+    const words = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    for (let t = 0; t < pairs; t++) {
+      const s = todo[2 * t]!;
+      const column = todo[2 * t + 1]!;
+      const key = keys[t]!;
+      if (lo[s] !== key.lo || hi[s] !== key.hi) continue; // the slot went to another key meanwhile: computed again when asked for
+      const base = (s * COLUMNS + column) * SLOTS_PER_COLUMN;
+      for (let i = 0; i < SLOTS_PER_COLUMN; i++) u[base + i] = words.getUint32((t * SLOTS_PER_COLUMN + i) * 4, true) / TWO32 - 0.5;
+      have[s]! |= 1 << column;
+    }
+  };
+  const checked = (column: number) => {
+    if (!(Number.isInteger(column) && column >= 0 && column < COLUMNS)) throw new Error(`no draw column ${column}`);
+    return column;
   };
   return {
     draw(key, column, slot) {
-      if (!(column >= 0 && column < COLUMNS)) throw new Error(`no draw column ${column}`);
-      let hit = last !== undefined && last.lo === key.lo && last.hi === key.hi ? last : cache.find((c) => c.lo === key.lo && c.hi === key.hi);
-      if (!hit) {
-        hit = { lo: key.lo, hi: key.hi, u: [] };
-        cache.unshift(hit);
-        if (cache.length > 8) cache.pop();
+      const s = slotOf(key);
+      if (!(have[s]! & (1 << checked(column)))) compute([s, column], [key]);
+      return u[(s * COLUMNS + column) * SLOTS_PER_COLUMN + slot]!;
+    },
+    prefetch(pairs) {
+      const todo: number[] = [];
+      const keys: CellKey[] = [];
+      for (const { key, column } of pairs) {
+        const s = slotOf(key);
+        if (have[s]! & (1 << checked(column))) continue;
+        let dup = false;
+        for (let t = 0; t < keys.length && !dup; t++) dup = todo[2 * t] === s && todo[2 * t + 1] === column && keys[t]!.lo === key.lo && keys[t]!.hi === key.hi;
+        if (dup) continue;
+        todo.push(s, column);
+        keys.push(key);
       }
-      last = hit;
-      const u = hit.u[column] ?? (hit.u[column] = compute(key.lo, key.hi, column));
-      return u[slot]!;
+      if (keys.length) compute(todo, keys);
     },
   };
 }

@@ -15,7 +15,7 @@ import {
 import { dayToIso, type Dataset } from './dataset.ts';
 import {
   COUNT_SPAN, DISCLOSURE_METHOD_VERSION, drawsFor, perturbedCount, perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, TWO32,
-  type CellKey, type CellNoise, type Column,
+  type CellKey, type CellNoise, type Column, type DrawPair,
 } from './disclosure.ts';
 import { publishedGrid, publishedMedianCi, TAILS_MIN_N, type PublishedCi, type PublishedGrid } from './published.ts';
 import type { NationalFacts } from './national.ts';
@@ -336,11 +336,19 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   const { fte, base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
   const fteSum = sumOf(c.fte, c, idx);
   const wrvuKey = sumOf(c.wrvus, c, idx).key;
+  const baseKey = sumOf(c.base, c, idx).key;
+  const bonusKey = sumOf(c.bonus, c, idx).key;
+  // the sections' draws in one cipher call: each column's own and the count column of the same reports
+  const pairs: DrawPair[] = [];
+  for (const [count, key, columns] of [
+    [fte.length, fteSum.key, [COLUMN.fte]], [wrvuVals.length, wrvuKey, [COLUMN.wrvus, COLUMN.perWrvu]],
+    [baseVals.length, baseKey, [COLUMN.base]], [bonusVals.length, bonusKey, [COLUMN.bonus]],
+  ] as const) {
+    if (count >= MIN_SAMPLE) for (const column of [COLUMN.total, ...columns]) pairs.push({ key, column });
+  }
+  drawsFor(c.drawKey).prefetch?.(pairs);
   const published = (n: number, key: CellKey) => publishedCount(countOf(c, n, key));
-  const component = (vals: Float64Array, column: Column, src: Float64Array) => {
-    const key = sumOf(src, c, idx).key;
-    return { n: published(vals.length, key), ...quartiles(vals, noiseOf(c, column, key)) };
-  };
+  const component = (vals: Float64Array, column: Column, key: CellKey) => ({ n: published(vals.length, key), ...quartiles(vals, noiseOf(c, column, key)) });
   base.sections = {
     fte_normalized: {
       n: published(fte.length, fteSum.key),
@@ -355,8 +363,8 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
       compensation_per_wrvu: upperQuartiles(perWrvuVals, noiseOf(c, COLUMN.perWrvu, wrvuKey), cents),
     },
     components: {
-      base_salary: component(baseVals, COLUMN.base, c.base),
-      bonus: component(bonusVals, COLUMN.bonus, c.bonus),
+      base_salary: component(baseVals, COLUMN.base, baseKey),
+      bonus: component(bonusVals, COLUMN.bonus, bonusKey),
     },
     offer: keyedOfferPacked(c, idx),
     trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),

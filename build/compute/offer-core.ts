@@ -8,8 +8,8 @@
  * Money values and $/wRVU conversion rates arrive already multiplied by each report's record factor (the
  * build reads them so); weeks, nights, miles and years are not pay (no spread correction).
  */
-import { COMPENSATION_MODELS, MONEY_COMPONENTS, type MoneyComponent, type OfferFigureColumn } from '../contract/offer-terms.ts';
-import { COLUMN, drawsFor, perturbedCount, TWO32, type CellKey, type CellNoise, type Column } from './disclosure.ts';
+import { COMPENSATION_MODELS, MONEY_COMPONENTS, OFFER_FIGURE_COLUMNS, type MoneyComponent, type OfferFigureColumn } from '../contract/offer-terms.ts';
+import { COLUMN, drawsFor, perturbedCount, TWO32, type CellKey, type CellNoise, type Column, type DrawPair } from './disclosure.ts';
 import { publishedGrid, type PublishedGrid } from './published.ts';
 import { FLOORS } from './stats.ts';
 
@@ -59,20 +59,35 @@ export const RATE_COLUMN = {
  * quartile grid is keyed once, in the pass that found it.
  */
 interface Subset {
+  /** how many reports */
+  n: number;
+  /** which (a union, which is only counted, does not list them) */
   idx: number[];
-  lo: number;
-  hi: number;
+  /** the two lanes' sums (exact: up to 2^21 reports x 2^32 stays below 2^53); a typed array, so the object's shape never changes with the size of the sums */
+  sums: Float64Array;
 }
 
-const subset = (): Subset => ({ idx: [], lo: 0, hi: 0 });
+const subset = (): Subset => ({ n: 0, idx: [], sums: new Float64Array(2) });
 
 function add(ctx: OfferCtx, s: Subset, i: number): void {
+  s.n++;
   s.idx.push(i);
-  s.lo += ctx.src.keyLo[i]!; // exact: up to 2^21 reports x 2^32 stays below 2^53
-  s.hi += ctx.src.keyHi[i]!;
+  s.sums[0]! += ctx.src.keyLo[i]!;
+  s.sums[1]! += ctx.src.keyHi[i]!;
 }
 
-const keyOf = (s: Subset): CellKey => ({ lo: s.lo % TWO32, hi: s.hi % TWO32 });
+/** The union of disjoint subsets, to be counted (its reports are not listed). */
+function union(parts: Subset[]): Subset {
+  const out = subset();
+  for (const p of parts) {
+    out.n += p.n;
+    out.sums[0]! += p.sums[0]!;
+    out.sums[1]! += p.sums[1]!;
+  }
+  return out;
+}
+
+const keyOf = (s: Subset): CellKey => ({ lo: s.sums[0]! % TWO32, hi: s.sums[1]! % TWO32 });
 
 function noiseOf(ctx: OfferCtx, s: Subset, column: Column, pay: boolean): CellNoise {
   return { draws: drawsFor(ctx.src.drawKey), key: keyOf(s), column, pay };
@@ -80,8 +95,8 @@ function noiseOf(ctx: OfferCtx, s: Subset, column: Column, pay: boolean): CellNo
 
 /** A published count of the reports of `s`: perturbed from the floor on (within the context's classes), null below. */
 function offerCount(ctx: OfferCtx, s: Subset): number | null {
-  if (s.idx.length < ctx.floor) return null;
-  return perturbedCount(s.idx.length, ctx.thresholds, { draws: drawsFor(ctx.src.drawKey), key: keyOf(s) });
+  if (s.n < ctx.floor) return null;
+  return perturbedCount(s.n, ctx.thresholds, { draws: drawsFor(ctx.src.drawKey), key: keyOf(s) });
 }
 
 /** What a count contributes to a share: its published value, or the stand-in below the floor. */
@@ -89,7 +104,7 @@ const shareCount = (ctx: OfferCtx, s: Subset) => offerCount(ctx, s) ?? SMALL_COU
 
 /** Percent of `part` among `parts` (each a set of reports), from their share counts, unrounded; null when fewer than the floor answered. */
 function shareOf(ctx: OfferCtx, part: Subset, parts: Subset[]): number | null {
-  if (parts.reduce((a, p) => a + p.idx.length, 0) < ctx.floor) return null;
+  if (parts.reduce((a, p) => a + p.n, 0) < ctx.floor) return null;
   const total = parts.reduce((a, p) => a + shareCount(ctx, p), 0);
   return (100 * shareCount(ctx, part)) / total;
 }
@@ -102,7 +117,7 @@ function sortedValues(col: Float64Array, idx: readonly number[]): Float64Array {
 
 /** The published grid (unrounded) of column `c` over `s`, or null below the floor. */
 function gridOf(ctx: OfferCtx, s: Subset, c: OfferFigureColumn, column: Column, pay: boolean): PublishedGrid | null {
-  if (s.idx.length < ctx.floor) return null;
+  if (s.n < ctx.floor) return null;
   return publishedGrid(sortedValues(ctx.src.offer[c], s.idx), noiseOf(ctx, s, column, pay));
 }
 
@@ -122,9 +137,9 @@ export interface HasParts {
 }
 
 function hasParts(ctx: OfferCtx, a: Answers): HasParts {
-  const answered: Subset = { idx: a.withIt.idx.concat(a.without.idx), lo: a.withIt.lo + a.without.lo, hi: a.withIt.hi + a.without.hi };
+  const answered = union([a.withIt, a.without]);
   return {
-    answered: offerCount(ctx, answered), share_with_pct: shareOf(ctx, a.withIt, [a.withIt, a.without]), n_with: offerCount(ctx, a.withIt), exactWith: a.withIt.idx.length,
+    answered: offerCount(ctx, answered), share_with_pct: shareOf(ctx, a.withIt, [a.withIt, a.without]), n_with: offerCount(ctx, a.withIt), exactWith: a.withIt.n,
   };
 }
 
@@ -162,11 +177,27 @@ export interface OfferParts {
 }
 
 function medianParts(ctx: OfferCtx, s: Subset, c: OfferFigureColumn, column: Column, pay: boolean): MedianParts {
-  return { exactN: s.idx.length, p50: gridOf(ctx, s, c, column, pay)?.p50 ?? null };
+  return { exactN: s.n, p50: gridOf(ctx, s, c, column, pay)?.p50 ?? null };
 }
 
 function quantityParts(ctx: OfferCtx, s: Subset, c: 'pto_weeks' | 'call_nights_per_month'): QuantityParts {
-  return { n: offerCount(ctx, s), exactN: s.idx.length, grid: gridOf(ctx, s, c, COLUMN[c], false) };
+  return { n: offerCount(ctx, s), exactN: s.n, grid: gridOf(ctx, s, c, COLUMN[c], false) };
+}
+
+const answered = new WeakMap<OfferFigureColumns, Uint8Array>();
+
+/** 1 for each report that answers some whole-offer question (computed once per set of columns). */
+function answersAny(o: OfferFigureColumns): Uint8Array {
+  let a = answered.get(o);
+  if (a) return a;
+  const n = o.compensation_model.length;
+  a = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (o.compensation_model[i]! >= 0) a[i] = 1;
+    else for (const c of OFFER_FIGURE_COLUMNS) if (!Number.isNaN(o[c][i]!)) { a[i] = 1; break; }
+  }
+  answered.set(o, a);
+  return a;
 }
 
 /** The has-it-or-not questions: the money components (MONEY_COMPONENTS order), then non-compete and partnership track. */
@@ -184,9 +215,12 @@ export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
   const byModel = COMPENSATION_MODELS.map(subset);
   const rated = COMPENSATION_MODELS.map(subset);
   const ncYears = subset();
+  const any = answersAny(O);
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
-    for (const h of has) {
+    if (!any[i]) continue; // answered nothing: in no subset
+    for (let q = 0; q < has.length; q++) {
+      const h = has[q]!;
       const v = h.col[i]!;
       if (v > 0) add(ctx, h.withIt, i);
       else if (!Number.isNaN(v)) add(ctx, h.without, i); // 0: none; NaN: not answered
@@ -200,9 +234,39 @@ export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
     }
     if (O.non_compete_miles[i]! > 0 && !Number.isNaN(O.non_compete_years[i]!)) add(ctx, ncYears, i);
   }
-  const named: Subset = { idx: byModel.flatMap((s) => s.idx), lo: byModel.reduce((a, s) => a + s.lo, 0), hi: byModel.reduce((a, s) => a + s.hi, 0) };
+  const named = union(byModel);
   const nc = has[MONEY_COMPONENTS.length]!;
   const pt = has[MONEY_COMPONENTS.length + 1]!;
+  // every draw the figures below take, enciphered together: the count of each subset from the floor on, and
+  // the grid column of each subset that gives quartiles or a median (plain pushes: no spread of arrays that
+  // may be empty, which sent V8 back and forth between optimised and unoptimised code)
+  const pairs: DrawPair[] = [];
+  const count = (x: Subset) => {
+    if (x.n >= ctx.floor) pairs.push({ key: keyOf(x), column: COLUMN.total });
+  };
+  const gridded = (x: Subset, column: Column) => {
+    if (x.n >= ctx.floor) pairs.push({ key: keyOf(x), column });
+  };
+  MONEY_COMPONENTS.forEach((c, k) => gridded(has[k]!.withIt, MONEY_COLUMN[c.field]));
+  for (const h of has) {
+    count(h.withIt);
+    count(h.without);
+    count(union([h.withIt, h.without]));
+  }
+  count(nights);
+  count(pto);
+  count(named);
+  COMPENSATION_MODELS.forEach((m, k) => {
+    count(byModel[k]!);
+    count(rated[k]!);
+    gridded(rated[k]!, RATE_COLUMN[m.value]);
+  });
+  gridded(pto, COLUMN.pto_weeks);
+  gridded(nights, COLUMN.call_nights_per_month);
+  gridded(nc.withIt, COLUMN.non_compete_miles);
+  gridded(ncYears, COLUMN.non_compete_years);
+  gridded(pt.withIt, COLUMN.partnership_track_years);
+  drawsFor(ctx.src.drawKey).prefetch?.(pairs);
   return {
     money: MONEY_COMPONENTS.map((c, k) => ({ component: c.field, ...hasParts(ctx, has[k]!), grid: gridOf(ctx, has[k]!.withIt, c.field, MONEY_COLUMN[c.field], true) })),
     pto_weeks: quantityParts(ctx, pto, 'pto_weeks'),
