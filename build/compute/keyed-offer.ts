@@ -8,7 +8,7 @@
 import { COMPENSATION_MODELS, MONEY_COMPONENTS, OFFER_FIGURE_COLUMNS } from '../contract/offer-terms.ts';
 import type { KeyedOfferPacked, KeyedReportsArtifact } from '../contract/keyed-artifacts.ts';
 import type { KeyedOfferComponents } from '../contract/keyed-api.ts';
-import { half, offerParts, type OfferFigureColumns, type OfferSource, type QuantityParts } from './offer-core.ts';
+import { answersAny, half, offerParts, type OfferFigureColumns, type OfferSource, type QuantityParts } from './offer-core.ts';
 import { roundPct } from './stats.ts';
 
 /** The keyed API's floor and count classes (keyed.ts: MIN_SAMPLE, SUFFICIENT_SAMPLE). */
@@ -33,7 +33,11 @@ const quantity = (q: QuantityParts) => trim([q.n, r(q.grid?.p25, half), r(q.grid
  * (fewer than 5 reports answered each question).
  */
 export function keyedOfferPacked(src: OfferSource, idx: ArrayLike<number>): KeyedOfferPacked | null {
-  if (idx.length < FLOOR) return null;
+  // fewer than 5 reports answering anything: every figure is null (no count, no share, no quartile)
+  const any = answersAny(src.offer);
+  let answering = 0;
+  for (let k = 0; k < idx.length && answering < FLOOR; k++) answering += any[idx[k]!]!;
+  if (answering < FLOOR) return null;
   const p = offerParts({ src, floor: FLOOR, thresholds: THRESHOLDS }, idx);
   const m = p.compensation_models;
   const nc = p.non_compete;

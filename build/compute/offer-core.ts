@@ -63,17 +63,18 @@ interface Subset {
   n: number;
   /** which (a union, which is only counted, does not list them) */
   idx: number[];
-  /** the two lanes' sums (exact: up to 2^21 reports x 2^32 stays below 2^53); a typed array, so the object's shape never changes with the size of the sums */
-  sums: Float64Array;
+  /** the two lanes' sums (exact: up to 2^21 reports x 2^32 stays below 2^53) */
+  lo: number;
+  hi: number;
 }
 
-const subset = (): Subset => ({ n: 0, idx: [], sums: new Float64Array(2) });
+const subset = (): Subset => ({ n: 0, idx: [], lo: 0, hi: 0 });
 
-function add(ctx: OfferCtx, s: Subset, i: number): void {
+function add(s: Subset, i: number, lo: number, hi: number): void {
   s.n++;
   s.idx.push(i);
-  s.sums[0]! += ctx.src.keyLo[i]!;
-  s.sums[1]! += ctx.src.keyHi[i]!;
+  s.lo += lo;
+  s.hi += hi;
 }
 
 /** The union of disjoint subsets, to be counted (its reports are not listed). */
@@ -81,13 +82,13 @@ function union(parts: Subset[]): Subset {
   const out = subset();
   for (const p of parts) {
     out.n += p.n;
-    out.sums[0]! += p.sums[0]!;
-    out.sums[1]! += p.sums[1]!;
+    out.lo += p.lo;
+    out.hi += p.hi;
   }
   return out;
 }
 
-const keyOf = (s: Subset): CellKey => ({ lo: s.sums[0]! % TWO32, hi: s.sums[1]! % TWO32 });
+const keyOf = (s: Subset): CellKey => ({ lo: s.lo % TWO32, hi: s.hi % TWO32 });
 
 function noiseOf(ctx: OfferCtx, s: Subset, column: Column, pay: boolean): CellNoise {
   return { draws: drawsFor(ctx.src.drawKey), key: keyOf(s), column, pay };
@@ -187,7 +188,7 @@ function quantityParts(ctx: OfferCtx, s: Subset, c: 'pto_weeks' | 'call_nights_p
 const answered = new WeakMap<OfferFigureColumns, Uint8Array>();
 
 /** 1 for each report that answers some whole-offer question (computed once per set of columns). */
-function answersAny(o: OfferFigureColumns): Uint8Array {
+export function answersAny(o: OfferFigureColumns): Uint8Array {
   let a = answered.get(o);
   if (a) return a;
   const n = o.compensation_model.length;
@@ -219,20 +220,22 @@ export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;
     if (!any[i]) continue; // answered nothing: in no subset
+    const lo = ctx.src.keyLo[i]!;
+    const hi = ctx.src.keyHi[i]!;
     for (let q = 0; q < has.length; q++) {
       const h = has[q]!;
       const v = h.col[i]!;
-      if (v > 0) add(ctx, h.withIt, i);
-      else if (!Number.isNaN(v)) add(ctx, h.without, i); // 0: none; NaN: not answered
+      if (v > 0) add(h.withIt, i, lo, hi);
+      else if (!Number.isNaN(v)) add(h.without, i, lo, hi); // 0: none; NaN: not answered
     }
-    if (O.call_nights_per_month[i]! > 0) add(ctx, nights, i);
-    if (!Number.isNaN(O.pto_weeks[i]!)) add(ctx, pto, i);
+    if (O.call_nights_per_month[i]! > 0) add(nights, i, lo, hi);
+    if (!Number.isNaN(O.pto_weeks[i]!)) add(pto, i, lo, hi);
     const m = O.compensation_model[i]!;
     if (m >= 0) {
-      add(ctx, byModel[m]!, i);
-      if (!Number.isNaN(O.wrvu_conversion_rate[i]!)) add(ctx, rated[m]!, i);
+      add(byModel[m]!, i, lo, hi);
+      if (!Number.isNaN(O.wrvu_conversion_rate[i]!)) add(rated[m]!, i, lo, hi);
     }
-    if (O.non_compete_miles[i]! > 0 && !Number.isNaN(O.non_compete_years[i]!)) add(ctx, ncYears, i);
+    if (O.non_compete_miles[i]! > 0 && !Number.isNaN(O.non_compete_years[i]!)) add(ncYears, i, lo, hi);
   }
   const named = union(byModel);
   const nc = has[MONEY_COMPONENTS.length]!;
