@@ -284,9 +284,11 @@ export function sortedCellColumns(c: KeyedColumns, idx: ArrayLike<number>): Sort
 
 /**
  * Everything the keyed API returns for one cell. `idx` lists report positions in ascending order; `sorted`,
- * when given, holds the cell's other columns already sorted (else they are sorted here).
+ * when given, holds the cell's other columns already sorted (else they are sorted here). `withOffer` false
+ * leaves the whole offer out (sections.offer null) for a cell whose sections nobody reads (the server's
+ * computed scopes and breakdown rows; keyedCellOffer adds it when the cell turns out to be a headline).
  */
-export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo, sorted?: SortedCellColumns): KeyedCell {
+export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo, sorted?: SortedCellColumns, withOffer = true): KeyedCell {
   const n = idx.length;
   const years = new Set<number>();
   let earliest = Infinity;
@@ -366,7 +368,7 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
       base_salary: component(baseVals, COLUMN.base, baseKey),
       bonus: component(bonusVals, COLUMN.bonus, bonusKey),
     },
-    offer: keyedOfferPacked(c, idx),
+    offer: withOffer ? keyedOfferPacked(c, idx) : null,
     trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),
     by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
   };
