@@ -61,25 +61,26 @@ export const RATE_COLUMN = {
 interface Subset {
   /** how many reports */
   n: number;
-  /** which (a union, which is only counted, does not list them) */
-  idx: number[];
+  /** which, for a subset whose values are read (quartiles, medians); null for one that is only counted */
+  idx: number[] | null;
   /** the two lanes' sums (exact: up to 2^21 reports x 2^32 stays below 2^53) */
   lo: number;
   hi: number;
 }
 
-const subset = (): Subset => ({ n: 0, idx: [], lo: 0, hi: 0 });
+/** A subset whose reports are listed (`listed`), or only counted and keyed. */
+const subset = (listed: boolean): Subset => ({ n: 0, idx: listed ? [] : null, lo: 0, hi: 0 });
 
 function add(s: Subset, i: number, lo: number, hi: number): void {
   s.n++;
-  s.idx.push(i);
+  s.idx?.push(i);
   s.lo += lo;
   s.hi += hi;
 }
 
 /** The union of disjoint subsets, to be counted (its reports are not listed). */
 function union(parts: Subset[]): Subset {
-  const out = subset();
+  const out = subset(false);
   for (const p of parts) {
     out.n += p.n;
     out.lo += p.lo;
@@ -119,7 +120,7 @@ function sortedValues(col: Float64Array, idx: readonly number[]): Float64Array {
 /** The published grid (unrounded) of column `c` over `s`, or null below the floor. */
 function gridOf(ctx: OfferCtx, s: Subset, c: OfferFigureColumn, column: Column, pay: boolean): PublishedGrid | null {
   if (s.n < ctx.floor) return null;
-  return publishedGrid(sortedValues(ctx.src.offer[c], s.idx), noiseOf(ctx, s, column, pay));
+  return publishedGrid(sortedValues(ctx.src.offer[c], s.idx!), noiseOf(ctx, s, column, pay));
 }
 
 /** The reports that answered a has-it-or-not question (a value, 0 included): those above 0 and those at 0. */
@@ -210,12 +211,12 @@ const HAS_COLUMNS: readonly OfferFigureColumn[] = [...MONEY_COMPONENTS.map((c) =
  */
 export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
   const O = ctx.src.offer;
-  const has = HAS_COLUMNS.map((c): Answers & { col: Float64Array } => ({ col: O[c], withIt: subset(), without: subset() }));
-  const nights = subset();
-  const pto = subset();
-  const byModel = COMPENSATION_MODELS.map(subset);
-  const rated = COMPENSATION_MODELS.map(subset);
-  const ncYears = subset();
+  const has = HAS_COLUMNS.map((c): Answers & { col: Float64Array } => ({ col: O[c], withIt: subset(true), without: subset(false) }));
+  const nights = subset(true);
+  const pto = subset(true);
+  const byModel = COMPENSATION_MODELS.map(() => subset(false));
+  const rated = COMPENSATION_MODELS.map(() => subset(true));
+  const ncYears = subset(true);
   const any = answersAny(O);
   for (let k = 0; k < idx.length; k++) {
     const i = idx[k]!;

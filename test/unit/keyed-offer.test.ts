@@ -246,6 +246,14 @@ describe('keyed whole offer: small cells', () => {
     expect(packed[1]).toEqual([pub(range(6)), 50]); // sign-on bonus: answered and share only
     expect(unpackKeyedOffer(packed)).toEqual(componentsOf(all));
     expect(unpackKeyedOffer(undefined)).toEqual(unpackKeyedOffer(null));
+    // the artifact schema refuses a malformed packed offer
+    const cell = keyedCell(cols, all, NO_BLS);
+    const withOffer = (offer: unknown) => KeyedCell.safeParse({ ...cell, sections: { ...cell.sections!, offer } }).success;
+    expect(withOffer(packed)).toBe(true);
+    expect(withOffer(null)).toBe(true);
+    expect(withOffer(packed.slice(0, 10))).toBe(false); // a group missing
+    expect(withOffer([[1, 2, 3, 4, 5, 6, 7], ...packed.slice(1)])).toBe(false); // a money group of 7 figures
+    expect(withOffer([['1'], ...packed.slice(1)])).toBe(false); // not a number
   });
 });
 
