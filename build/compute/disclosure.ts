@@ -85,9 +85,9 @@ export function cellKeyOfRange(lo: ArrayLike<number>, hi: ArrayLike<number>, fro
 // ---------------------------------------------------------------- keyed draws
 
 /**
- * Columns whose figures are published, each with its own draws. Columns come in groups of 8 (32 AES blocks
- * a group); a group is computed only when one of its columns is asked for, and adding a group leaves the draws
- * of the others as they were. Group 0: the headline columns; groups 1-3: the whole offer (offer-terms.ts).
+ * Columns whose figures are published, each with its own draws: column c's 16 slots are the four AES blocks
+ * numbered 4c to 4c + 3 (below), computed only when one of its figures is asked for, so adding a column leaves
+ * the draws of the others as they were. Columns 0-7: the headline columns; 8-31: the whole offer (offer-terms.ts).
  */
 export const COLUMN = {
   total: 0, fte: 1, base: 2, bonus: 3, wrvus: 4, perWrvu: 5, rate: 6,
@@ -102,57 +102,109 @@ export type Column = (typeof COLUMN)[keyof typeof COLUMN];
 /** Which figure of a column a draw moves. */
 export const SLOT = { p10: 0, p25: 1, p50: 2, p75: 3, p90: 4, ciLower: 5, ciUpper: 6, sum: 7, squares: 8, count: 9 } as const;
 export type Slot = (typeof SLOT)[keyof typeof SLOT];
-const SLOTS_PER_COLUMN = 16;
-const COLUMNS_PER_GROUP = 8;
-const GROUPS = 4;
-const DRAWS_PER_GROUP = COLUMNS_PER_GROUP * SLOTS_PER_COLUMN; // 8 columns x 16 slots (10 used): 32 AES blocks
+const SLOTS_PER_COLUMN = 16; // 10 used
+const BLOCKS_PER_COLUMN = SLOTS_PER_COLUMN / 4;
+const COLUMNS = 32;
+
+/** A (cell key, column) pair whose draws are asked for. */
+export interface DrawPair {
+  key: CellKey;
+  column: Column;
+}
 
 /** The draw of one figure, in [-1/2, 1/2). */
 export interface Draws {
   draw(key: CellKey, column: Column, slot: Slot): number;
+  /**
+   * Encipher now, in one call, the draws of every pair not known yet (a cell whose figures need many cell keys
+   * asks for them together rather than one cipher call per pair). Values are the same either way.
+   */
+  prefetch?(pairs: readonly DrawPair[]): void;
 }
 
+/** Cell keys whose draws a Draws keeps (a direct-mapped table: a key that lands on a taken slot replaces it). */
+const KEPT_KEYS = 1024;
+
 /**
- * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). Every draw
- * of one cell key and column group comes from one AES-256-ECB call over 32 blocks (lo, hi, block number,
- * version), so a cell costs one call per group, not one per figure; the last few keys' draws are kept.
+ * Draws under a 32-byte draw key (derived from the reports DB's secret by the build: drawKeyOf). The draws of
+ * one cell key and column are the 16 little-endian words of AES-256-ECB over its 4 blocks (lo, hi, block number
+ * 4 x column + j, version), each as w / 2^32 - 1/2: one cipher call per (cell key, column) a figure of it is
+ * asked for, or one for many pairs (prefetch). ECB enciphers each block alone, so a column's draws are the same
+ * however they are batched, and the same as when the columns of a group of 8 were enciphered together, as
+ * before. The draws of recent cell keys are kept (forgetting one only costs computing it again).
  */
 export function createDraws(drawKey: Uint8Array): Draws {
   if (drawKey.length !== 32) throw new Error('a draw key has 32 bytes');
   const cipher = createCipheriv('aes-256-ecb', drawKey, null);
   cipher.setAutoPadding(false);
-  const blocksPerGroup = DRAWS_PER_GROUP / 4;
-  const groupBlocks = Array.from({ length: GROUPS }, (_, g) => {
-    const blocks = Buffer.alloc(DRAWS_PER_GROUP * 4);
-    for (let b = 0; b < blocksPerGroup; b++) {
-      blocks.writeUInt32LE(g * blocksPerGroup + b, b * 16 + 8);
-      blocks.writeUInt32LE(DISCLOSURE_METHOD_VERSION, b * 16 + 12);
+  // slot s holds cell key (lo[s], hi[s]); bit c of have[s] says column c's 16 draws are in u at (s x COLUMNS + c) x 16
+  const lo = new Uint32Array(KEPT_KEYS);
+  const hi = new Uint32Array(KEPT_KEYS);
+  const taken = new Uint8Array(KEPT_KEYS);
+  const have = new Uint32Array(KEPT_KEYS);
+  const u = new Float64Array(KEPT_KEYS * COLUMNS * SLOTS_PER_COLUMN);
+  const slotOf = (key: CellKey): number => {
+    const s = (Math.imul(key.lo ^ Math.imul(key.hi, 0x85ebca6b), 0x9e3779b1) >>> 22) & (KEPT_KEYS - 1);
+    if (!taken[s] || lo[s] !== key.lo || hi[s] !== key.hi) {
+      taken[s] = 1;
+      lo[s] = key.lo;
+      hi[s] = key.hi;
+      have[s] = 0;
     }
-    return blocks;
-  });
-  const cache: { lo: number; hi: number; u: (Float64Array | undefined)[] }[] = [];
-  const compute = (lo: number, hi: number, g: number): Float64Array => {
-    const blocks = groupBlocks[g]!;
-    for (let b = 0; b < blocksPerGroup; b++) {
-      blocks.writeUInt32LE(lo, b * 16);
-      blocks.writeUInt32LE(hi, b * 16 + 4);
+    return s;
+  };
+  let plain = new DataView(new ArrayBuffer(0));
+  /** encipher the 4 blocks of each (slot, column) of `todo` (pairs of numbers) and store their draws where the slot still holds that key */
+  const compute = (todo: number[], keys: CellKey[]): void => {
+    const pairs = todo.length / 2;
+    const size = pairs * BLOCKS_PER_COLUMN * 16;
+    if (plain.byteLength < size) plain = new DataView(new ArrayBuffer(Math.max(size, 2 * plain.byteLength)));
+    for (let t = 0; t < pairs; t++) {
+      const column = todo[2 * t + 1]!;
+      const key = keys[t]!;
+      for (let b = 0; b < BLOCKS_PER_COLUMN; b++) {
+        const at = (t * BLOCKS_PER_COLUMN + b) * 16;
+        plain.setUint32(at, key.lo, true);
+        plain.setUint32(at + 4, key.hi, true);
+        plain.setUint32(at + 8, column * BLOCKS_PER_COLUMN + b, true);
+        plain.setUint32(at + 12, DISCLOSURE_METHOD_VERSION, true);
+      }
     }
-    const out = cipher.update(blocks);
-    const u = new Float64Array(DRAWS_PER_GROUP);
-    for (let i = 0; i < DRAWS_PER_GROUP; i++) u[i] = out.readUInt32LE(i * 4) / TWO32 - 0.5;
-    return u;
+    const out = cipher.update(new Uint8Array(plain.buffer, 0, size));
+    const words = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    for (let t = 0; t < pairs; t++) {
+      const s = todo[2 * t]!;
+      const column = todo[2 * t + 1]!;
+      const key = keys[t]!;
+      if (lo[s] !== key.lo || hi[s] !== key.hi) continue; // the slot went to another key meanwhile: computed again when asked for
+      const base = (s * COLUMNS + column) * SLOTS_PER_COLUMN;
+      for (let i = 0; i < SLOTS_PER_COLUMN; i++) u[base + i] = words.getUint32((t * SLOTS_PER_COLUMN + i) * 4, true) / TWO32 - 0.5;
+      have[s]! |= 1 << column;
+    }
+  };
+  const checked = (column: number) => {
+    if (!(Number.isInteger(column) && column >= 0 && column < COLUMNS)) throw new Error(`no draw column ${column}`);
+    return column;
   };
   return {
     draw(key, column, slot) {
-      let hit = cache.find((c) => c.lo === key.lo && c.hi === key.hi);
-      if (!hit) {
-        hit = { lo: key.lo, hi: key.hi, u: [] };
-        cache.unshift(hit);
-        if (cache.length > 8) cache.pop();
+      const s = slotOf(key);
+      if (!(have[s]! & (1 << checked(column)))) compute([s, column], [key]);
+      return u[(s * COLUMNS + column) * SLOTS_PER_COLUMN + slot]!;
+    },
+    prefetch(pairs) {
+      const todo: number[] = [];
+      const keys: CellKey[] = [];
+      for (const { key, column } of pairs) {
+        const s = slotOf(key);
+        if (have[s]! & (1 << checked(column))) continue;
+        let dup = false;
+        for (let t = 0; t < keys.length && !dup; t++) dup = todo[2 * t] === s && todo[2 * t + 1] === column && keys[t]!.lo === key.lo && keys[t]!.hi === key.hi;
+        if (dup) continue;
+        todo.push(s, column);
+        keys.push(key);
       }
-      const g = Math.floor(column / COLUMNS_PER_GROUP);
-      const u = hit.u[g] ?? (hit.u[g] = compute(key.lo, key.hi, g));
-      return u[(column % COLUMNS_PER_GROUP) * SLOTS_PER_COLUMN + slot]!;
+      if (keys.length) compute(todo, keys);
     },
   };
 }

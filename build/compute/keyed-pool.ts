@@ -74,7 +74,7 @@ export function createKeyedPool(threads: number, take: (r: KeyedTaskResult) => v
         const task = waiting.shift()!();
         const c = task.columns;
         // the columns were made for this task: move them rather than copy
-        const buffers = [c.keyLo, c.keyHi, c.total, c.fte, c.base, c.bonus, c.wrvus, c.year, c.band, c.setting, c.employment, c.state, c.day].map((a) => a.buffer as ArrayBuffer);
+        const buffers = [c.keyLo, c.keyHi, c.total, c.fte, c.base, c.bonus, c.wrvus, c.year, c.band, c.setting, c.employment, c.state, c.day, ...Object.values(c.offer)].map((a) => a.buffer as ArrayBuffer);
         workers[w]!.postMessage(task, [...new Set(buffers)]);
         inFlight[w]!++;
         outstanding++;

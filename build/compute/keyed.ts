@@ -15,12 +15,15 @@ import {
 import { dayToIso, type Dataset } from './dataset.ts';
 import {
   COUNT_SPAN, DISCLOSURE_METHOD_VERSION, drawsFor, perturbedCount, perturbedMean, perturbedSd, COLUMN, NOISE_SPAN, QUANTILE_DECAY, QUANTILE_SPAN, RECORD_NOISE, SD_MIN_N, SQUARE_SPAN, TWO32,
-  type CellKey, type CellNoise, type Column,
+  type CellKey, type CellNoise, type Column, type DrawPair,
 } from './disclosure.ts';
 import { publishedGrid, publishedMedianCi, TAILS_MIN_N, type PublishedCi, type PublishedGrid } from './published.ts';
 import type { NationalFacts } from './national.ts';
 import { cellLayout, cellParts, cellSlice, distributeSorted } from './keyed-layout.ts';
 import { EXPERIENCE_BANDS, experienceBandIndex, fteNormalize, quantile, variancePct, winsorize } from './stats.ts';
+import { OFFER_FIGURE_COLUMNS } from '../contract/offer-terms.ts';
+import type { OfferFigureColumns } from './offer-core.ts';
+import { keyedOfferPacked, offerArtifactColumns, offerColumnsFromArtifact } from './keyed-offer.ts';
 
 export interface KeyedOptions {
   winsorLower: number;
@@ -71,6 +74,8 @@ export interface KeyedColumns {
   employment: Int8Array;
   state: Int16Array;
   day: Int32Array;
+  /** the whole offer as reported (money values and conversion rates distorted like pay): keyed-offer.ts */
+  offer: OfferFigureColumns;
 }
 
 export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOptions, facts: NationalFacts, partialFrom: number): KeyedColumns {
@@ -87,7 +92,9 @@ export function keyedColumnsFromDataset(ds: Dataset, si: number, opts: KeyedOpti
     total: new Float64Array(n), fte: new Float64Array(n), base: new Float64Array(n), bonus: new Float64Array(n), wrvus: new Float64Array(n),
     year: new Int32Array(n), band: new Int8Array(n), setting: new Int8Array(n), employment: new Int8Array(n),
     state: new Int16Array(n), day: new Int32Array(n),
+    offer: { compensation_model: R.offer.compensation_model.slice(start, end) } as OfferFigureColumns,
   };
+  for (const col of OFFER_FIGURE_COLUMNS) cols.offer[col] = R.offer[col].slice(start, end);
   for (let k = 0; k < n; k++) {
     const i = start + k;
     const total = R.total[i]!;
@@ -134,6 +141,7 @@ export function keyedColumnsFromArtifact(a: KeyedReportsArtifact): KeyedColumns 
     total: Float64Array.from(a.total), fte: f(a.fte), base: f(a.base), bonus: f(a.bonus), wrvus: f(a.wrvus),
     year: Int32Array.from(a.year), band: Int8Array.from(a.experience_band), setting: Int8Array.from(a.setting),
     employment: Int8Array.from(a.employment), state: Int16Array.from(a.state), day: Int32Array.from(a.day),
+    offer: offerColumnsFromArtifact(a.offer, a.count),
   };
 }
 
@@ -145,6 +153,7 @@ export function keyedReportsArtifact(slug: string, c: KeyedColumns): KeyedReport
     total: Array.from(c.total), fte: nul(c.fte), base: nul(c.base), bonus: nul(c.bonus), wrvus: nul(c.wrvus),
     year: Array.from(c.year), experience_band: Array.from(c.band), setting: Array.from(c.setting),
     employment: Array.from(c.employment), state: Array.from(c.state), day: Array.from(c.day),
+    ...offerArtifactColumns(c.offer, c.count),
   };
 }
 
@@ -275,9 +284,11 @@ export function sortedCellColumns(c: KeyedColumns, idx: ArrayLike<number>): Sort
 
 /**
  * Everything the keyed API returns for one cell. `idx` lists report positions in ascending order; `sorted`,
- * when given, holds the cell's other columns already sorted (else they are sorted here).
+ * when given, holds the cell's other columns already sorted (else they are sorted here). `withOffer` false
+ * leaves the whole offer out (sections.offer null) for a cell whose sections nobody reads (the server's
+ * computed scopes and breakdown rows; keyedCellOffer adds it when the cell turns out to be a headline).
  */
-export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo, sorted?: SortedCellColumns): KeyedCell {
+export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo, sorted?: SortedCellColumns, withOffer = true): KeyedCell {
   const n = idx.length;
   const years = new Set<number>();
   let earliest = Infinity;
@@ -327,11 +338,19 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
   const { fte, base: baseVals, wrvus: wrvuVals, perWrvu: perWrvuVals, bonus: bonusVals } = cols;
   const fteSum = sumOf(c.fte, c, idx);
   const wrvuKey = sumOf(c.wrvus, c, idx).key;
+  const baseKey = sumOf(c.base, c, idx).key;
+  const bonusKey = sumOf(c.bonus, c, idx).key;
+  // the sections' draws in one cipher call: each column's own and the count column of the same reports
+  const pairs: DrawPair[] = [];
+  for (const [count, key, columns] of [
+    [fte.length, fteSum.key, [COLUMN.fte]], [wrvuVals.length, wrvuKey, [COLUMN.wrvus, COLUMN.perWrvu]],
+    [baseVals.length, baseKey, [COLUMN.base]], [bonusVals.length, bonusKey, [COLUMN.bonus]],
+  ] as const) {
+    if (count >= MIN_SAMPLE) for (const column of [COLUMN.total, ...columns]) pairs.push({ key, column });
+  }
+  drawsFor(c.drawKey).prefetch?.(pairs);
   const published = (n: number, key: CellKey) => publishedCount(countOf(c, n, key));
-  const component = (vals: Float64Array, column: Column, src: Float64Array) => {
-    const key = sumOf(src, c, idx).key;
-    return { n: published(vals.length, key), ...quartiles(vals, noiseOf(c, column, key)) };
-  };
+  const component = (vals: Float64Array, column: Column, key: CellKey) => ({ n: published(vals.length, key), ...quartiles(vals, noiseOf(c, column, key)) });
   base.sections = {
     fte_normalized: {
       n: published(fte.length, fteSum.key),
@@ -346,9 +365,10 @@ export function keyedCell(c: KeyedColumns, idx: ArrayLike<number>, bls: BlsInfo,
       compensation_per_wrvu: upperQuartiles(perWrvuVals, noiseOf(c, COLUMN.perWrvu, wrvuKey), cents),
     },
     components: {
-      base_salary: component(baseVals, COLUMN.base, c.base),
-      bonus: component(bonusVals, COLUMN.bonus, c.bonus),
+      base_salary: component(baseVals, COLUMN.base, baseKey),
+      bonus: component(bonusVals, COLUMN.bonus, bonusKey),
     },
+    offer: withOffer ? keyedOfferPacked(c, idx) : null,
     trending: [...byYear.keys()].sort((a, b) => a - b).map((year): TrendRow => ({ year, ...breakdownFigures(c, byYear.get(year)!), partial: year >= c.partialFrom })),
     by_experience: EXPERIENCE_BANDS.map((label, b) => ({ label, ...breakdownFigures(c, byBand[b]!) })),
   };

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EMPLOYMENT_TYPES, PLAN_TIERS, PRACTICE_SETTINGS, REGIONS, SUBSCRIPTION_STATUSES } from './vocab.ts';
 import { OfferCheck } from './offer-check.ts';
+import { COMPENSATION_MODEL_VALUES } from './offer-terms.ts';
 
 /** What `methodology.data_date_range` measures. */
 export const DATE_RANGE_BASIS = 'submission dates of the reports' as const;
@@ -82,6 +83,80 @@ export const BreakdownElement = z
   .strict();
 const Quartiles = z.object({ n: floorCount, p25: num.nullable(), p50: num.nullable(), p75: num.nullable() }).strict();
 
+// ------------------------------------------------------------------ the whole offer (README: Keyed benchmark API, components)
+
+const pct = z.number().min(0).max(100);
+const answered = floorCount.describe('reports in the headline scope that answered the question (0 counts as an answer: none), perturbed like every count (by up to 2, never across 5 or 15); null below 5');
+const shareWith = pct.nullable().describe(
+  'percent of the reports that answered that have it (above 0), one decimal, from the two perturbed counts (with it, without it), a count below 5 counted as 2.5 whatever it is; null when fewer than 5 answered',
+);
+const nWith = floorCount.describe('reports that have it (above 0), perturbed like every count; null below 5, and then so are its figures');
+
+/** One money component: how common it is, and its quartiles among the reports that have it. */
+export const OfferMoneyComponent = z
+  .object({
+    answered,
+    share_with_pct: shareWith,
+    n_with: nWith,
+    p25: num.nullable().describe('among the reports that have it; whole USD, as reported (not scaled to full time); null when n_with is null'),
+    p50: num.nullable(),
+    p75: num.nullable(),
+  })
+  .strict();
+
+/** Quartiles of a quantity that is not money, to half units. */
+export const OfferQuantity = z
+  .object({ n: floorCount.describe('reports behind the quartiles, perturbed; null below 5'), p25: num.nullable(), p50: num.nullable(), p75: num.nullable() })
+  .strict();
+
+export const OfferModel = z
+  .object({
+    model: z.enum(COMPENSATION_MODEL_VALUES),
+    share_pct: pct.nullable().describe('percent of the reports naming a pay model that name this one, one decimal, from perturbed counts (a count below 5 counted as 2.5); null when fewer than 5 named one'),
+    conversion_rate: z
+      .object({
+        n: floorCount.describe('reports with this pay model that give their $/wRVU conversion rate, perturbed; null below 5'),
+        p50: num.nullable().describe('median of the contracts\' $/wRVU conversion rates, USD per wRVU in cents; null when n is null'),
+      })
+      .strict(),
+  })
+  .strict();
+
+const contractTerm = { answered, share_with_pct: shareWith, n_with: nWith };
+
+/** The whole offer beside base_salary and bonus: every field present whenever `components` is. */
+export const OfferComponentsKeyed = {
+  call_pay: OfferMoneyComponent.describe('pay for call beyond what the base covers, USD a year (part of total compensation)'),
+  signing_bonus: OfferMoneyComponent.describe('sign-on bonus, USD once'),
+  retention_bonus: OfferMoneyComponent.describe('retention bonus, USD once'),
+  relocation: OfferMoneyComponent.describe('relocation money, USD once'),
+  loan_repayment: OfferMoneyComponent.describe('student loan repayment over the whole contract, USD in all'),
+  cme_allowance: OfferMoneyComponent.describe('continuing medical education money, USD a year'),
+  pto_weeks: OfferQuantity.describe('weeks of paid time off a year, quartiles to half weeks'),
+  call_nights_per_month: OfferQuantity.describe('nights of call a month among the reports that take call (above 0), quartiles to half nights'),
+  compensation_models: z
+    .object({
+      answered: floorCount.describe('reports that name their pay model, perturbed; null below 5'),
+      models: z.array(OfferModel).describe('every pay model, in a fixed order: salary, salary_plus_productivity, production, collections, shift'),
+    })
+    .strict(),
+  non_compete: z
+    .object({
+      ...contractTerm,
+      median_miles: num.nullable().describe('median radius among the contracts with a non-compete, whole miles; null when n_with is null'),
+      median_years: num.nullable().describe('median length among the contracts with a non-compete that give it, to half years; null below 5 of them'),
+    })
+    .strict(),
+  partnership_track: z
+    .object({
+      ...contractTerm,
+      median_years: num.nullable().describe('median years to partnership among the contracts with a partnership track, to half years; null when n_with is null'),
+    })
+    .strict(),
+};
+export const KeyedOfferComponents = z.object(OfferComponentsKeyed).strict();
+export type KeyedOfferComponents = z.infer<typeof KeyedOfferComponents>;
+
 export const RateLimitMeta = z.object({ remaining_daily: count, remaining_monthly: count, reset: int }).strict();
 
 export const BenchmarkData = z
@@ -147,7 +222,11 @@ export const BenchmarkData = z
     data_as_of: isoDay.describe('submission date of the newest report behind the headline figures (the headline scope after filters and year range), as the open feeds\' as_of'),
     synthetic: z.boolean(),
     fte_normalized: z.object({ percentiles: Percentiles.nullable(), mean: num.nullable(), n: floorCount }).strict().optional(),
-    components: z.object({ base_salary: Quartiles, bonus: Quartiles }).strict().optional(),
+    components: z
+      .object({ base_salary: Quartiles, bonus: Quartiles, ...OfferComponentsKeyed })
+      .strict()
+      .optional()
+      .describe('Professional and Enterprise: base salary and bonus, then the rest of the offer (call pay, one-time payments, CME money, weeks off, call nights, pay models with their $/wRVU conversion rates, non-competes, partnership tracks) of the headline scope\'s reports, as reported (not scaled to full time)'),
     trending: z
       .array(BreakdownElement.omit({ label: true }).extend({ year: int.describe('compensation year'), partial: z.boolean().describe('the current compensation year, still being reported') }).strict())
       .optional(),

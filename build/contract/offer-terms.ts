@@ -55,6 +55,13 @@ export const OFFER_COLUMNS = [
 ] as const;
 export type OfferColumn = (typeof OFFER_COLUMNS)[number];
 
+/** The numeric columns the published figures read (the open data's and the keyed API's; loan_repayment_years is not one). */
+export const OFFER_FIGURE_COLUMNS = [
+  'call_pay', 'signing_bonus', 'retention_bonus', 'relocation', 'loan_repayment', 'cme_allowance',
+  'pto_weeks', 'call_nights_per_month', 'wrvu_conversion_rate', 'non_compete_miles', 'non_compete_years', 'partnership_track_years',
+] as const satisfies readonly OfferColumn[];
+export type OfferFigureColumn = (typeof OFFER_FIGURE_COLUMNS)[number];
+
 /** A report's whole-offer values; null = unknown. */
 export interface OfferTerms {
   call_pay: number | null;

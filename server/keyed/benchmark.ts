@@ -5,6 +5,7 @@ import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, type EmploymentType, type Practice
 import { GEO_NATIONAL, cellKey, geoRegion, geoState, type BlsInfo, type KeyedCell, type KeyedIndex, type Percentiles } from '../../build/contract/keyed-artifacts.ts';
 import { DATE_RANGE_BASIS, type BenchmarkData, type BenchmarkScope, type BreakdownElement } from '../../build/contract/keyed-api.ts';
 import { keyedCell, publishedCount, selectReports, MIN_SAMPLE, SUFFICIENT_SAMPLE, type KeyedColumns } from '../../build/compute/keyed.ts';
+import { keyedOfferPacked, unpackKeyedOffer } from '../../build/compute/keyed-offer.ts';
 import { notFound } from './errors.ts';
 import type { Plan } from './plans.ts';
 import type { PackedSpecialty } from './packed-cells.ts';
@@ -38,11 +39,15 @@ export function precomputedSource(a: PackedSpecialty): CellSource {
   };
 }
 
-/** Cells computed on demand over per-report columns, restricted to [yearStart, yearEnd]. Memoised. */
+/**
+ * Cells computed on demand over per-report columns, restricted to [yearStart, yearEnd]. Memoised. A cell asked
+ * for only as a summary (a scope, a breakdown row) is computed without the whole offer, which only the
+ * headline cell shows; it is added if the same cell is then asked for whole.
+ */
 export function computedSource(c: KeyedColumns, index: KeyedIndex, bls: BlsInfo, yearStart: number | null, yearEnd: number | null): CellSource {
-  const memo = new Map<string, KeyedCell>();
+  const memo = new Map<string, { cell: KeyedCell; idx: number[]; offer: boolean }>();
   const regionOf = (st: number) => index.states[st]!.region;
-  const cell = (g: string, s: string | null, e: string | null): KeyedCell => {
+  const get = (g: string, s: string | null, e: string | null) => {
     const key = cellKey(g, s, e);
     let found = memo.get(key);
     if (!found) {
@@ -54,12 +59,20 @@ export function computedSource(c: KeyedColumns, index: KeyedIndex, bls: BlsInfo,
         employment: e === null ? null : EMPLOYMENT_TYPES.indexOf(e as (typeof EMPLOYMENT_TYPES)[number]),
         yearStart, yearEnd,
       }, regionOf);
-      found = keyedCell(c, idx, bls);
+      found = { cell: keyedCell(c, idx, bls, undefined, false), idx, offer: false };
       memo.set(key, found);
     }
     return found;
   };
-  return { cell, summary: (g, s, e) => summaryOf(cell(g, s, e)) };
+  const cell = (g: string, s: string | null, e: string | null): KeyedCell => {
+    const found = get(g, s, e);
+    if (!found.offer) {
+      if (found.cell.sections) found.cell.sections.offer = keyedOfferPacked(c, found.idx);
+      found.offer = true;
+    }
+    return found.cell;
+  };
+  return { cell, summary: (g, s, e) => summaryOf(get(g, s, e).cell) };
 }
 
 export interface BenchmarkQuery {
@@ -180,7 +193,8 @@ export function benchmarkData(ctx: BenchmarkContext, q: BenchmarkQuery): Benchma
   if (ctx.plan.professionalSections && headline.sections) {
     const sec = headline.sections;
     data.fte_normalized = { percentiles: sec.fte_normalized.percentiles, mean: sec.fte_normalized.mean, n: sec.fte_normalized.n };
-    data.components = sec.components;
+    // base salary and bonus, then the whole offer (packed in the cell: keyed-offer.ts)
+    data.components = { ...sec.components, ...unpackKeyedOffer(sec.offer) };
     data.productivity = sec.productivity;
     data.trending = sec.trending;
     data.breakdowns = {

@@ -285,6 +285,16 @@ describe('keyed API: every path, every status', () => {
     const six = data('starter', '/benchmarks?specialty=Allergy%20and%20Immunology').data;
     expect([six.percentiles.p10, six.percentiles.p90, six.confidence.confidence_interval_95.method]).toEqual([null, null, 'approximate']);
     expect(data('starter', '/benchmarks?specialty=Cardiology').data.confidence.confidence_interval_95.method).toBe('order_statistics');
+    // the whole offer in the answers validated above: Professional and Enterprise only, figures where enough
+    // reports answered, nulls where not (a year range's too)
+    expect(six.components).toBeUndefined();
+    for (const [key, path] of [['professional', '/benchmarks?specialty=Cardiology'], ['enterprise', '/benchmarks?specialty=Cardiology&state=Texas&year_start=2022&year_end=2025']]) {
+      const c = data(key!, path!).data.components;
+      expect(c.call_pay.answered, path).toBeGreaterThanOrEqual(5);
+      expect(c.compensation_models.models.map((m: Json) => m.model)).toEqual(['salary', 'salary_plus_productivity', 'production', 'collections', 'shift']);
+    }
+    const thinOffer = data('professional', '/benchmarks?specialty=Allergy%20and%20Immunology').data.components;
+    expect(Object.values(thinOffer).some((v) => (v as Json).n_with === null)).toBe(true);
     const fl = data('starter', '/percentile-rank?specialty=Family%20Medicine&state=Florida&compensation=250000').data;
     expect([fl.percentiles.p10, fl.percentiles.p90]).toEqual([null, null]);
   });

@@ -30,13 +30,15 @@ import { createKey, type TestKey } from '../helpers/keys.ts';
 import { call, expectError, nextMidnight, qs, startKeyedServer, useKeyedServer, type KeyedServer } from './harness.ts';
 import {
   BANDS, CENT, DOLLAR, EMPLOYMENTS, SETTINGS, alignPublished, countWithin, avg, ciRanks, distortedReference, expectCi, expectWithinFactor, expectedBenchmark, loadReference,
-  meanWithin, moves, published, publishedOf, q7, quantileBound, round1, sdWithin,
+  meanWithin, moves, offerComponents, OFFER_MONEY, PAY_MODELS, published, publishedOf, q7, quantileBound, round1, sdWithin,
   scopeFigures, select, winsorized, withoutExactN,
   type Bounds, type RefData, type RefQuery, type RefReport,
 } from './reference.ts';
 
 const DEFAULT_BOUNDS: Bounds = { lower: 50_000, upper: 3_000_000 };
 const PRO_KEYS = ['fte_normalized', 'components', 'trending', 'breakdowns', 'productivity'];
+/** The whole offer's keys of `components`, after base_salary and bonus. */
+const OFFER_KEYS = [...OFFER_MONEY, 'pto_weeks', 'call_nights_per_month', 'compensation_models', 'non_compete', 'partnership_track'] as const;
 
 let ks: KeyedServer;
 let ref: RefData;
@@ -412,6 +414,22 @@ describe('tier gating', () => {
     expect(Object.keys(d.fte_normalized!).sort()).toEqual(['mean', 'n', 'percentiles']);
     expect(Object.keys(d.fte_normalized!.percentiles!).sort()).toEqual(['p10', 'p25', 'p50', 'p75', 'p90']);
     for (const c of [d.components!.base_salary, d.components!.bonus]) expect(Object.keys(c).sort()).toEqual(['n', 'p25', 'p50', 'p75']);
+    const comp = d.components!;
+    for (const m of OFFER_MONEY) expect(Object.keys(comp[m]).sort(), m).toEqual(['answered', 'n_with', 'p25', 'p50', 'p75', 'share_with_pct']);
+    for (const c of [comp.pto_weeks, comp.call_nights_per_month]) expect(Object.keys(c).sort()).toEqual(['n', 'p25', 'p50', 'p75']);
+    expect(Object.keys(comp.compensation_models).sort()).toEqual(['answered', 'models']);
+    expect(comp.compensation_models.models.map((m) => m.model)).toEqual([...PAY_MODELS]);
+    for (const m of comp.compensation_models.models) {
+      expect(Object.keys(m).sort()).toEqual(['conversion_rate', 'model', 'share_pct']);
+      expect(Object.keys(m.conversion_rate).sort()).toEqual(['n', 'p50']);
+    }
+    expect(Object.keys(comp.non_compete).sort()).toEqual(['answered', 'median_miles', 'median_years', 'n_with', 'share_with_pct']);
+    expect(Object.keys(comp.partnership_track).sort()).toEqual(['answered', 'median_years', 'n_with', 'share_with_pct']);
+    // units: whole dollars, $/wRVU in cents, weeks and nights to halves; counts null or from 5
+    for (const m of OFFER_MONEY) for (const v of [comp[m].p25, comp[m].p50, comp[m].p75]) if (v !== null) expect(Number.isInteger(v), m).toBe(true);
+    for (const v of [comp.pto_weeks.p25, comp.pto_weeks.p50, comp.pto_weeks.p75, comp.call_nights_per_month.p50]) if (v !== null) expect(Number.isInteger(v * 2)).toBe(true);
+    for (const m of comp.compensation_models.models) if (m.conversion_rate.p50 !== null) expect(Math.round(m.conversion_rate.p50 * 100) / 100).toBe(m.conversion_rate.p50);
+    for (const n of [...OFFER_MONEY.flatMap((m) => [comp[m].answered, comp[m].n_with]), comp.pto_weeks.n, comp.non_compete.n_with]) if (n !== null) expect(n).toBeGreaterThanOrEqual(5);
     for (const t of d.trending!) expect(Object.keys(t).sort()).toEqual(['mean', 'n', 'p25', 'p50', 'p75', 'partial', 'publishable', 'year']);
     expect(d.trending!.map((t) => t.year)).toEqual([...d.trending!.map((t) => t.year)].sort((a, b) => a - b));
     for (const list of Object.values(d.breakdowns!)) {
@@ -423,6 +441,39 @@ describe('tier gating', () => {
       }
     }
     expect(Object.keys(d.breakdowns!).sort()).toEqual(['by_employment_type', 'by_experience', 'by_practice_setting']);
+  });
+
+  it('the whole offer: Professional and Enterprise get it at state, regional and national scope, from the headline scope\'s reports; Starter does not', async () => {
+    // a state scope, a state too thin for its own (its region's), and no geography (national)
+    const thin = ref.states.find((st) => {
+      const n = select(ref, { specialty: 'family-medicine' }, { state: st.code }).length;
+      return n > 0 && n < 5 && select(ref, { specialty: 'family-medicine' }, { region: st.region }).length >= 5;
+    })!;
+    const cases: [RefQuery, 'state' | 'regional' | 'national'][] = [
+      [{ specialty: 'family-medicine', state: 'CA' }, 'state'],
+      [{ specialty: 'family-medicine', state: thin.code }, 'regional'],
+      [{ specialty: 'family-medicine' }, 'national'],
+      [{ specialty: 'internal-medicine', region: 'South', setting: 'Hospital Employed' }, 'regional'],
+    ];
+    for (const [q, scope] of cases) {
+      const label = `${JSON.stringify(q)} (${scope})`;
+      const s = await call(ks.url, `/benchmarks?${qs(paramsOf(q))}`, starter.key);
+      expect(BenchmarkResponse.parse(ok(s)).data.geography.scope_used, label).toBe(scope);
+      for (const k of ['components', ...OFFER_KEYS, 'share_with_pct', 'conversion_rate']) expect(s.text, `${label}: starter has no ${k}`).not.toContain(`"${k}"`);
+      const p = await benchmarks(professional.key, paramsOf(q));
+      expect(await benchmarks(enterprise.key, paramsOf(q)), label).toEqual(p);
+      expect(p.geography.scope_used, label).toBe(scope);
+      // base salary and bonus first, as before, then the whole offer
+      expect(Object.keys(p.components!), label).toEqual(['base_salary', 'bonus', ...OFFER_KEYS]);
+      // the figures of exactly the headline scope's reports (independent reference; each within its bound)
+      const exp = expectedBenchmark(dref, q, DEFAULT_BOUNDS)!;
+      const headline = headlineReports(dref, q, scope, exp.region);
+      const expected = offerComponents(headline);
+      expect(p.components, label).toEqual(alignPublished(p.components, { ...exp.sections.components, ...expected }));
+      // and they are real figures: the demo's reports answer the questions
+      expect(p.components!.call_pay.answered, label).not.toBeNull();
+      expect(p.components!.pto_weeks.p50, label).not.toBeNull();
+    }
   });
 
   it('/me/usage features follow the plan', async () => {
@@ -480,6 +531,27 @@ describe('Enterprise year ranges', () => {
       }
     }
     expect(regions.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a year range gives the whole offer of that range\'s reports', async () => {
+    let differs = 0;
+    for (const [ys, ye] of [[2024, 2024], [2025, null], [null, 2023]] as [number | null, number | null][]) {
+      for (const geo of [{}, { state: 'CA' }, { region: 'South' }]) {
+        const q: RefQuery = { specialty: 'family-medicine', yearStart: ys, yearEnd: ye, ...geo };
+        const label = JSON.stringify(q);
+        const data = await benchmarks(enterprise.key, paramsOf(q));
+        const exp = expectedBenchmark(dref, q, DEFAULT_BOUNDS)!;
+        const expected = offerComponents(headlineReports(dref, q, exp.scopeUsed, exp.region));
+        expect(Object.keys(data.components!), label).toEqual(['base_salary', 'bonus', ...OFFER_KEYS]);
+        expect(data.components, label).toEqual(alignPublished(data.components, { ...exp.sections.components, ...expected }));
+        if (exp.scopeUsed === 'national') expect(data.components!.signing_bonus.answered, label).not.toBeNull();
+        // not the all-years figures: other reports, other figures
+        const allYears = await benchmarks(enterprise.key, paramsOf({ ...q, yearStart: null, yearEnd: null }));
+        const offerOnly = (d: BenchmarkData) => OFFER_KEYS.map((k) => d.components![k]);
+        if (JSON.stringify(offerOnly(data)) !== JSON.stringify(offerOnly(allYears))) differs++;
+      }
+    }
+    expect(differs).toBe(9);
   });
 
   it('a range covering every year equals the precomputed answer (apart from year_range)', async () => {

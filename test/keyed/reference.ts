@@ -40,7 +40,36 @@ export interface RefReport {
   /** the two lanes of its record key (set by distortedReference) */
   lo?: number;
   hi?: number;
+  /** the whole offer (null = unknown, 0 = none); in the distorted reference, money values and the rate times the factor */
+  offer: RefOffer;
 }
+
+/** The whole-offer values of a report as the reports DB holds them (README: The whole offer). */
+export interface RefOffer {
+  call_pay: number | null;
+  signing_bonus: number | null;
+  retention_bonus: number | null;
+  relocation: number | null;
+  loan_repayment: number | null;
+  cme_allowance: number | null;
+  pto_weeks: number | null;
+  call_nights_per_month: number | null;
+  compensation_model: string | null;
+  wrvu_conversion_rate: number | null;
+  non_compete_miles: number | null;
+  non_compete_years: number | null;
+  partnership_track_years: number | null;
+}
+
+/** The money components, in the API's order; the pay models, in theirs (README: Keyed benchmark API). */
+export const OFFER_MONEY = ['call_pay', 'signing_bonus', 'retention_bonus', 'relocation', 'loan_repayment', 'cme_allowance'] as const;
+export const PAY_MODELS = ['salary', 'salary_plus_productivity', 'production', 'collections', 'shift'] as const;
+const OFFER_SQL = 'r.call_pay, r.signing_bonus, r.retention_bonus, r.relocation, r.loan_repayment, r.cme_allowance, r.pto_weeks, r.call_nights_per_month, r.compensation_model, r.wrvu_conversion_rate, r.non_compete_miles, r.non_compete_years, r.partnership_track_years';
+const offerOf = (r: RefOffer): RefOffer => ({
+  call_pay: r.call_pay, signing_bonus: r.signing_bonus, retention_bonus: r.retention_bonus, relocation: r.relocation, loan_repayment: r.loan_repayment,
+  cme_allowance: r.cme_allowance, pto_weeks: r.pto_weeks, call_nights_per_month: r.call_nights_per_month, compensation_model: r.compensation_model || null,
+  wrvu_conversion_rate: r.wrvu_conversion_rate, non_compete_miles: r.non_compete_miles, non_compete_years: r.non_compete_years, partnership_track_years: r.partnership_track_years,
+});
 
 export interface RefData {
   reports: RefReport[];
@@ -56,13 +85,13 @@ export function loadReference(dbPath: string): RefData {
     const regionOf = new Map(states.map((s) => [s.code, s.region]));
     const rows = db
       .prepare(`SELECT s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
-          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
+          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at, ${OFFER_SQL}
         FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved'`)
-      .all() as { slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
+      .all() as ({ slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string } & RefOffer)[];
     const reports = rows.map((r) => ({
       specialty: r.slug, state: r.state, region: regionOf.get(r.state)!, year: r.year, total: r.total, base: r.base, bonus: r.bonus,
       hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
-      day: new Date(r.submitted_at).toISOString().slice(0, 10),
+      day: new Date(r.submitted_at).toISOString().slice(0, 10), offer: offerOf(r),
     }));
     const specialties = db.prepare('SELECT slug, name, soc_code AS soc, soc_match AS socMatch FROM specialties ORDER BY slug').all() as RefData['specialties'];
     const bls = new Map(
@@ -103,9 +132,9 @@ export function distortedReference(dbPath: string, base: RefData): { dref: RefDa
     const regionOf = new Map(base.states.map((s) => [s.code, s.region]));
     const rows = db
       .prepare(`SELECT r.id, s.slug, r.state, r.year, r.total_compensation AS total, r.base_salary AS base, r.bonus, r.hours_per_week AS hours,
-          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at
+          r.years_in_practice AS experience, r.practice_setting AS setting, r.employment_type AS employment, r.wrvus, r.submitted_at, ${OFFER_SQL}
         FROM reports r JOIN specialties s ON s.id = r.specialty_id WHERE r.status = 'approved' ORDER BY r.id`)
-      .all() as { id: number; slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string }[];
+      .all() as ({ id: number; slug: string; state: string; year: number; total: number; base: number | null; bonus: number | null; hours: number | null; experience: number | null; setting: string | null; employment: string | null; wrvus: number | null; submitted_at: string } & RefOffer)[];
     const key = createHmac('sha256', sec).update(`physpay record keys v${DISCLOSURE_METHOD_VERSION}`).digest();
     const aes = createCipheriv('aes-256-ecb', key, null);
     aes.setAutoPadding(false);
@@ -132,6 +161,12 @@ export function distortedReference(dbPath: string, base: RefData): { dref: RefDa
         total: Math.round(r.total * f), base: r.base === null ? null : Math.round(r.base * f), bonus: r.bonus === null ? null : Math.round(r.bonus * f),
         hours: r.hours, experience: r.experience, setting: r.setting || null, employment: r.employment || null, wrvus: r.wrvus,
         day: new Date(r.submitted_at).toISOString().slice(0, 10),
+        // the whole offer's money values and the contract's $/wRVU take the same factor (the rate kept to cents)
+        offer: {
+          ...offerOf(r),
+          ...Object.fromEntries(OFFER_MONEY.map((c) => [c, r[c] === null ? null : Math.round(r[c] * f)])),
+          wrvu_conversion_rate: r.wrvu_conversion_rate === null ? null : Math.round(r.wrvu_conversion_rate * f * 100) / 100,
+        },
       };
     });
     countDrawKey = createHmac('sha256', sec).update(`physpay cell draws v${DISCLOSURE_METHOD_VERSION}`).digest();
@@ -213,8 +248,21 @@ export function expectCi(ci: { lower: number; upper: number }, xLower: number, x
 }
 
 const QUANTILE_KEYS = new Set(['p10', 'p25', 'p50', 'p75', 'p90']);
-export type Column = 'total' | 'fte' | 'base' | 'bonus' | 'wrvus' | 'perWrvu';
-const COLUMN_OF: Record<string, Column> = { fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu' };
+/**
+ * What a figure measures: pay columns (distorted by the record factors: their quartiles are spread-corrected)
+ * and the rest; `money` is a whole-offer money component, `rate` a $/wRVU conversion rate, `half` weeks, nights or
+ * years (to half units), `miles` a non-compete's radius.
+ */
+export type Column = 'total' | 'fte' | 'base' | 'bonus' | 'wrvus' | 'perWrvu' | 'money' | 'rate' | 'half' | 'miles';
+const COLUMN_OF: Record<string, Column> = {
+  fte_normalized: 'fte', base_salary: 'base', bonus: 'bonus', wrvus: 'wrvus', compensation_per_wrvu: 'perWrvu',
+  ...Object.fromEntries(OFFER_MONEY.map((c) => [c, 'money'])), pto_weeks: 'half', call_nights_per_month: 'half', conversion_rate: 'rate',
+};
+const NOT_PAY = new Set<Column>(['wrvus', 'half', 'miles']);
+const unitOf = (c: Column) => (c === 'perWrvu' || c === 'rate' ? CENT : c === 'half' ? 0.5 : DOLLAR);
+/** Medians published on their own (contract terms): their column and the key of their exact count in the expected object. */
+const MEDIAN_KEYS: Record<string, { column: Column; n: string }> = { median_miles: { column: 'miles', n: 'exact_n_miles' }, median_years: { column: 'half', n: 'exact_n_years' } };
+const isExactN = (k: string) => k.startsWith('exact_n');
 
 /**
  * A copy of `expected` (exact figures of the distorted values, percentiles unrounded) in which every published
@@ -233,10 +281,14 @@ export function alignPublished<T>(published: unknown, expected: T, n: number | n
   const exactN = typeof e.exact_n === 'number' ? e.exact_n : typeof e.n === 'number' ? e.n : n;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) {
-    if (k === 'exact_n') continue;
+    if (isExactN(k)) continue;
+    const median = MEDIAN_KEYS[k];
     if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
-      const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, column !== 'wrvus');
-      out[k] = withinFactor(p[k] as number, t, exactN, column === 'perWrvu' ? CENT : DOLLAR) ? p[k] : v;
+      const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, !NOT_PAY.has(column));
+      out[k] = withinFactor(p[k] as number, t, exactN, unitOf(column)) ? p[k] : v;
+    } else if (median && typeof v === 'number' && typeof p[k] === 'number' && typeof e[median.n] === 'number') {
+      // a median alone: no spread to correct; within the factor of its own count
+      out[k] = withinFactor(p[k] as number, v, e[median.n] as number, unitOf(median.column)) ? p[k] : v;
     } else out[k] = alignPublished(p[k], v, exactN, COLUMN_OF[k] ?? column);
   }
   if ('mean' in e && typeof exactN === 'number' && typeof p.mean === 'number' && typeof e.mean === 'number' && meanWithin(p.mean, e.mean, exactN)) out.mean = p.mean;
@@ -244,11 +296,11 @@ export function alignPublished<T>(published: unknown, expected: T, n: number | n
 }
 
 
-/** `x` without the test's own `exact_n` keys, at any depth. */
+/** `x` without the test's own `exact_n...` keys, at any depth. */
 export function withoutExactN<T>(x: T): T {
   if (Array.isArray(x)) return x.map(withoutExactN) as T;
   if (x === null || typeof x !== 'object') return x;
-  return Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'exact_n').map(([k, v]) => [k, withoutExactN(v)])) as T;
+  return Object.fromEntries(Object.entries(x).filter(([k]) => !isExactN(k)).map(([k, v]) => [k, withoutExactN(v)])) as T;
 }
 
 // ------------------------------------------------------------------ statistics, written out by hand
@@ -438,6 +490,66 @@ function quart(rs: RefReport[], value: (r: RefReport) => number | null) {
   return { exact_n: s.length, n: publishedOf(with_), p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
 }
 
+/** A count as it enters a share (README: Keyed benchmark API, components): the published count, or 2.5 below 5. */
+const shareCount = (rs: RefReport[]) => publishedOf(rs) ?? 2.5;
+
+/** Percent of `part` among `parts`, from their share counts, one decimal; null when fewer than 5 reports are in `parts`. */
+function refShare(part: RefReport[], parts: RefReport[][]): number | null {
+  if (parts.reduce((a, p) => a + p.length, 0) < 5) return null;
+  const total = parts.reduce((a, p) => a + shareCount(p), 0);
+  return round1((100 * shareCount(part)) / total);
+}
+
+/** Exact quartiles (unrounded) of `values` with their exact count; null figures below 5. */
+function offerQuartiles(values: number[]) {
+  const s = sortNum(values);
+  return s.length < 5 ? { p25: null, p50: null, p75: null } : { p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
+}
+
+/** A has-it-or-not question of the reports `rs`: who answered, who has it (above 0), who has not (0). */
+function hasIt(rs: RefReport[], value: (o: RefOffer) => number | null) {
+  const answered = rs.filter((r) => value(r.offer) !== null);
+  const withIt = answered.filter((r) => value(r.offer)! > 0);
+  const without = answered.filter((r) => value(r.offer) === 0);
+  return { answered, withIt, without, figures: { answered: publishedOf(answered), share_with_pct: refShare(withIt, [withIt, without]), n_with: publishedOf(withIt) } };
+}
+
+/**
+ * The whole offer of the reports `rs` as /benchmarks should give it beside base_salary and bonus (exact
+ * figures; `exact_n...` keys are the test's own, for the bounds): counts perturbed (null below 5), shares from
+ * the perturbed counts with a count below 5 as 2.5, quartiles and medians among the reports that have the item
+ * (null below 5 of them).
+ */
+export function offerComponents(rs: RefReport[]) {
+  const money = Object.fromEntries(OFFER_MONEY.map((c) => {
+    const h = hasIt(rs, (o) => o[c]);
+    return [c, { exact_n: h.withIt.length, ...h.figures, ...offerQuartiles(h.withIt.map((r) => r.offer[c]!)) }];
+  }));
+  const quantity = (sub: RefReport[], value: (o: RefOffer) => number) => ({ exact_n: sub.length, n: publishedOf(sub), ...offerQuartiles(sub.map((r) => value(r.offer))) });
+  const byModel = PAY_MODELS.map((m) => rs.filter((r) => r.offer.compensation_model === m));
+  const nc = hasIt(rs, (o) => o.non_compete_miles);
+  const ncYears = nc.withIt.filter((r) => r.offer.non_compete_years !== null);
+  const pt = hasIt(rs, (o) => o.partnership_track_years);
+  const median = (xs: number[]) => (xs.length < 5 ? null : q7(sortNum(xs), 0.5));
+  return {
+    ...money,
+    pto_weeks: quantity(rs.filter((r) => r.offer.pto_weeks !== null), (o) => o.pto_weeks!),
+    call_nights_per_month: quantity(rs.filter((r) => r.offer.call_nights_per_month !== null && r.offer.call_nights_per_month > 0), (o) => o.call_nights_per_month!),
+    compensation_models: {
+      answered: publishedOf(byModel.flat()),
+      models: PAY_MODELS.map((model, k) => {
+        const rated = byModel[k]!.filter((r) => r.offer.wrvu_conversion_rate !== null);
+        return { model, share_pct: refShare(byModel[k]!, byModel), conversion_rate: { exact_n: rated.length, n: publishedOf(rated), p50: median(rated.map((r) => r.offer.wrvu_conversion_rate!)) } };
+      }),
+    },
+    non_compete: {
+      exact_n_miles: nc.withIt.length, exact_n_years: ncYears.length, ...nc.figures,
+      median_miles: median(nc.withIt.map((r) => r.offer.non_compete_miles!)), median_years: median(ncYears.map((r) => r.offer.non_compete_years!)),
+    },
+    partnership_track: { exact_n_years: pt.withIt.length, ...pt.figures, median_years: median(pt.withIt.map((r) => r.offer.partnership_track_years!)) },
+  };
+}
+
 /** The professional sections of one headline scope (headline reports `rs`, geo filter for breakdown rows). */
 export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { state?: string; region?: string }, b: Bounds) {
   // FTE: part-time (10 <= hours < 40) scaled to 40 hours; 40 to 100 hours counts unchanged
@@ -469,6 +581,7 @@ export function sections(ref: RefData, q: RefQuery, rs: RefReport[], geo: { stat
     components: {
       base_salary: quart(rs, (r) => r.base),
       bonus: quart(rs, (r) => r.bonus),
+      ...offerComponents(rs),
     },
     trending: years.map((year) => ({ year, ...row(rs.filter((r) => r.year === year), b), partial: year >= currentYear })),
     breakdowns: {
