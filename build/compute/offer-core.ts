@@ -52,7 +52,7 @@ export function offerQuartiles(sorted: Sorted, pay: boolean): [number, number, n
 }
 
 /** The published P25, median and P75 of a cell, unrounded: each moved by its own draw, then kept in order (no P10/P90). */
-function offerGrid(sorted: Sorted, noise: CellNoise): PublishedGrid {
+export function offerGrid(sorted: Sorted, noise: CellNoise): PublishedGrid {
   const b = offerQuantileMoveBound(sorted.length, noise.pay);
   const slots = [SLOT.p25, SLOT.p50, SLOT.p75] as const;
   const [p25, p50, p75] = offerQuartiles(sorted, noise.pay)

@@ -16,6 +16,7 @@
  * - a mean within 0.75 / n of the distorted mean / E[factor]; an SD within its moment-corrected range, none below 15;
  * - P10 and P90 only from 15 values; no count below 5 (null), and no years below 5.
  */
+import { harrellDavis } from '../../build/compute/stats.ts';
 import Database from 'better-sqlite3';
 import { createCipheriv, createHmac } from 'node:crypto';
 import { expect } from 'vitest';
@@ -194,8 +195,8 @@ export function spreadCorrected(q: number, e: { p25: number; p50: number; p75: n
  * within the factor exp(+-quantileBound(n)), plus half the rounding unit (+ floating point). Counts the
  * comparison in `moves` (moved: further than rounding alone explains).
  */
-export function withinFactor(published: number, target: number, n: number, unit: number): boolean {
-  const b = Math.exp(quantileBound(n));
+export function withinFactor(published: number, target: number, n: number, unit: number, span = 1): boolean {
+  const b = Math.exp(span * quantileBound(n));
   const tol = unit / 2 + 1e-6 + 1e-9 * Math.abs(target);
   moves.compared++;
   if (Math.abs(published - target) > unit / 2 + 1e-6) moves.moved++;
@@ -285,7 +286,7 @@ export function alignPublished<T>(published: unknown, expected: T, n: number | n
     const median = MEDIAN_KEYS[k];
     if (QUANTILE_KEYS.has(k) && typeof v === 'number' && typeof p[k] === 'number' && exactN !== null) {
       const t = spreadCorrected(v, e as { p25: number; p50: number; p75: number }, !NOT_PAY.has(column));
-      out[k] = withinFactor(p[k] as number, t, exactN, unitOf(column)) ? p[k] : v;
+      out[k] = withinFactor(p[k] as number, t, exactN, unitOf(column), offerSpan(column, exactN)) ? p[k] : v;
     } else if (median && typeof v === 'number' && typeof p[k] === 'number' && typeof e[median.n] === 'number') {
       // a median alone: no spread to correct; within the factor of its own count
       out[k] = withinFactor(p[k] as number, v, e[median.n] as number, unitOf(median.column)) ? p[k] : v;
@@ -500,11 +501,19 @@ function refShare(part: RefReport[], parts: RefReport[][]): number | null {
   return round1((100 * shareCount(part)) / total);
 }
 
-/** Exact quartiles (unrounded) of `values` with their exact count; null figures below 5. */
-function offerQuartiles(values: number[]) {
+/**
+ * Exact quartiles (unrounded) of `values` with their exact count; null figures below 5. Amounts (money, $/wRVU)
+ * of 24 reports or fewer: Harrell-Davis quartiles (the whole offer's small-cell method), moved by up to twice
+ * the headline's bound (offerSpan).
+ */
+function offerQuartiles(values: number[], pay = true) {
   const s = sortNum(values);
-  return s.length < 5 ? { p25: null, p50: null, p75: null } : { p25: q7(s, 0.25), p50: q7(s, 0.5), p75: q7(s, 0.75) };
+  const q = (p: number) => (pay && s.length <= 24 ? harrellDavis(s, p) : q7(s, p));
+  return s.length < 5 ? { p25: null, p50: null, p75: null } : { p25: q(0.25), p50: q(0.5), p75: q(0.75) };
 }
+
+/** How many times the headline's bound a whole-offer quartile may move: twice for amounts of 24 reports or fewer. */
+const offerSpan = (column: Column, n: number) => ((column === 'money' || column === 'rate') && n <= 24 ? 2 : 1);
 
 /** A has-it-or-not question of the reports `rs`: who answered, who has it (above 0), who has not (0). */
 function hasIt(rs: RefReport[], value: (o: RefOffer) => number | null) {
@@ -525,7 +534,7 @@ export function offerComponents(rs: RefReport[]) {
     const h = hasIt(rs, (o) => o[c]);
     return [c, { exact_n: h.withIt.length, ...h.figures, ...offerQuartiles(h.withIt.map((r) => r.offer[c]!)) }];
   }));
-  const quantity = (sub: RefReport[], value: (o: RefOffer) => number) => ({ exact_n: sub.length, n: publishedOf(sub), ...offerQuartiles(sub.map((r) => value(r.offer))) });
+  const quantity = (sub: RefReport[], value: (o: RefOffer) => number) => ({ exact_n: sub.length, n: publishedOf(sub), ...offerQuartiles(sub.map((r) => value(r.offer)), false) });
   const byModel = PAY_MODELS.map((m) => rs.filter((r) => r.offer.compensation_model === m));
   const nc = hasIt(rs, (o) => o.non_compete_miles);
   const ncYears = nc.withIt.filter((r) => r.offer.non_compete_years !== null);
@@ -539,7 +548,7 @@ export function offerComponents(rs: RefReport[]) {
       answered: publishedOf(byModel.flat()),
       models: PAY_MODELS.map((model, k) => {
         const rated = byModel[k]!.filter((r) => r.offer.wrvu_conversion_rate !== null);
-        return { model, share_pct: refShare(byModel[k]!, byModel), conversion_rate: { exact_n: rated.length, n: publishedOf(rated), p50: median(rated.map((r) => r.offer.wrvu_conversion_rate!)) } };
+        return { model, share_pct: refShare(byModel[k]!, byModel), conversion_rate: { exact_n: rated.length, n: publishedOf(rated), p50: offerQuartiles(rated.map((r) => r.offer.wrvu_conversion_rate!)).p50 } };
       }),
     },
     non_compete: {

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { keyedCell, keyedColumnsFromArtifact, keyedReportsArtifact, uint32ToBase64 } from '../../build/compute/keyed.ts';
 import { keyedOfferPacked, unpackKeyedOffer } from '../../build/compute/keyed-offer.ts';
 import { offerFigures } from '../../build/compute/offer-figures.ts';
-import { publishedGrid } from '../../build/compute/published.ts';
+import { offerGrid } from '../../build/compute/offer-core.ts';
 import { createDraws, COLUMN, SLOT, type CellKey, type Column } from '../../build/compute/disclosure.ts';
 import { isoToDay, type Dataset } from '../../build/compute/dataset.ts';
 import { KeyedCell, KeyedReportsArtifact, type BlsInfo } from '../../build/contract/keyed-artifacts.ts';
@@ -48,9 +48,9 @@ function share(part: number[], parts: number[][]): number | null {
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, k) => from + k);
 const whole = Math.round;
 const halfOf = (v: number) => Math.round(v * 2) / 2;
-/** The published grid of `col` over the reports `idx` (sorted values; the figure's own subset, column and pay flag). */
+/** The published grid of `col` over the reports `idx` (sorted values; the figure's own subset, column and pay flag; the whole offer's small-cell method). */
 const grid = (col: (number | null)[], idx: number[], column: Column, pay: boolean) =>
-  publishedGrid(Float64Array.from(idx.map((i) => col[i]!)).sort(), { draws, key: keyOf(idx), column, pay });
+  offerGrid(Float64Array.from(idx.map((i) => col[i]!)).sort(), { draws, key: keyOf(idx), column, pay });
 
 // ------------------------------------------------------------------ 60 reports and their whole offer (null = not answered)
 
