@@ -11,6 +11,7 @@
  * test/pages/offer-check-form.test.ts runs the port against offerCheckCore() on random figures and offers;
  * test/pages/offer-check-browser.test.ts compares the page's answers with evaluateOffer() in Chromium.
  */
+import { compactJson } from '../emit/json.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed } from '../contract/open-feeds.ts';
 import {
   DEFAULT_CONTRACT_YEARS, FIRST_YEAR_ONE_TIME, MISSING_SHARE_PCT, NO_MEDIAN, NO_RANGE, OFFER_NUMBER_FIELDS, OFFER_NUMBERS, type OfferNumberField,
@@ -98,7 +99,7 @@ export function offerCheckForm(f: SpecialtyFeed, states: SpecialtyStateFeed[]): 
   const data = offerPageFigures(f, states);
   const stateOptions = data.states.map((s) => `<option${attrs({ value: s[0] })}>${esc(s[1])}${s[9] ? ' (national figures: too few reports)' : ''}</option>`).join('\n');
   const models = COMPENSATION_MODELS.map((m) => `<option${attrs({ value: m.value })}>${esc(m.label)}</option>`).join('\n');
-  return `<section${attrs({ class: 'offercheck', 'aria-labelledby': 'offercheck-h', 'data-offer-figures': JSON.stringify(data) })}>
+  return `<section${attrs({ class: 'offercheck', 'aria-labelledby': 'offercheck-h', 'data-offer-figures': compactJson(data).trimEnd() })}>
 <h2 id="offercheck-h">Check a whole offer</h2>
 <p class="offer-nojs">With JavaScript on, a form here places each part of a ${esc(name)} job offer among the figures of this page: the total among the published percentiles (of the state when published), call pay, one-time payments, loan repayment and CME money against their published ranges, weeks off, call nights, non-compete and partnership track, the first-year and steady-state values, pay per wRVU, and what most offers include that yours leaves out. The same check is in the keyed API (/api/v1/offer-check) and the tool server (evaluate_offer).</p>
 <div class="offer-form" hidden="">

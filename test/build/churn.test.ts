@@ -169,6 +169,8 @@ describe('nightly churn: new reports in one specialty in one state', () => {
     expect1(pub(feedPaths.states()), 'lists the state\'s figures');
     expect1(pub(csvPaths.states()), 'lists the state\'s figures');
     expect1(pub(csvPaths.specialtyStates()), 'lists the specialty in the state (and every state\'s national median)');
+    // the whole offer's CSV: each of the specialty's rows carries its feed's as_of, which moved (asserted below)
+    expect1(pub(csvPaths.specialtyOffer()), 'its rows carry the specialty\'s as_of (and whole-offer figures)');
     expect1(page(pagePaths.statesIndex()), 'lists the state\'s figures');
     expect1(page(pagePaths.license()), 'cites specialties.json (its n and as_of) as the example');
     expect1(page('/'), 'the front page: specialties.json\'s headline figures and ranking');
