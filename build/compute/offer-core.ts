@@ -9,7 +9,7 @@
  * build reads them so); weeks, nights, miles and years are not pay (no spread correction).
  */
 import { COMPENSATION_MODELS, MONEY_COMPONENTS, OFFER_FIGURE_COLUMNS, type MoneyComponent, type OfferFigureColumn } from '../contract/offer-terms.ts';
-import { COLUMN, drawsFor, perturbedCount, QUANTILE_DECAY, quantileMoveBound, SLOT, TWO32, type CellKey, type CellNoise, type Column, type DrawPair } from './disclosure.ts';
+import { COLUMN, drawsFor, type Draws, perturbedCount, QUANTILE_DECAY, quantileMoveBound, SLOT, TWO32, type CellKey, type CellNoise, type Column, type DrawPair } from './disclosure.ts';
 import { spreadRatio, towardsMedian, type PublishedGrid } from './published.ts';
 import { FLOORS, harrellDavis, quantile, ROUNDING_MAX_N, type Sorted } from './stats.ts';
 
@@ -83,6 +83,10 @@ export interface OfferCtx {
   thresholds: readonly number[];
 }
 
+/** No draws (every figure exact): a null draw key, which only the tests of the rules pass (as open cells do: cells.ts). */
+const NO_DRAWS: Draws = { draw: () => 0 };
+const drawsOf = (ctx: OfferCtx): Draws => (ctx.src.drawKey ? drawsFor(ctx.src.drawKey) : NO_DRAWS);
+
 /** A count below the floor enters a share as this (half the floor), whatever it is. */
 export const SMALL_COUNT_STAND_IN = FLOORS.national / 2;
 
@@ -140,13 +144,13 @@ function union(parts: Subset[]): Subset {
 const keyOf = (s: Subset): CellKey => ({ lo: s.lo % TWO32, hi: s.hi % TWO32 });
 
 function noiseOf(ctx: OfferCtx, s: Subset, column: Column, pay: boolean): CellNoise {
-  return { draws: drawsFor(ctx.src.drawKey), key: keyOf(s), column, pay };
+  return { draws: drawsOf(ctx), key: keyOf(s), column, pay };
 }
 
 /** A published count of the reports of `s`: perturbed from the floor on (within the context's classes), null below. */
 function offerCount(ctx: OfferCtx, s: Subset): number | null {
   if (s.n < ctx.floor) return null;
-  return perturbedCount(s.n, ctx.thresholds, { draws: drawsFor(ctx.src.drawKey), key: keyOf(s) });
+  return perturbedCount(s.n, ctx.thresholds, { draws: drawsOf(ctx), key: keyOf(s) });
 }
 
 /** What a count contributes to a share: its published value, or the stand-in below the floor. */
@@ -318,7 +322,7 @@ export function offerParts(ctx: OfferCtx, idx: ArrayLike<number>): OfferParts {
   gridded(nc.withIt, COLUMN.non_compete_miles);
   gridded(ncYears, COLUMN.non_compete_years);
   gridded(pt.withIt, COLUMN.partnership_track_years);
-  drawsFor(ctx.src.drawKey).prefetch?.(pairs);
+  drawsOf(ctx).prefetch?.(pairs);
   return {
     money: MONEY_COMPONENTS.map((c, k) => ({ component: c.field, ...hasParts(ctx, has[k]!), grid: gridOf(ctx, has[k]!.withIt, c.field, MONEY_COLUMN[c.field], true) })),
     pto_weeks: quantityParts(ctx, pto, 'pto_weeks'),
