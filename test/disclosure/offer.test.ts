@@ -148,10 +148,10 @@ describe('the whole offer: attacks across builds and with planted reports', () =
   });
 
   it('2. planted reports: knowing every sign-on bonus of a thin specialty but one, the victim\'s amount is within 5% in at most 1 case in 10', () => {
-    // 3,000 victims for the quick estimators, the first 400 of them for the likelihood attacks (each marginalises
+    // 3,000 victims for the quick estimators, the first 200 of them for the likelihood attacks (each marginalises
     // the unknown factors by sampling: about 0.1 s a victim)
     const TRIALS = 3000;
-    const LIKELIHOOD_TRIALS = 400;
+    const LIKELIHOOD_TRIALS = 200;
     const errs = { inversion: [] as number[], likelihood: [] as number[], prior: [] as number[], priorOnly: [] as number[], build1Median: [] as number[], build2Median: [] as number[] };
     let withheld = 0;
     for (let s = 1; s <= TRIALS; s++) {
