@@ -13,16 +13,10 @@ import { FLOORS } from '../compute/stats.ts';
 import { standardGrid, type GridPoint } from '../compute/pay-position.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
+import type { HeadlineFigures } from '../compute/offer-check.ts';
 
-/** The percentile summary of a page's feed (p50 is the feed's `median`). */
-export interface PayCheckFigures {
-  n: number | null;
-  p10: number | null;
-  p25: number | null;
-  median: number | null;
-  p75: number | null;
-  p90: number | null;
-}
+/** The percentile summary of a page's feed (p50 is the feed's `median`): the offer check's headline figures without their flags. */
+export type PayCheckFigures = Omit<HeadlineFigures, 'rounded' | 'withheld'>;
 
 /** The feed field of each published percentile. */
 const FIELD: Record<number, 'p10' | 'p25' | 'median' | 'p75' | 'p90'> = { 10: 'p10', 25: 'p25', 50: 'median', 75: 'p75', 90: 'p90' };
