@@ -144,6 +144,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
     mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay, intakeWithoutJsPerDay: config.intakeWithoutJsPerDay,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
+  const stop = config.stopSignal;
+  // the registry starts before the app gets the requests that waited for it, so /readyz names the build
+  const loaded = stop?.aborted ? null : registry.start(config.pollMs);
   bound.serve(app.listener);
   const pruneTimer = setInterval(() => {
     void Promise.resolve(store.pruneIp(Math.floor(clock().getTime() / 86_400_000) - 1)).catch(() => {});
@@ -225,9 +228,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       return closing;
     },
   };
-  const stop = config.stopSignal;
-  if (!stop?.aborted) {
-    const loaded = registry.start(config.pollMs);
+  if (loaded) {
     await (stop ? Promise.race([loaded, new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))]) : loaded);
   }
   return running;

@@ -4,7 +4,7 @@
  * serving; then one assignment swaps them. Requests hold the build they started with, so they finish on it.
  * A build that fails verification is not served (the previous one stays; the failure is reported).
  */
-import { readlink } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { LoadedBuild } from './loaded-build.ts';
 
@@ -52,7 +52,9 @@ export class BuildRegistry {
   private async doCheck(): Promise<void> {
     let target: string;
     try {
-      target = await readlink(join(this.dataDir, 'current'));
+      // synchronous (a link's text, no file read): `loading` is set before check() returns, so the requests
+      // that waited for the app while serve started see /readyz name the build being loaded
+      target = readlinkSync(join(this.dataDir, 'current'));
     } catch {
       return; // no build published yet
     }
