@@ -117,6 +117,7 @@ ul.links{padding-left:1.2rem}
 .offercheck [aria-invalid="true"]{border-color:var(--ref)}
 .offercheck #offer-state{max-width:24rem}
 .offercheck .hint{font-size:.85rem;margin:.2rem 0 0}
+.offercheck .field-error{color:var(--ref);font-size:.9rem;font-weight:600;margin:.2rem 0 0}
 .offer-summary{font-weight:600;min-height:1.5em}
 .offer-summary[data-state="invalid"]{color:var(--ref)}
 .offer-values{padding-left:1.2rem}

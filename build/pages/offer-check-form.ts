@@ -224,28 +224,33 @@ const LIMITS = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
 
 /**
  * The form: read every field (parsePay's rules: "$", "," and spaces ignored), check it against its limits and
- * the offer's cross-field rules, run offerCheckCore on the embedded figures, and write the answer (and, for
- * tests, the answer as JSON in data-answer of #offer-summary).
+ * the offer's cross-field rules (each problem is written right under the field it is about, linked by
+ * aria-describedby, and the first also in the summary), run offerCheckCore on the embedded figures, and write
+ * the answer (and, for tests, the answer as JSON in data-answer of #offer-summary).
  */
 const FORM_JS = String.raw`var LIMITS=` + JSON.stringify(LIMITS) + String.raw`;
 function ocGroup(s){var o='';while(s.length>3){o=','+s.slice(-3)+o;s=s.slice(0,-3)}return s+o}
 function ocMoney(v){var neg=v<0,a=Math.abs(v),s=Number.isInteger(a)?String(a):a.toFixed(2),k=s.indexOf('.');return (neg?'-':'')+'$'+ocGroup(k<0?s:s.slice(0,k))+(k<0?'':s.slice(k))}
 function ocBand(b){return b.replace('-','–')}
 function ocEsc(s){return String(s).replace(/[&<>"']/g,function(c){return{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]})}
+function ocMark(form,k,msg){var el=form.querySelector('[name="'+k+'"]');if(!el)return;var id=el.id+'-error',p=document.getElementById(id),d=(el.getAttribute('aria-describedby')||'').split(' ').filter(function(x){return x&&x!==id});
+if(msg){if(!p){p=document.createElement('p');p.id=id;p.className='field-error';el.insertAdjacentElement('afterend',p)}p.textContent=msg;p.hidden=false;el.setAttribute('aria-invalid','true');d.push(id)}
+else{if(p){p.hidden=true;p.textContent=''}el.removeAttribute('aria-invalid')}
+if(d.length)el.setAttribute('aria-describedby',d.join(' '));else el.removeAttribute('aria-describedby')}
 function readOffer(form){var offer={},problems=[];
 OC.fields.forEach(function(k){var el=form.querySelector('[name="'+k+'"]');if(!el)return;var r=parsePay(el.value),L=LIMITS[k],bad=null;
-if(r.state==='empty'){el.removeAttribute('aria-invalid');return}
+if(r.state==='empty'){ocMark(form,k,null);return}
 if(r.state==='invalid')bad=L[4]+': enter a number using digits, for example '+(L[3]?'3':'25000')+'.';
 else if(r.state==='negative')bad=L[4]+' cannot be negative.';
 else if((L[2]?r.x<=L[0]:r.x<L[0])||r.x>L[1])bad=L[4]+' must be '+(L[2]?'more than '+L[0]:'from '+L[0])+' '+(L[2]?'and at most ':'to ')+ocGroup(String(L[1]))+'.';
 else if(L[3]&&!Number.isInteger(r.x))bad=L[4]+' must be a whole number.';
-if(bad){el.setAttribute('aria-invalid','true');problems.push(bad)}else{el.removeAttribute('aria-invalid');offer[k]=r.x}});
+ocMark(form,k,bad);if(bad)problems.push(bad);else offer[k]=r.x});
 var m=form.querySelector('[name="compensation_model"]');if(m&&m.value)offer.compensation_model=m.value;
-if(!problems.length){
-if(offer.loan_repayment_years!==undefined&&!(offer.loan_repayment>0))problems.push('Loan repayment years need a loan repayment amount above $0.');
-if(offer.non_compete_years!==undefined&&offer.non_compete_miles===undefined)problems.push('Give the non-compete radius in miles too (0 when there is none).');
-if(offer.non_compete_miles>0&&!(offer.non_compete_years>0))problems.push('Give the non-compete length in years (above 0).');
-if(offer.non_compete_miles===0&&offer.non_compete_years>0)problems.push('The non-compete has a length but a radius of 0 (none): give its radius.')}
+if(!problems.length){var cross=function(k,t){ocMark(form,k,t);problems.push(t)};
+if(offer.loan_repayment_years!==undefined&&!(offer.loan_repayment>0))cross('loan_repayment_years','Loan repayment years need a loan repayment amount above $0.');
+if(offer.non_compete_years!==undefined&&offer.non_compete_miles===undefined)cross('non_compete_miles','Give the non-compete radius in miles too (0 when there is none).');
+if(offer.non_compete_miles>0&&!(offer.non_compete_years>0))cross('non_compete_years','Give the non-compete length in years (above 0).');
+if(offer.non_compete_miles===0&&offer.non_compete_years>0)cross('non_compete_miles','The non-compete has a length but a radius of 0 (none): give its radius.')}
 return{offer:offer,problems:problems}}
 function ocNum(v){var t=String(v),k=t.indexOf('.');return ocGroup(k<0?t:t.slice(0,k))+(k<0?'':t.slice(k))}
 function ocYears(v){return v+(v===1?' year':' years')}

@@ -112,8 +112,8 @@ describe.skipIf(!haveBrowser)(`"Check a whole offer" in Chromium (${CHROMIUM})`,
       [{ base_salary: '0' }, 'Base salary must be more than 0 and at most 100,000,000.', 'base_salary'],
       [{ base_salary: '250000', contract_years: '2.5' }, 'Contract length must be a whole number.', 'contract_years'],
       [{ base_salary: '250000', hours_per_week: '5' }, 'Hours a week must be from 10 to 100.', 'hours_per_week'],
-      [{ base_salary: '250000', loan_repayment_years: '3' }, 'Loan repayment years need a loan repayment amount above $0.', null],
-      [{ base_salary: '250000', non_compete_miles: '20' }, 'Give the non-compete length in years (above 0).', null],
+      [{ base_salary: '250000', loan_repayment_years: '3' }, 'Loan repayment years need a loan repayment amount above $0.', 'loan_repayment_years'],
+      [{ base_salary: '250000', non_compete_miles: '20' }, 'Give the non-compete length in years (above 0).', 'non_compete_years'],
       [{ bonus: '1000' }, 'Type the base salary to check the offer.', null],
     ];
     for (const [fields, message, invalid] of cases) {
@@ -121,8 +121,23 @@ describe.skipIf(!haveBrowser)(`"Check a whole offer" in Chromium (${CHROMIUM})`,
       const got = await page.evaluate<Read>(READ);
       expect({ text: got.text, answer: got.answer, hidden: got.hidden }, JSON.stringify(fields)).toEqual({ text: message, answer: null, hidden: true });
       expect(got.state).toBe(message.startsWith('Type') ? 'empty' : 'invalid');
-      if (invalid) expect(await page.locator(id(invalid)).getAttribute('aria-invalid')).toBe('true');
-      else expect(await page.locator('.offercheck [aria-invalid="true"]').count()).toBe(0);
+      if (invalid) {
+        // the message is also right under the field it is about (on a phone the summary is screens below)
+        const input = page.locator(id(invalid));
+        expect(await input.getAttribute('aria-invalid')).toBe('true');
+        const error = page.locator(`${id(invalid)}-error`);
+        expect(await error.isVisible(), JSON.stringify(fields)).toBe(true);
+        expect(await error.textContent()).toBe(message);
+        expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(`offer-${invalid.replace(/_/g, '-')}-error`);
+        const [a, b] = [(await input.boundingBox())!, (await error.boundingBox())!];
+        expect(b.y - (a.y + a.height), 'gap between the field and its message, px').toBeGreaterThanOrEqual(0);
+        expect(b.y - (a.y + a.height), 'gap between the field and its message, px').toBeLessThan(60);
+        expect(await page.locator('.offercheck [aria-invalid="true"]').count()).toBe(1);
+        expect(await page.locator('.offercheck .field-error:not([hidden])').count()).toBe(1);
+      } else {
+        expect(await page.locator('.offercheck [aria-invalid="true"]').count()).toBe(0);
+        expect(await page.locator('.offercheck .field-error:not([hidden])').count()).toBe(0);
+      }
     }
     await type(page, { state: '', fields: { base_salary: 'x' }, offer: {} as Offer });
     await page.locator('.offercheck').screenshot({ path: join(OUT, 'offer-check-invalid-390.png') });
