@@ -117,6 +117,7 @@ export function homeDatasetJsonLd(site: SiteContext, sp: SpecialtiesFeed, st: St
     distribution: [
       download(sp.feed_url, 'application/json', 'Specialties (JSON)'),
       download(u(csvPaths.specialties()), 'text/csv', 'Specialties (CSV)'),
+      download(u(csvPaths.specialtyOffer()), 'text/csv', 'The rest of the offer by specialty: call pay, one-time payments, terms (CSV)'),
       download(st.feed_url, 'application/json', 'States (JSON)'),
       download(u(csvPaths.states()), 'text/csv', 'States (CSV)'),
       ...wholeData(site),
@@ -141,6 +142,7 @@ export function specialtyDatasetJsonLd(site: SiteContext, f: SpecialtyFeed): Jso
       download(f.feed_url, 'application/json', `${name} (JSON)`),
       download(f.wrvu.feed_url, 'application/json', `${name}: compensation per wRVU (JSON)`),
       download(`${site.baseUrl}/${csvPaths.specialties()}`, 'text/csv', 'All specialties (CSV)'),
+      download(`${site.baseUrl}/${csvPaths.specialtyOffer()}`, 'text/csv', 'The rest of the offer, every specialty (CSV)'),
       ...wholeData(site),
     ],
   });

@@ -84,6 +84,7 @@ async function expectReadEqualsGet(client: ResourceClient, uri: string, mimeType
 const STATIC = [
   [`${BASE}${V1}/specialties.json`, 'application/json'],
   [`${BASE}${V1}/specialties.csv`, 'text/csv'],
+  [`${BASE}${V1}/specialty-offer-components.csv`, 'text/csv'],
   [`${BASE}${V1}/states.json`, 'application/json'],
   [`${BASE}${V1}/states.csv`, 'text/csv'],
   [`${BASE}${V1}/residency/institutions.json`, 'application/json'],

@@ -110,14 +110,14 @@ describe('schema.org Dataset JSON-LD', () => {
     const [doc, ...more] = await blocks('/');
     expect(more).toEqual([]);
     const sp = feed<SpecialtiesFeed>('data/api/v1/specialties.json');
-    const ds = await checkDataset(doc!, { url: 'https://physpay.example/', dateModified: sp.modified, spatial: /^United States$/, feeds: [sp.feed_url, 'https://physpay.example/data/api/v1/specialties.csv'] });
+    const ds = await checkDataset(doc!, { url: 'https://physpay.example/', dateModified: sp.modified, spatial: /^United States$/, feeds: [sp.feed_url, 'https://physpay.example/data/api/v1/specialties.csv', 'https://physpay.example/data/api/v1/specialty-offer-components.csv'] });
     expect(String(value(ds, 'description'))).toContain(`${sp.n} moderated self-reported salary reports`);
   });
 
   it('a specialty page describes the specialty nationally, with its feed and its published years', async () => {
     const [doc] = await blocks('/salaries/family-medicine');
     const f = feed<SpecialtyFeed>('data/api/v1/specialties/family-medicine.json');
-    const ds = await checkDataset(doc!, { url: f.citation_url, dateModified: f.modified, spatial: /^United States$/, feeds: [f.feed_url, f.wrvu.feed_url] });
+    const ds = await checkDataset(doc!, { url: f.citation_url, dateModified: f.modified, spatial: /^United States$/, feeds: [f.feed_url, f.wrvu.feed_url, 'https://physpay.example/data/api/v1/specialty-offer-components.csv'] });
     const years = f.by_year.filter((r) => !r.withheld).map((r) => r.year);
     expect(value(ds, 'temporalCoverage')).toBe(years.length > 1 ? `${Math.min(...years)}/${Math.max(...years)}` : String(years[0]));
     expect(value(ds, 'identifier')).toBe(f.feed_url);

@@ -1,9 +1,11 @@
 /**
- * The fixed resources of a build: the three index feeds with their CSV downloads, the methodology and the
- * licence pages (the `methodology_url` of every document, and the site's licence and citation terms).
+ * The fixed resources of a build: the three index feeds with their CSV downloads, the CSV of the rest of the
+ * offer, the methodology and the licence pages (the `methodology_url` of every document, and the site's
+ * licence and citation terms).
  */
 import type { LoadedBuild } from '../../builds/loaded-build.ts';
 import { feedPaths, pagePaths } from '../../../build/contract/open-feeds.ts';
+import { csvPaths } from '../../../build/compute/open-csv.ts';
 import { annotationsOf, mimeOf, nameOf, readFile, titleOf, uriOf, type Registration } from './common.ts';
 
 interface StaticResource {
@@ -21,6 +23,7 @@ const csv = (p: string) => `/${p.replace(/\.json$/, '.csv')}`;
 export const STATIC_RESOURCES: readonly StaticResource[] = [
   { path: json(feedPaths.specialties()), title: 'Physician pay by specialty', description: 'Every specialty: national median, P25, P75 and n (approved self-reported reports), with the feed_url and citation_url of each specialty.' },
   { path: csv(feedPaths.specialties()), csvOf: json(feedPaths.specialties()), title: 'Physician pay by specialty (CSV)', description: 'The specialties as CSV (RFC 4180, header row; licence, citation URL and as-of date on every row).' },
+  { path: `/${csvPaths.specialtyOffer()}`, title: 'The rest of the offer by specialty (CSV)', description: 'One row per specialty and item of the offer beyond base and bonus (call pay, sign-on, retention, relocation, loan repayment, CME money, weeks off, call nights, pay models with their $/wRVU, non-compete, partnership track): share of reports with it, n, P25, median, P75 in the row\'s unit; licence, citation URL and as-of date on every row.' },
   { path: json(feedPaths.states()), title: 'Physician pay by state', description: 'Every state: median, percentiles and n of all attending reports there, cost of living, feed_url and citation_url.' },
   { path: csv(feedPaths.states()), csvOf: json(feedPaths.states()), title: 'Physician pay by state (CSV)', description: 'The states as CSV (RFC 4180, header row; licence, citation URL and as-of date on every row).' },
   { path: json(feedPaths.institutions()), title: 'Resident pay by teaching hospital', description: 'Every teaching hospital\'s published PGY pay scale with its cost-of-living-adjusted PGY-1 pay and rank.' },
