@@ -12,6 +12,7 @@ import { withCurlSamples } from './code-samples.ts';
 import { DefinitionsDocument, FIGURE_DEFINITIONS, definitionText } from './definitions.ts';
 import { COMPENSATION_MODEL_VALUES } from './offer-terms.ts';
 import { OFFER_NUMBER_FIELDS, OFFER_NUMBERS } from './offer-check.ts';
+import { MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from './annual-pay.ts';
 
 type Json = Record<string, unknown>;
 
@@ -144,7 +145,7 @@ export function keyedOpenApi(): Json {
           summary: 'Where a compensation falls: its percentile, interpolated between the published percentiles of the scope /benchmarks would use (counted)',
           parameters: [
             specialty,
-            q('compensation', 'annual total compensation in dollars (digits, optional cents; no commas)', { type: 'number', exclusiveMinimum: 0, maximum: 100_000_000 }, true, 450000),
+            q('compensation', `annual total compensation in dollars (digits, optional cents; no commas), at least ${MIN_ANNUAL_PAY}: a year's pay, not thousands (420 for $420k) or an hourly rate`, { type: 'number', minimum: MIN_ANNUAL_PAY, maximum: MAX_ANNUAL_PAY }, true, 450000),
             state, region, practiceSetting, employmentType,
             q('fte', 'true: rank among FTE-normalized figures (Professional and Enterprise)', { type: 'boolean' }),
           ],
