@@ -242,8 +242,8 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
   { path: '/residency/institutions.json', kind: 'institutions', params: [], summary: 'Every teaching hospital ranked by cost-of-living-adjusted PGY-1 pay' },
   { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
   { path: '/residency/states/{state}.json', kind: 'stateInstitutions', params: ['state'], summary: 'One state\'s teaching hospitals, each academic year ranked by cost-of-living-adjusted PGY-1 pay' },
-  { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two specialties nationally, side by side, with the difference of their medians (derived from their published documents)' },
-  { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two specialties in one state, side by side, with the difference of their medians' },
+  { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two different specialties nationally, side by side, with the difference of their medians (derived from their published documents); a specialty with itself is a 404' },
+  { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two different specialties in one state, side by side, with the difference of their medians; a specialty with itself is a 404' },
 ];
 
 /** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */
