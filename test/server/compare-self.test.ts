@@ -35,6 +35,10 @@ describe('compare of a specialty with itself', () => {
 
   it('the page is the site\'s 404; two different specialties are still compared', async () => {
     expect((await get(server.url, '/compare/cardiology/cardiology')).status).toBe(404);
+    // a browser gets the site's 404 page, which links the specialty's own page
+    const html = await get(server.url, '/compare/cardiology/cardiology', { accept: 'text/html' });
+    expect(html.status).toBe(404);
+    expect(html.text).toContain('/salaries/cardiology"');
     const pair = await get(server.url, '/data/api/v1/compare/cardiology/pediatrics.json');
     expect(pair.status).toBe(200);
     const doc = pair.json<{ n: number; specialty_a: { n: number }; specialty_b: { n: number } }>();
