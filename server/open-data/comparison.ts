@@ -49,7 +49,11 @@ export function lookupComparison(build: LoadedBuild, m: RegExpExecArray): Compar
     found.push(r.entity);
   }
   const [a, b, state] = found as [Entity, Entity, Entity | null];
-  if (a.slug === b.slug) return { ok: false, kind: null, raw: null, suggestions: [], message: `${sameSpecialty(a)}: its own figures are at ${build.baseUrl}/${state ? feedPaths.specialtyState(a.slug, state.slug) : feedPaths.specialty(a.slug)}` };
+  if (a.slug === b.slug) {
+    const inState = state ? feedPaths.specialtyState(a.slug, state.slug) : null;
+    const own = inState && build.files.has(`/${inState}`) ? inState : feedPaths.specialty(a.slug);
+    return { ok: false, kind: null, raw: null, suggestions: [], message: `${sameSpecialty(a)}: its own figures are at ${build.baseUrl}/${own}` };
+  }
   for (const sp of [a, b]) {
     const path = state ? feedPaths.specialtyState(sp.slug, state.slug) : feedPaths.specialty(sp.slug);
     if (!build.files.has(`/${path}`)) return { ok: false, kind: null, raw: null, suggestions: [], message: `no published figures for ${sp.name}${state ? ` in ${state.name}` : ''}` };

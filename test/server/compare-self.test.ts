@@ -21,12 +21,13 @@ beforeAll(async () => {
 describe('compare of a specialty with itself', () => {
   it('the feed is a 404 naming the reason and the specialty\'s own feed', async () => {
     const base = server.registry.current!.baseUrl;
-    for (const [path, own] of [
+    const cases: [string, string][] = [
       ['/data/api/v1/compare/cardiology/cardiology.json', 'specialties/cardiology.json'],
       ['/data/api/v1/compare/CARDIOLOGY/cardiology.json', 'specialties/cardiology.json'],
       ['/data/api/v1/compare/obgyn/obstetrics-gynecology.json', 'specialties/obstetrics-gynecology.json'],
       ['/data/api/v1/compare/cardiology/cardiology/states/texas.json', 'specialties/cardiology/states/texas.json'],
-    ]) {
+    ];
+    for (const [path, own] of cases) {
       const r = await get(server.url, path);
       expect(r.status, path).toBe(404);
       expect(r.json(), path).toEqual({ error: `a comparison needs two different specialties; both are ${own.startsWith('specialties/obstetrics') ? 'Obstetrics and Gynecology' : 'Cardiology'}: its own figures are at ${base}/data/api/v1/${own}` });
