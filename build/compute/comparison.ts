@@ -36,6 +36,7 @@ export function laterRelease(a: string, b: string): string {
 }
 
 export function comparisonDocument(a: SpecialtyPayDocument, b: SpecialtyPayDocument, ctx: ComparisonContext): ComparisonFeed {
+  if (a.specialty.slug === b.specialty.slug) throw new Error('a comparison needs two different specialties');
   const state = a.scope === 'state' && 'state' in a ? a.state : null;
   if ((b.scope === 'state') !== (state !== null) || (state && 'state' in b && b.state.slug !== state.slug)) {
     throw new Error('a comparison needs two documents of the same scope');

@@ -23,6 +23,7 @@ import {
   type Offer, type OfferCheck, type OfferCheckCore, type QuartileBand,
 } from '../contract/offer-check.ts';
 import type { OfferComponents } from '../contract/offer-figures.ts';
+import { annualPayIssue } from '../contract/annual-pay.ts';
 import { COMPENSATION_MODEL_VALUES, MONEY_COMPONENTS, NO_OFFER_TERMS, offerTermsIssue, type MoneyComponent, type OfferTerms } from '../contract/offer-terms.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed } from '../contract/open-feeds.ts';
 import { payPosition, payPositionMethod, standardGrid } from './pay-position.ts';
@@ -90,7 +91,8 @@ const PART_LABEL: Record<string, string> = { base_salary: 'Base salary', bonus: 
 
 /**
  * Why the offer cannot be checked (null when it can): a number outside its limits (OFFER_NUMBERS), an unknown
- * pay model, or values that contradict each other (the reports' own rule, offerTermsIssue).
+ * pay model, a total (base salary + bonus + call pay) that is not a year's pay (annualPayIssue: 420 for
+ * $420k, an hourly rate), or values that contradict each other (the reports' own rule, offerTermsIssue).
  */
 export function offerIssue(offer: Offer): string | null {
   for (const f of OFFER_NUMBER_FIELDS) {
@@ -107,12 +109,16 @@ export function offerIssue(offer: Offer): string | null {
   if (offer.compensation_model !== undefined && !COMPENSATION_MODEL_VALUES.includes(offer.compensation_model)) {
     return `compensation_model must be one of: ${COMPENSATION_MODEL_VALUES.join(', ')}`;
   }
+  // the total is placed among published annual totals: it must be a year's pay (420 for $420k is not)
+  const total = offer.base_salary + (offer.bonus ?? 0) + (offer.call_pay ?? 0);
+  const pay = annualPayIssue(total);
+  if (pay !== null) return `${offer.bonus === undefined && offer.call_pay === undefined ? `base_salary ${offer.base_salary}` : `base_salary + bonus + call_pay (${round2(total)})`} ${pay}`;
   const terms: OfferTerms = { ...NO_OFFER_TERMS };
   for (const k of Object.keys(terms) as (keyof OfferTerms)[]) {
     const v = offer[k as keyof Offer];
     if (v !== undefined) (terms as unknown as Record<string, unknown>)[k] = v;
   }
-  return offerTermsIssue(terms, offer.base_salary + (offer.bonus ?? 0) + (offer.call_pay ?? 0));
+  return offerTermsIssue(terms, total);
 }
 
 /** The trimmed figures of the documents (what the core reads). */
@@ -321,6 +327,7 @@ export function evaluateOffer(offer: Offer, docs: OfferDocuments): OfferCheck {
     attribution: s.attribution, ...(s.notice !== undefined ? { notice: s.notice } : {}), title: s.title, publisher: s.publisher, feed_url: s.feed_url,
     synthetic: s.synthetic, release: s.release, modified: s.modified, ...(s.release_url !== undefined ? { release_url: s.release_url } : {}),
     basis: s.basis,
+    experience_levels: 'all',
     state_source: sd === null ? null : {
       title: sd.title, feed_url: sd.feed_url, citation_url: sd.citation_url, attribution: sd.attribution, n: sd.n, as_of: sd.as_of, release: sd.release,
       ...(sd.release_url !== undefined ? { release_url: sd.release_url } : {}),

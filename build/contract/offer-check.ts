@@ -5,6 +5,8 @@
  * OpenAPI document and the specialty pages' form, so the four take the same numbers with the same limits.
  */
 import { z } from 'zod';
+import { MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from './annual-pay.ts';
+import { ExperienceLevels } from './experience.ts';
 import { COMPENSATION_MODEL_VALUES, MONEY_COMPONENTS, OFFER_RANGES, type MoneyComponent } from './offer-terms.ts';
 import { CommonFields, HeadlineBasis } from './open-feeds.ts';
 import { FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from '../compute/stats.ts';
@@ -27,7 +29,7 @@ export const MISSING_SHARE_PCT = 50;
  */
 export const FIRST_YEAR_ONE_TIME: readonly MoneyComponent[] = ['signing_bonus', 'relocation'];
 /** The largest pay amount (base salary, bonus) the check takes, in dollars: the same as /percentile-rank. */
-export const OFFER_MAX_PAY = 100_000_000;
+export const OFFER_MAX_PAY = MAX_ANNUAL_PAY;
 
 /** Where an amount falls against a published P25 / median / P75, lowest first. */
 export const QUARTILE_BANDS = ['below P25', 'P25-median', 'median-P75', 'above P75'] as const;
@@ -74,7 +76,7 @@ const range = (c: keyof typeof OFFER_RANGES, description: string): OfferNumberSp
 
 /** Limits and meaning of every number: the keyed API's 400s, the tool's input schema and the page form use these. */
 export const OFFER_NUMBERS: Record<OfferNumberField, OfferNumberSpec> = {
-  base_salary: { min: 0, above: true, max: OFFER_MAX_PAY, money: true, example: 300000, description: 'Base salary offered, USD a year (required).' },
+  base_salary: { min: 0, above: true, max: OFFER_MAX_PAY, money: true, example: 300000, description: `Base salary offered, USD a year (required); with bonus and call pay at least ${MIN_ANNUAL_PAY} (a year's pay: 420000, not 420 for $420k or an hourly rate).` },
   bonus: { min: 0, max: OFFER_MAX_PAY, money: true, description: 'Expected bonus and incentives, USD a year (productivity, quality, other).' },
   call_pay: money('call_pay'),
   signing_bonus: money('signing_bonus'),
@@ -287,6 +289,7 @@ export const OfferCheck = z
   .object({
     ...CommonFields,
     basis: HeadlineBasis,
+    experience_levels: ExperienceLevels,
     state_source: OfferStateSource.nullable().describe('the specialty-in-state document whose percentiles placed the total (cite it too); null when the national ones were used'),
     ...OfferCheckCore.shape,
   })

@@ -12,6 +12,7 @@ import { withCurlSamples } from './code-samples.ts';
 import { DefinitionsDocument, FIGURE_DEFINITIONS, definitionText } from './definitions.ts';
 import { COMPENSATION_MODEL_VALUES } from './offer-terms.ts';
 import { OFFER_NUMBER_FIELDS, OFFER_NUMBERS } from './offer-check.ts';
+import { MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from './annual-pay.ts';
 
 type Json = Record<string, unknown>;
 
@@ -144,7 +145,7 @@ export function keyedOpenApi(): Json {
           summary: 'Where a compensation falls: its percentile, interpolated between the published percentiles of the scope /benchmarks would use (counted)',
           parameters: [
             specialty,
-            q('compensation', 'annual total compensation in dollars (digits, optional cents; no commas)', { type: 'number', exclusiveMinimum: 0, maximum: 100_000_000 }, true, 450000),
+            q('compensation', `annual total compensation in dollars (digits, optional cents; no commas), at least ${MIN_ANNUAL_PAY}: a year's pay, not thousands (420 for $420k) or an hourly rate`, { type: 'number', minimum: MIN_ANNUAL_PAY, maximum: MAX_ANNUAL_PAY }, true, 450000),
             state, region, practiceSetting, employmentType,
             q('fte', 'true: rank among FTE-normalized figures (Professional and Enterprise)', { type: 'boolean' }),
           ],
@@ -241,8 +242,8 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
   { path: '/residency/institutions.json', kind: 'institutions', params: [], summary: 'Every teaching hospital ranked by cost-of-living-adjusted PGY-1 pay' },
   { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
   { path: '/residency/states/{state}.json', kind: 'stateInstitutions', params: ['state'], summary: 'One state\'s teaching hospitals, each academic year ranked by cost-of-living-adjusted PGY-1 pay' },
-  { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two specialties nationally, side by side, with the difference of their medians (derived from their published documents)' },
-  { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two specialties in one state, side by side, with the difference of their medians' },
+  { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two different specialties nationally, side by side, with the difference of their medians (derived from their published documents); a specialty with itself is a 404' },
+  { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two different specialties in one state, side by side, with the difference of their medians; a specialty with itself is a 404' },
 ];
 
 /** CSV downloads beside the list feeds: the same figures, RFC 4180, licence fields repeated on every row. */

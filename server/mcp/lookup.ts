@@ -27,7 +27,14 @@ export function resolveEntity(build: LoadedBuild, kind: EntityKind, raw: string)
   // imported hospital names are quoted: data, never the tool's own words (specialties and states are reference data)
   const name = (n: string) => (kind === 'institution' ? JSON.stringify(n) : n);
   const hint = r.suggestions.length ? ` Close matches: ${r.suggestions.map((s) => `${name(s.name)} (${s.slug})`).join(', ')}.` : '';
-  throw new ToolInputError(`Unknown ${what} "${raw.slice(0, 100)}".${hint}`);
+  throw new ToolInputError(`Unknown ${what} "${raw.slice(0, 100)}".${hint} ${wayForward(build, kind)}`);
+}
+
+/** What exists and how to name it, after any close matches: an unknown name never ends the conversation. */
+function wayForward(build: LoadedBuild, kind: EntityKind): string {
+  if (kind === 'specialty') return 'list_specialties lists every specialty with its slug.';
+  if (kind === 'state') return 'Figures are published for the 50 states and DC (no territories): give a two-letter code ("TX", "DC"), a name ("Texas") or a slug ("new-york").';
+  return `get_resident_pay with a state ("TX") lists that state's teaching hospitals; ${build.baseUrl}/${feedPaths.institutions()} lists them all.`;
 }
 
 export function specialtiesDoc(build: LoadedBuild, day: string): SpecialtiesFeed {
@@ -63,6 +70,7 @@ export function stateInstitutionsDoc(build: LoadedBuild, day: string, state: str
 export function comparisonDoc(build: LoadedBuild, day: string, a: string, b: string, state?: string): ComparisonFeed {
   const ea = resolveEntity(build, 'specialty', a);
   const eb = resolveEntity(build, 'specialty', b);
+  if (ea.slug === eb.slug) throw new ToolInputError(`specialty_a and specialty_b are both ${ea.name}: give two different specialties (get_specialty_pay gives one specialty's own figures).`);
   const st = state === undefined || state.trim() === '' ? null : resolveEntity(build, 'state', state);
   for (const sp of [ea, eb]) {
     if (st && !build.files.has(`/${feedPaths.specialtyState(sp.slug, st.slug)}`)) throw new ToolInputError(`No figures are published for ${sp.name} in ${st.name} (no approved reports there).`);

@@ -4,6 +4,7 @@
  */
 import type { OfferCheck } from '../../build/contract/offer-check.ts';
 import { FLOORS } from '../../build/compute/stats.ts';
+import { ALL_EXPERIENCE_TEXT } from '../../build/contract/experience.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
@@ -95,7 +96,7 @@ export function offerText(a: OfferCheck): string {
   out.push(a.missing.length
     ? `Missing from the offer (at least ${a.rules.missing_share_pct}% of reports have it): ${a.missing.map((x) => x.text).join('; ')}.`
     : `Missing from the offer: nothing that at least ${a.rules.missing_share_pct}% of the reports in ${sp} have.`);
-  out.push(`Amounts of the components are as reported (not scaled to full time). ${a.basis.description} Data as of ${a.as_of}${a.state_source ? ` (${a.state_source.as_of} for the state's figures)` : ''}.${a.notice ? ` ${a.notice}` : ''}${a.synthetic ? ' NOTE: synthetic demo data, not real reports.' : ''}`);
+  out.push(`Amounts of the components are as reported (not scaled to full time). ${a.basis.description} ${ALL_EXPERIENCE_TEXT} Data as of ${a.as_of}${a.state_source ? ` (${a.state_source.as_of} for the state's figures)` : ''}.${a.notice ? ` ${a.notice}` : ''}${a.synthetic ? ' NOTE: synthetic demo data, not real reports.' : ''}`);
   out.push(`Cite: ${a.attribution}${a.state_source ? ` State figures: ${a.state_source.attribution}` : ''}`);
   return out.join('\n');
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CommonFields, HeadlineBasis, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { REGIONS } from '../../build/contract/vocab.ts';
 import { ReleaseId } from '../../build/contract/release-id.ts';
+import { ExperienceLevels } from '../../build/contract/experience.ts';
 
 function either(a: z.ZodObject, b: z.ZodObject, overrides: z.ZodRawShape = {}): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -28,9 +29,17 @@ export const ResidentPayOutput = either(InstitutionFeed, StateInstitutionsFeed);
 /** Every tool's optional `release`: the figures as that release published them (data/api/v1/releases/<release>/). */
 export const releaseArg = ReleaseId.optional().describe('Optional: a release id from data/api/v1/releases.json (e.g. "2026-11-16") to get the figures exactly as that release published them, for a citation that must not move; leave out for the latest');
 
-/** A tool's arguments: its own and the optional `release`, nothing else (strictArgs). */
+/** An optional argument sent as null, "" or only spaces: clients send these for "not given". */
+const absent = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/**
+ * A tool's arguments: its own and the optional `release`, nothing else (strictArgs). An optional argument
+ * sent as null or "" is taken as absent (never refused, never used); the JSON Schema stays the argument's own.
+ */
 export function toolArgs<T extends z.ZodRawShape>(tool: string, shape: T) {
-  return strictArgs(tool, { ...shape, release: releaseArg });
+  const all: z.ZodRawShape = { ...shape, release: releaseArg };
+  const lenient = Object.fromEntries(Object.entries(all).map(([k, v]) => [k, v instanceof z.ZodOptional ? z.preprocess(absent, v).optional() : v]));
+  return strictArgs(tool, lenient as T & { release: typeof releaseArg });
 }
 
 export function strictArgs<T extends z.ZodRawShape>(tool: string, shape: T) {
@@ -51,6 +60,7 @@ export const PayEvaluationOutput = z.object({
   state: z.object({ code: z.string(), slug: z.string(), name: z.string(), region: z.enum(REGIONS) }).nullable(),
   basis: HeadlineBasis.describe('which reports the percentiles count (compensation years, full-time basis): compare a full-time annual total with them'),
   compensation: z.number().describe('the compensation asked about, dollars per year'),
+  experience_levels: ExperienceLevels,
   percentile: z.number().nullable().describe('estimated percentile, one decimal, interpolated between published percentiles; null outside them or when withheld'),
   band: z.string().nullable().describe('"below P10", "P25-P50", ...; null when the figures are withheld'),
   band_lower_percentile: z.number().nullable(),

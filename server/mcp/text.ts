@@ -1,5 +1,6 @@
 /** Short texts an assistant can quote: figures, n, as_of, "self-reported", the citation line. */
 import { FORBIDDEN_CHARACTERS } from '../../build/import/csv.ts';
+import { ALL_EXPERIENCE_TEXT } from '../../build/contract/experience.ts';
 import type { HeadlineBasis, InstitutionFeed, StateInstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); // one formatter: toLocaleString builds one per call
@@ -59,5 +60,5 @@ export function evaluationText(e: { basis: HeadlineBasis; specialty: { name: str
   const where = e.state ? `${e.specialty.name} in ${e.state.name}` : `${e.specialty.name} (United States)`;
   if (e.band === null) return `${where}: no estimate for ${usd(e.compensation)}: the figures are withheld. ${e.notice ?? ''}${synthetic(e)} ${cite(e)}`;
   const at = e.percentile !== null ? `at about the ${e.percentile}th percentile (band ${e.band})` : `${e.band} (only the band is known outside the published percentiles)`;
-  return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports${basisText(e)} (compare a full-time annual total), data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}.${synthetic(e)} ${cite(e)}`;
+  return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports${basisText(e)} (compare a full-time annual total), data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}. ${ALL_EXPERIENCE_TEXT}${synthetic(e)} ${cite(e)}`;
 }

@@ -28,6 +28,12 @@ const decode = (s: string) => {
   }
 };
 
+/**
+ * A specialty compared with itself (cardiology/cardiology, or an alias and its name: obgyn/ob-gyn) is no
+ * comparison: its reports would count twice in n. The feed, the page, the tool and the resource all refuse it.
+ */
+export const sameSpecialty = (sp: Entity) => `a comparison needs two different specialties; both are ${sp.name}`;
+
 export function lookupComparison(build: LoadedBuild, m: RegExpExecArray): ComparisonLookup {
   const wanted: [EntityKind, string | undefined][] = [['specialty', m[1]], ['specialty', m[2]], ['state', m[3]]];
   const found: (Entity | null)[] = [];
@@ -43,6 +49,11 @@ export function lookupComparison(build: LoadedBuild, m: RegExpExecArray): Compar
     found.push(r.entity);
   }
   const [a, b, state] = found as [Entity, Entity, Entity | null];
+  if (a.slug === b.slug) {
+    const inState = state ? feedPaths.specialtyState(a.slug, state.slug) : null;
+    const own = inState && build.files.has(`/${inState}`) ? inState : feedPaths.specialty(a.slug);
+    return { ok: false, kind: null, raw: null, suggestions: [], message: `${sameSpecialty(a)}: its own figures are at ${build.baseUrl}/${own}` };
+  }
   for (const sp of [a, b]) {
     const path = state ? feedPaths.specialtyState(sp.slug, state.slug) : feedPaths.specialty(sp.slug);
     if (!build.files.has(`/${path}`)) return { ok: false, kind: null, raw: null, suggestions: [], message: `no published figures for ${sp.name}${state ? ` in ${state.name}` : ''}` };

@@ -94,6 +94,8 @@ describe('/offer-check', () => {
       [{ ...base, base_salary: '-5' }, /base_salary must be a number/],
       [{ ...base, base_salary: '0' }, /base_salary must be more than 0 and at most 100,000,000 \(got 0\)/],
       [{ ...base, base_salary: '100000000.01' }, /at most 100,000,000/],
+      [{ ...base, base_salary: '420' }, /^base_salary 420 is under \$10,000, too little for a year's total pay: .*give 420000$/],
+      [{ ...base, base_salary: '6000', bonus: '3000' }, /^base_salary \+ bonus \+ call_pay \(9000\) is under \$10,000/],
       [{ ...base, bonus: '1.005' }, /bonus is in dollars and cents: at most two decimals/],
       [{ ...base, relocation: '250001' }, /relocation must be at least 0 and at most 250,000/],
       [{ ...base, contract_years: '2.5' }, /contract_years must be a whole number \(got 2\.5\)/],

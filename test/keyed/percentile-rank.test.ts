@@ -110,6 +110,9 @@ describe('/percentile-rank', () => {
       [{ specialty: 'Cardiology', compensation: '-5' }, /compensation must be a number/],
       [{ specialty: 'Cardiology', compensation: '0' }, /more than 0/],
       [{ specialty: 'Cardiology', compensation: '999999999' }, /at most 100,000,000/],
+      // the tool server's rule (build/contract/annual-pay.ts): 420 for $420k or an hourly rate is not a year's pay
+      [{ specialty: 'Cardiology', compensation: '420' }, /^compensation 420 is under \$10,000, too little for a year's total pay: .*if you meant \$420k, give 420000$/],
+      [{ specialty: 'Cardiology', compensation: '9999.99' }, /compensation 9999\.99 is under \$10,000/],
       [{ specialty: 'Cardiology', compensation: '300000', fte: 'yes' }, /fte must be true or false/],
       [{ specialty: 'Cardiology', compensation: '300000', year_start: '2024' }, /unknown parameter.*year_start/],
       [{ specialty: 'Cardiology', compensation: '300000', state: 'TX' }, /full US state name/],

@@ -210,7 +210,7 @@ describe('parseTotalPay', () => {
     ['350000', 350000], ['$350,000', 350000], ['350k', 350000], ['350K', 350000], ['$350k', 350000], ['350 k', 350000],
     ['$1.2M', 1200000], ['1.25 million', 1250000], ['350 thousand', 350000], ['350,000 USD', 350000], ['USD 350000', 350000],
     ['US$350,000', 350000], ['$350,000/yr', 350000], ['350k per year', 350000], ['$350,000 a year', 350000], ['350000 annually', 350000],
-    ['  $ 425,500.50 ', 425500.5], ['350.5k', 350500], ['1000', 1000], ['$100,000,000', 100000000],
+    ['  $ 425,500.50 ', 425500.5], ['350.5k', 350500], ['10000', 10000], ['$100,000,000', 100000000],
   ])('%j is %d dollars', (raw, dollars) => {
     expect(parseTotalPay(raw)).toBe(dollars);
   });
@@ -220,7 +220,7 @@ describe('parseTotalPay', () => {
     ['3,50,000', 'not a dollar amount'], ['1e6', 'not a dollar amount'], ['€350000', 'not a dollar amount'],
     ['$150/hr', 'not an annual figure'], ['150 per hour', 'not an annual figure'], ['30k a month', 'not an annual figure'], ['$2,000 weekly', 'not an annual figure'],
     ['300-350k', 'is a range'], ['$300,000 - $350,000', 'is a range'], ['300k to 350k', 'is a range'],
-    ['350', 'under $1,000'], ['0', 'under $1,000'], ['350.000', 'under $1,000'], ['200m', 'over $100,000,000'],
+    ['350', 'under $10,000'], ['0', 'under $10,000'], ['350.000', 'under $10,000'], ['9,999', 'under $10,000'], ['200m', 'over $100,000,000'],
   ])('%j is refused (%s)', (raw, why) => {
     let err: unknown;
     try {

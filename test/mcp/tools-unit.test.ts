@@ -118,10 +118,9 @@ describe('texts', () => {
     expect(text).not.toContain('$-');
   });
 
-  it('comparing a specialty with itself gives zero and no higher side', async () => {
+  it('comparing a specialty with itself is refused (its reports would count twice in n)', async () => {
     const c = await linked();
-    const { doc } = okResult<{ comparison: unknown }>(await callTool(c, 'compare_specialties', { specialty_a: 'cardiology', specialty_b: 'Cardiology' }));
-    expect(doc.comparison).toEqual({ median_difference: 0, median_difference_pct: 0, higher: null });
+    expect(errorText(await callTool(c, 'compare_specialties', { specialty_a: 'cardiology', specialty_b: 'Cardiology' }))).toMatch(/^specialty_a and specialty_b are both Cardiology: give two different specialties/);
   });
 
   it('synthetic demo data is flagged in the text', async () => {

@@ -194,6 +194,9 @@ describe('refused offers', () => {
     const cases: [Partial<Offer> & Record<string, unknown>, RegExp][] = [
       [{ base_salary: undefined }, /base_salary is required/],
       [{ base_salary: 0 }, /base_salary must be a number above 0 and at most 100000000/],
+      [{ base_salary: 420 }, /^base_salary 420 is under \$10,000, too little for a year's total pay/],
+      [{ base_salary: 150, bonus: 20, call_pay: 5 }, /^base_salary \+ bonus \+ call_pay \(175\) is under \$10,000/],
+      [{ base_salary: 60_000_000, bonus: 50_000_000 }, /^base_salary \+ bonus \+ call_pay \(110000000\) is over \$100,000,000/],
       [{ bonus: -1 }, /bonus must be a number from 0 to 100000000/],
       [{ relocation: 250_001 }, /relocation .* to 250000/],
       [{ contract_years: 2.5 }, /contract_years must be a whole number from 1 to 10/],

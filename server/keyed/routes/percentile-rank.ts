@@ -10,9 +10,10 @@ import { single, type Query } from '../params.ts';
 import { benchmarkData } from '../benchmark.ts';
 import { cellsFor, parseScopeQuery } from '../query.ts';
 import { percentileRankData } from '../percentile-rank.ts';
+import { annualPayIssue, MAX_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
 
 const PARAMS = ['specialty', 'compensation', 'state', 'region', 'practice_setting', 'employment_type', 'fte'];
-export const MAX_COMPENSATION = 100_000_000;
+export const MAX_COMPENSATION = MAX_ANNUAL_PAY;
 
 export function parseCompensation(query: Query): number {
   const raw = single(query, 'compensation');
@@ -20,6 +21,9 @@ export function parseCompensation(query: Query): number {
   if (!/^\d{1,9}(\.\d{1,2})?$/.test(raw)) throw badRequest(`compensation must be a number of dollars such as 350000 or 350000.50, without commas or a currency sign (got "${raw.slice(0, 40)}")`);
   const v = Number(raw);
   if (v <= 0 || v > MAX_COMPENSATION) throw badRequest(`compensation must be more than 0 and at most ${MAX_COMPENSATION.toLocaleString('en-US')} (got ${raw})`);
+  // one rule with the tool server: a figure under $10,000 is not a year's pay (420 for $420k, an hourly rate)
+  const issue = annualPayIssue(v);
+  if (issue !== null) throw badRequest(`compensation ${raw} ${issue}`);
   return v;
 }
 

@@ -10,6 +10,7 @@ import type { Entity, EntityKind } from '../../open-data/resolve.ts';
 import { completeEntity } from '../complete.ts';
 import { resolveEntity, ToolInputError } from '../lookup.ts';
 import { escapeHidden } from '../text.ts';
+import { annualPayIssue } from '../../../build/contract/annual-pay.ts';
 
 /** A prompt argument the prompt cannot use (unknown name, unreadable pay figure): a JSON-RPC invalid-params error. */
 export class PromptInputError extends ProtocolError {
@@ -62,11 +63,6 @@ export const CITATION_RULES = [
   '- If a tool returns an error, say so; never guess figures.',
 ].join('\n');
 
-/** The largest pay figure the tools take (evaluate_compensation's `compensation` maximum). */
-export const MAX_PAY = 100_000_000;
-/** Below this a figure is not an annual total (an hourly rate, or thousands written without "k"). */
-export const MIN_PAY = 1_000;
-
 const PER_PERIOD = /(?:\/|\bper\b|\ban?\b)\s*(?:hours?|hrs?|h|months?|mo|weeks?|wks?|days?|shifts?)\b|\b(?:hourly|monthly|weekly|daily)\b/;
 const RANGE = /\d\s*(?:k|m|thousand|million)?\s*(?:-|–|—|\bto\b|\bor\b)\s*(?:us\s?\$|\$)?\s*\d/;
 const CURRENCY_PREFIX = /^(?:us\s?\$|\$|usd\b)\s*/;
@@ -76,7 +72,8 @@ const AMOUNT = /^(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k|thousand|m|mm|million)?$/
 /**
  * An annual total pay typed as text ("350000", "$350,000", "350k", "$1.2M", "350,000 USD per year") in
  * dollars, rounded to cents. Hourly or monthly rates, ranges and anything else are refused with an error
- * saying how to write it, as are figures under $1,000 (not an annual total) or over $100,000,000.
+ * saying how to write it, as are figures that are not a year's pay by the tools' one rule (annualPayIssue:
+ * under $10,000 or over $100,000,000).
  */
 export function parseTotalPay(raw: string): number {
   const shown = JSON.stringify(raw.slice(0, 40));
@@ -88,8 +85,8 @@ export function parseTotalPay(raw: string): number {
   if (!m) throw new PromptInputError(`total_pay ${shown} is not a dollar amount: ${how}.`);
   const scale = m[3] === undefined ? 1 : m[3].startsWith('k') || m[3] === 'thousand' ? 1_000 : 1_000_000;
   const value = Math.round(Number(`${m[1]!.replace(/,/g, '')}${m[2] ?? ''}`) * scale * 100) / 100;
-  if (value < MIN_PAY) throw new PromptInputError(`total_pay ${shown} is under ${usd(MIN_PAY)}, too little for a year's total pay: ${how}.`);
-  if (value > MAX_PAY) throw new PromptInputError(`total_pay ${shown} is over ${usd(MAX_PAY)}: ${how}.`);
+  const issue = annualPayIssue(value);
+  if (issue !== null) throw new PromptInputError(`total_pay ${shown} ${issue}; ${how}.`);
   return value;
 }
 

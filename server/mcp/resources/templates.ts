@@ -9,7 +9,7 @@ import { ResourceNotFoundError, ResourceTemplate, type ListResourcesResult, type
 import type { LoadedBuild, ServedFile } from '../../builds/loaded-build.ts';
 import { feedPaths, type SpecialtiesFeed } from '../../../build/contract/open-feeds.ts';
 import type { Entity, EntityKind } from '../../open-data/resolve.ts';
-import { comparisonFeedFile } from '../../open-data/comparison.ts';
+import { comparisonFeedFile, sameSpecialty } from '../../open-data/comparison.ts';
 import { redactSecrets } from '../../http/redact.ts';
 import { completeEntity } from '../complete.ts';
 import { ToolInputError, feedDocument, resolveEntity } from '../lookup.ts';
@@ -46,6 +46,7 @@ const specialty: Variable = { name: 'specialty', kind: 'specialty' };
 const state: Variable = { name: 'state', kind: 'state' };
 
 function comparisonFile(build: LoadedBuild, a: Entity, b: Entity, st: Entity | null): ServedFile {
+  if (a.slug === b.slug) throw new ToolInputError(`${sameSpecialty(a).replace(/^a/, 'A')}: read ${st ? `specialties/${a.slug}/states/${st.slug}.json` : `specialties/${a.slug}.json`} for its own figures.`);
   for (const sp of [a, b]) {
     if (!has(build, st ? feedPaths.specialtyState(sp.slug, st.slug) : feedPaths.specialty(sp.slug))) {
       throw new ToolInputError(`No figures are published for ${sp.name}${st ? ` in ${st.name}` : ''}.`);
@@ -57,6 +58,9 @@ function comparisonFile(build: LoadedBuild, a: Entity, b: Entity, st: Entity | n
 /** A state completes only where the chosen specialty (or both) have figures there. */
 const stateWith = (...spVars: string[]) => (build: LoadedBuild, v: string, slug: string, chosen: Record<string, Entity>) =>
   v !== 'state' || spVars.every((s) => !chosen[s] || has(build, feedPaths.specialtyState(chosen[s]!.slug, slug)));
+
+/** specialty_b completes to every specialty but the chosen specialty_a (no comparison with itself). */
+const notSame = (v: string, slug: string, chosen: Record<string, Entity>) => v !== 'specialty_b' || chosen.specialty_a?.slug !== slug;
 
 export const FEED_TEMPLATES: readonly FeedTemplate[] = [
   {
@@ -116,6 +120,7 @@ export const FEED_TEMPLATES: readonly FeedTemplate[] = [
     path: 'compare/{specialty_a}/{specialty_b}.json',
     vars: [{ name: 'specialty_a', kind: 'specialty' }, { name: 'specialty_b', kind: 'specialty' }],
     file: (build, [a, b]) => comparisonFile(build, a!, b!, null),
+    published: (_build, v, slug, chosen) => notSame(v, slug, chosen),
   },
   {
     name: 'comparison-in-state',
@@ -124,7 +129,7 @@ export const FEED_TEMPLATES: readonly FeedTemplate[] = [
     path: 'compare/{specialty_a}/{specialty_b}/states/{state}.json',
     vars: [{ name: 'specialty_a', kind: 'specialty' }, { name: 'specialty_b', kind: 'specialty' }, state],
     file: (build, [a, b, st]) => comparisonFile(build, a!, b!, st!),
-    published: stateWith('specialty_a', 'specialty_b'),
+    published: (build, v, slug, chosen) => notSame(v, slug, chosen) && stateWith('specialty_a', 'specialty_b')(build, v, slug, chosen),
   },
 ];
 

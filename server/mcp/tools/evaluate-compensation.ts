@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { payPosition, payPositionMethod, standardGrid } from '../../../build/compute/pay-position.ts';
 import type { SpecialtyPayDocument } from '../../../build/contract/open-feeds.ts';
-import { specialtyPayDoc } from '../lookup.ts';
+import { specialtyPayDoc, ToolInputError } from '../lookup.ts';
+import { annualPayIssue, MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
 import { PayEvaluationOutput, toolArgs } from '../schemas.ts';
 import { evaluationText } from '../text.ts';
 import { defineTool } from '../tool-definition.ts';
@@ -22,6 +23,7 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
     scope: d.scope,
     state: d.scope === 'state' && 'state' in d ? d.state : null,
     compensation,
+    experience_levels: 'all',
     percentile: position?.percentile ?? null,
     band: position?.band ?? null,
     band_lower_percentile: position?.band_lower_percentile ?? null,
@@ -39,15 +41,17 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
 export const evaluateCompensationTool = defineTool({
   name: 'evaluate_compensation',
   title: 'Where does this pay fall?',
-  description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. Quote n, as_of and the attribution.',
+  description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. The figures pool all experience levels (no breakdown by years in practice is published): say so when the asker gave their experience. Quote n, as_of and the attribution.',
   inputSchema: toolArgs('evaluate_compensation', {
     specialty: specialtyArg,
-    compensation: z.number().positive().max(100_000_000).describe('Annual total compensation in US dollars, e.g. 350000'),
+    compensation: z.number().positive().max(MAX_ANNUAL_PAY).describe(`Annual total compensation in US dollars, e.g. 350000 (not 350 for $350k, not an hourly rate): from ${MIN_ANNUAL_PAY} to ${MAX_ANNUAL_PAY}`),
     state: stateArg,
   }),
   outputSchema: PayEvaluationOutput,
   meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, compensation, state }, build, day) => {
+    const issue = annualPayIssue(compensation);
+    if (issue !== null) throw new ToolInputError(`compensation ${compensation} ${issue}.`);
     const e = evaluateAgainst(specialtyPayDoc(build, day, specialty, state), compensation);
     return { text: evaluationText(e), structured: e, links: feedLinks(build, e) };
   },
