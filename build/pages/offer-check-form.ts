@@ -20,7 +20,7 @@ import { COMPENSATION_MODELS, MONEY_COMPONENTS } from '../contract/offer-terms.t
 import { MISSING_NOUN, offerFiguresOf, type HeadlineFigures, type OfferFigures } from '../compute/offer-check.ts';
 import { FLOORS, FTE_HOURS, FTE_MAX_HOURS, FTE_MIN_HOURS } from '../compute/stats.ts';
 import { attrs, esc } from './html.ts';
-import { PAY_PARSE_JS, PAY_POSITION_JS } from './pay-check.ts';
+import { ANNUAL_PAY_JS, PAY_PARSE_JS, PAY_POSITION_JS } from './pay-check.ts';
 
 /** A listed state, compactly: slug, name, then its headline figures (n, P10, P25, median, P75, P90, rounded, withheld). */
 export type OfferPageState = [string, string, number | null, number | null, number | null, number | null, number | null, number | null, boolean, boolean];
@@ -250,7 +250,9 @@ if(!problems.length){var cross=function(k,t){ocMark(form,k,t);problems.push(t)};
 if(offer.loan_repayment_years!==undefined&&!(offer.loan_repayment>0))cross('loan_repayment_years','Loan repayment years need a loan repayment amount above $0.');
 if(offer.non_compete_years!==undefined&&offer.non_compete_miles===undefined)cross('non_compete_miles','Give the non-compete radius in miles too (0 when there is none).');
 if(offer.non_compete_miles>0&&!(offer.non_compete_years>0))cross('non_compete_years','Give the non-compete length in years (above 0).');
-if(offer.non_compete_miles===0&&offer.non_compete_years>0)cross('non_compete_miles','The non-compete has a length but a radius of 0 (none): give its radius.')}
+if(offer.non_compete_miles===0&&offer.non_compete_years>0)cross('non_compete_miles','The non-compete has a length but a radius of 0 (none): give its radius.');
+if(!problems.length&&offer.base_salary!==undefined){var total=offer.base_salary+(offer.bonus||0)+(offer.call_pay||0),pay=annualPayIssue(total);
+if(pay!==null)cross('base_salary',(offer.bonus===undefined&&offer.call_pay===undefined?'Base salary '+ocMoney(offer.base_salary):'Base salary + bonus + call pay ('+ocMoney(total)+')')+' '+pay+'.')}}
 return{offer:offer,problems:problems}}
 function ocNum(v){var t=String(v),k=t.indexOf('.');return ocGroup(k<0?t:t.slice(0,k))+(k<0?'':t.slice(k))}
 function ocYears(v){return v+(v===1?' year':' years')}
@@ -299,5 +301,6 @@ form.addEventListener('input',show);form.addEventListener('change',show);show()}
 /** The section's script: the port, the pay check's payPosition and field reader, and the form. */
 export const OFFER_CHECK_SCRIPT = `(function(){${PAY_POSITION_JS}
 ${PAY_PARSE_JS}
+${ANNUAL_PAY_JS}
 ${OFFER_CHECK_JS}
 ${FORM_JS}})();`;

@@ -10,6 +10,7 @@
  * test/pages/browser.test.ts does the same through the page in Chromium.
  */
 import { FLOORS } from '../compute/stats.ts';
+import { MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from '../contract/annual-pay.ts';
 import { standardGrid, type GridPoint } from '../compute/pay-position.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
@@ -116,9 +117,21 @@ if(!s)return{state:'empty'};
 if(!/^-?([0-9]+[.]?[0-9]*|[.][0-9]+)$/.test(s))return{state:'invalid'};
 var x=Number(s);if(!isFinite(x))return{state:'invalid'};if(x<0)return{state:'negative'};return{state:'ok',x:x}}`;
 
+/**
+ * The page's port of annualPayIssue() (build/contract/annual-pay.ts, the rule of the tools and the keyed API):
+ * why an amount is not a year's total pay (420 for $420k, an hourly 150), or null. The same words, from the
+ * same bounds; a test compares the two on random amounts.
+ */
+export const ANNUAL_PAY_JS = `function annualPayIssue(value){var f=new Intl.NumberFormat('en-US',{maximumFractionDigits:2});
+if(value>${MAX_ANNUAL_PAY})return "is over $"+f.format(${MAX_ANNUAL_PAY})+", more than any year's pay";
+if(value>=${MIN_ANNUAL_PAY})return null;
+var k=value>0&&value<1000?'; if you meant $'+f.format(value)+'k, give '+Math.round(value*1000):'';
+return "is under $"+f.format(${MIN_ANNUAL_PAY})+", too little for a year's total pay: give US dollars a year, not thousands or an hourly, daily or monthly rate"+k}`;
+
 /** The box's behaviour: wire the field of every box on the page to its grid and table. */
 export const PAY_CHECK_SCRIPT = `(function(){${PAY_POSITION_JS}
 ${PAY_PARSE_JS}
+${ANNUAL_PAY_JS}
 function group(s){var o='';while(s.length>3){o=','+s.slice(-3)+o;s=s.slice(0,-3)}return s+o}
 function dollars(v){return '$'+group(String(Math.round(v)))}
 function amount(v){var s=Number.isInteger(v)?String(v):v.toFixed(2),k=s.indexOf('.');return '$'+group(k<0?s:s.slice(0,k))+(k<0?'':s.slice(k))}
@@ -127,8 +140,9 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-pay-grid]'),functi
 var grid=JSON.parse(box.getAttribute('data-pay-grid')).map(function(p){return{percentile:p[0],value:p[1]}});
 var form=box.querySelector('.pay-form'),input=box.querySelector('input'),out=box.querySelector('.pay-result'),rows=box.querySelectorAll('tr[data-band]');
 if(!form||!input||!out||grid.length<2)return;form.hidden=false;
-function show(){var r=parsePay(input.value),band='',pct='',text;
-if(r.state==='ok'){var p=payPosition(grid,r.x),lo=p.band_lower_value,hi=p.band_upper_value;band=p.band;
+function show(){var r=parsePay(input.value),band='',pct='',text,issue=r.state==='ok'?annualPayIssue(r.x):null;
+if(issue!==null){text=amount(r.x)+' '+issue+'.';r={state:'invalid'}}
+else if(r.state==='ok'){var p=payPosition(grid,r.x),lo=p.band_lower_value,hi=p.band_upper_value;band=p.band;
 if(p.percentile!==null){pct=String(p.percentile);text=amount(r.x)+' is at an estimated percentile of '+p.percentile.toFixed(1)+', in the '+p.band.replace('-','–')+' band ('+dollars(lo)+' to '+dollars(hi)+').'}
 else if(hi!==null){text=amount(r.x)+' is '+p.band+' ('+dollars(hi)+'), the lowest published percentile, so only the band can be given.'}
 else{text=amount(r.x)+' is '+p.band+' ('+dollars(lo)+'), the highest published percentile, so only the band can be given.'}}

@@ -9,6 +9,7 @@
  * standardGrid() of the page's feed (every grid value, its neighbours, ties, 200 random compensations),
  * highlight that band's row, and make no request.
  */
+import { annualPayIssue } from '../../build/contract/annual-pay.ts';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -118,7 +119,7 @@ function rng(seed: number): () => number {
 function typedValues(grid: GridPoint[], seed: number): { text: string; x: number }[] {
   const out: { text: string; x: number }[] = [];
   for (const g of grid) for (const x of [g.value, g.value - 1, g.value + 1, g.value - 0.5, g.value + 0.01]) out.push({ text: String(x), x });
-  out.push({ text: '0', x: 0 });
+  out.push({ text: '10000', x: 10_000 }); // the smallest year's pay taken (annualPayIssue)
   const lo = grid[0]!.value * 0.6;
   const hi = grid.at(-1)!.value * 1.4;
   const r = rng(seed);
@@ -165,6 +166,11 @@ async function checkPayBox(page: Page, grid: GridPoint[], seed: number): Promise
     ['-5000', 'negative', 'Pay cannot be negative: enter an amount of $0 or more.', 'true'],
     ['abc', 'invalid', 'Enter the amount in dollars using digits, for example 250000 or 250,000.', 'true'],
     ['250k', 'invalid', 'Enter the amount in dollars using digits, for example 250000 or 250,000.', 'true'],
+    // not a year's pay: the tool server's and keyed API's rule (annualPayIssue), not ranked "below P10"
+    ['420', 'invalid', `$420 ${annualPayIssue(420)}.`, 'true'],
+    ['150.50', 'invalid', `$150.50 ${annualPayIssue(150.5)}.`, 'true'],
+    ['0', 'invalid', `$0 ${annualPayIssue(0)}.`, 'true'],
+    ['200,000,000', 'invalid', `$200,000,000 ${annualPayIssue(200_000_000)}.`, 'true'],
   ];
   for (const [text, state, message, invalid] of messages) {
     await input.fill(text);

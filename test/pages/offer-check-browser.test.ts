@@ -6,6 +6,7 @@
  * axe finds no violation in the section (any impact) at 390 and 1280 px; the page never scrolls sideways;
  * without JavaScript the form stays hidden and the explanation shows. Screenshots go to test-output/pages/.
  */
+import { annualPayIssue } from '../../build/contract/annual-pay.ts';
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import axe from 'axe-core';
@@ -110,6 +111,8 @@ describe.skipIf(!haveBrowser)(`"Check a whole offer" in Chromium (${CHROMIUM})`,
       [{ base_salary: 'abc' }, 'Base salary: enter a number using digits, for example 25000.', 'base_salary'],
       [{ base_salary: '-5' }, 'Base salary cannot be negative.', 'base_salary'],
       [{ base_salary: '0' }, 'Base salary must be more than 0 and at most 100,000,000.', 'base_salary'],
+      [{ base_salary: '420' }, `Base salary $420 ${annualPayIssue(420)}.`, 'base_salary'],
+      [{ base_salary: '3000', bonus: '2000' }, `Base salary + bonus + call pay ($5,000) ${annualPayIssue(5000)}.`, 'base_salary'],
       [{ base_salary: '250000', contract_years: '2.5' }, 'Contract length must be a whole number.', 'contract_years'],
       [{ base_salary: '250000', hours_per_week: '5' }, 'Hours a week must be from 10 to 100.', 'hours_per_week'],
       [{ base_salary: '250000', loan_repayment_years: '3' }, 'Loan repayment years need a loan repayment amount above $0.', 'loan_repayment_years'],

@@ -13,10 +13,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payPosition, standardGrid, type GridPoint, type PayPosition } from '../../build/compute/pay-position.ts';
-import { PAY_CHECK_SCRIPT, PAY_PARSE_JS, PAY_POSITION_JS, payCheckGrid } from '../../build/pages/pay-check.ts';
+import { ANNUAL_PAY_JS, PAY_CHECK_SCRIPT, PAY_PARSE_JS, PAY_POSITION_JS, payCheckGrid } from '../../build/pages/pay-check.ts';
 import { renderSpecialtyStatePage } from '../../build/pages/specialty-state.ts';
 import { renderSpecialtyPage } from '../../build/pages/specialty.ts';
 import { elements, parseHtml, textOf, type HtmlElement } from '../../build/pages/parse.ts';
+import { annualPayIssue } from '../../build/contract/annual-pay.ts';
 import type { SiteContext } from '../../build/pages/layout.ts';
 import type { SpecialtyFeed, SpecialtyStateFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 import { GOLDEN_DIR } from '../helpers/golden-files.ts';
@@ -70,6 +71,18 @@ describe('the page\'s payPosition is payPosition()', () => {
     expect(() => new Function(PAY_CHECK_SCRIPT)).not.toThrow();
     expect(PAY_CHECK_SCRIPT).not.toContain('</');
     expect(PAY_CHECK_SCRIPT).not.toContain('\\');
+  });
+});
+
+const pageAnnualPayIssue = new Function(`${ANNUAL_PAY_JS}\nreturn annualPayIssue;`)() as (v: number) => string | null;
+
+describe('the page\'s annualPayIssue is annualPayIssue() (what a year\'s pay is: one rule with the tools and the keyed API)', () => {
+  it('on random amounts and at the bounds', () => {
+    const amounts = fc.oneof(fc.double({ min: 0, max: 2e8, noNaN: true }), fc.integer({ min: 0, max: 200_000_000 }), fc.integer({ min: 0, max: 20_000 }), fc.constantFrom(0, 0.5, 420, 999.99, 1_000, 9_999.99, 10_000, 1e8, 1e8 + 0.01));
+    fc.assert(fc.property(amounts, (v) => {
+      expect(pageAnnualPayIssue(v)).toBe(annualPayIssue(v));
+    }), { numRuns: 2_000 });
+    expect(pageAnnualPayIssue(420)).toContain('if you meant $420k, give 420000');
   });
 });
 
