@@ -16,7 +16,6 @@ export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as con
 
 export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
 
-
 /** The sentence naming the list, in errors. */
 export const SERVED_VERSIONS_TEXT = `this server serves MCP protocol revisions ${PROTOCOL_VERSIONS.join(', ')}`;
 
