@@ -270,7 +270,8 @@ async function sendSdkAnswer(res: ServerResponse, response: globalThis.Response,
     return;
   }
   let text = await response.text();
-  if (modernMethod !== null) {
+  // only a discover result or an error can name revisions: other answers are not parsed again
+  if (modernMethod !== null && (modernMethod === 'server/discover' || response.status >= 400)) {
     try {
       const changed = withServedVersions(JSON.parse(text), modernMethod);
       if (changed) text = JSON.stringify(changed);
