@@ -13,7 +13,11 @@
  * server's own `load_ms` (reading and verifying the build) from its `build loaded` log line, and what
  * `/readyz` answered at the first connect.
  *
- *   npx tsx scripts/bench-serve-start.ts [--reports 1000000] [--runs 5] [--compare <checkout>/bin/physpay.js [--compare-label aa34156]] [--json]
+ * --traffic N: start the server behind a busy edge: as soon as the port accepts connections, `wrk -t2 -cN
+ * -d<--traffic-seconds>s` GETs a feed (limits raised so that nothing is refused); printed: whether the build
+ * was loaded while wrk still ran, and how many of wrk's requests got 503 (no build yet) and 200.
+ *
+ *   npx tsx scripts/bench-serve-start.ts [--reports 1000000] [--runs 5] [--traffic 256 [--traffic-seconds 10]] [--compare <checkout>/bin/physpay.js [--compare-label aa34156]] [--json]
  *
  * --compare: also measure the CLI of another checkout (e.g. `git archive aa34156 | tar -x -C /tmp/old`, with
  * a node_modules link), run for run beside this one, so both see the same machine load. Without it the
@@ -34,6 +38,9 @@ const RUNS = Number(arg('runs', '5'));
 const BIN = resolve('bin/physpay.js');
 const COMPARE = arg('compare', '') ? resolve(arg('compare', '')) : null;
 const JSON_OUT = flag('json');
+/** wrk connections while the server starts (0: none) */
+const TRAFFIC = Number(arg('traffic', '0'));
+const TRAFFIC_SECONDS = Number(arg('traffic-seconds', '10'));
 const log = (s: string) => (JSON_OUT ? process.stderr : process.stdout).write(`${s}\n`);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -107,6 +114,13 @@ interface StartRun {
   load_ms: number | null;
   /** /readyz at the first successful connect */
   readyz_at_listening: number;
+  /** --traffic: whether the build was loaded while wrk still ran, and wrk's counts */
+  traffic: { loaded_during: boolean; requests: number; non_2xx: number } | null;
+}
+
+/** wrk's total and non-2xx counts from its report. */
+function wrkCounts(text: string): { requests: number; non_2xx: number } {
+  return { requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? NaN), non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0) };
 }
 
 /** `physpay serve` of `bin` on `port` over the bench build (a fresh service DB), its stderr collected. */
@@ -114,7 +128,8 @@ function spawnServe(bin: string, port: number): { t0: number; child: ChildProces
   const serviceDb = join(work, 'service.db');
   removeSqlite(serviceDb);
   const t0 = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--data', data, '--service-db', serviceDb, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--data', data, '--service-db', serviceDb, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'info',
+    ...(TRAFFIC > 0 ? ['--ip-per-minute', '1000000000', '--ip-per-day', '1000000000'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = { text: '' };
   child.stderr!.on('data', (d) => (stderr.text += d));
   return { t0, child, stderr };
@@ -136,16 +151,25 @@ async function startOnce(bin: string): Promise<StartRun> {
   ready.catch(() => {});
   let listening = 0;
   let readyzStatus = 0;
+  let wrk: { child: ChildProcess; out: { text: string }; done: Promise<unknown> } | null = null;
   for (;;) {
     if (child.exitCode !== null) break;
     if (await tryConnect(port)) {
       listening = performance.now();
       readyzStatus = await readyz(port);
+      if (TRAFFIC > 0) {
+        const w = spawn('wrk', ['-t2', `-c${TRAFFIC}`, `-d${TRAFFIC_SECONDS}s`, `http://127.0.0.1:${port}/data/api/v1/specialties/cardiology.json`], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const out = { text: '' };
+        w.stdout!.on('data', (d) => (out.text += d));
+        wrk = { child: w, out, done: new Promise((r) => w.once('exit', r)) };
+      }
       break;
     }
     await new Promise((r) => setTimeout(r, 5));
   }
   const readyAt = await ready;
+  const loadedDuring = wrk ? wrk.child.exitCode === null : false;
+  await wrk?.done;
   // the log line is written asynchronously: give it a moment
   await new Promise((r) => setTimeout(r, 200));
   child.kill('SIGTERM');
@@ -157,7 +181,8 @@ async function startOnce(bin: string): Promise<StartRun> {
       return {};
     }
   }).find((l) => l.msg === 'build loaded');
-  return { listening_s: (listening - t0) / 1000, ready_s: (readyAt - t0) / 1000, load_ms: loaded?.load_ms ?? null, readyz_at_listening: readyzStatus };
+  return { listening_s: (listening - t0) / 1000, ready_s: (readyAt - t0) / 1000, load_ms: loaded?.load_ms ?? null, readyz_at_listening: readyzStatus,
+    traffic: wrk ? { loaded_during: loadedDuring, ...wrkCounts(wrk.out.text) } : null };
 }
 
 /** Start serve on a port held here; time until it exits with the `cannot listen` sentence. */
@@ -187,7 +212,7 @@ class Series {
     const t = await portTakenOnce(this.bin);
     this.starts.push(s);
     this.taken.push(t);
-    log(`  run ${i + 1}${label}: listening ${s.listening_s.toFixed(2)} s, ready ${s.ready_s.toFixed(2)} s (load ${s.load_ms ?? '-'} ms, /readyz ${s.readyz_at_listening} at the first connect), port taken reported after ${t.seconds.toFixed(2)} s${t.loaded_first ? ' (after loading the build)' : ''}`);
+    log(`  run ${i + 1}${label}: listening ${s.listening_s.toFixed(2)} s, ready ${s.ready_s.toFixed(2)} s (load ${s.load_ms ?? '-'} ms, /readyz ${s.readyz_at_listening} at the first connect), port taken reported after ${t.seconds.toFixed(2)} s${t.loaded_first ? ' (after loading the build)' : ''}${s.traffic ? `; under wrk -c${TRAFFIC}: loaded ${s.traffic.loaded_during ? 'while it ran' : 'after it stopped'}, ${fmt(s.traffic.non_2xx)} of ${fmt(s.traffic.requests)} requests not 200` : ''}`);
   }
   result() {
     return {
@@ -196,6 +221,7 @@ class Series {
       ready_s: this.starts.map((s) => s.ready_s),
       load_ms: this.starts.map((s) => s.load_ms).filter((x): x is number => x !== null),
       readyz_at_listening: this.starts.map((s) => s.readyz_at_listening),
+      traffic: TRAFFIC > 0 ? { connections: TRAFFIC, seconds: TRAFFIC_SECONDS, runs: this.starts.map((s) => s.traffic) } : null,
       port_taken_s: this.taken.map((t) => t.seconds),
       port_taken_exit: this.taken[0]!.code,
       port_taken_message: this.taken[0]!.message,
@@ -229,7 +255,7 @@ else {
   const ref = REFERENCE.reports === REPORTS && REFERENCE.ready_s > 0;
   const other = (key: 'listening_s' | 'ready_s' | 'port_taken_s') => (c ? range(c[key]) : ref ? `${REFERENCE[key].toFixed(2)} s` : '(measured on 1M only)');
   console.log('');
-  console.log(`                              listen, then load (this physpay)      load, then listen (${c ? c.label : `${REFERENCE.commit}, reference`})`);
+  console.log(`                              this physpay (listen, then load)      ${c ? c.label : `${REFERENCE.commit}, reference (load, then listen)`}`);
   console.log(`port accepts connections      ${range(result.listening_s).padEnd(37)} ${other('listening_s')}`);
   console.log(`build loaded (ready)          ${range(result.ready_s).padEnd(37)} ${other('ready_s')}`);
   console.log(`taken port reported           ${range(result.port_taken_s).padEnd(37)} ${other('port_taken_s')}`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { BuildSummary, accessDateToken, type Manifest } from '../../build/contract/manifest.ts';
 import { feedPaths, type InstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { readManifestFile } from './manifest.ts';
+import { ReadFilesError, readVerifiedFiles } from './read-files.ts';
 import { manifestEntry, sha256 } from '../../build/contract/validate.ts';
 import { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
 import { buildResolver, type Resolver } from '../open-data/resolve.ts';
@@ -52,31 +53,25 @@ export class LoadedBuild {
   /**
    * Read and verify a build folder. Throws BuildLoadError when any file disagrees with the manifest.
    *
-   * Files are read asynchronously, `concurrency` at a time: the event loop never waits on the disk (a
-   * slow or stalled file holds one read, not the server's answers), and the reads overlap in the thread
-   * pool. One read at a time made a load mostly waiting (1.3-1.5 s for the golden build's 5,500 files);
-   * synchronous reads were faster (0.1-0.2 s) but stopped every answer while a read waited on the disk.
+   * The files are read and checked in a worker thread (read-files.ts), one after the other, and handed to
+   * the loop in one message: the loop neither waits on the disk (a slow or stalled file holds the thread,
+   * not the server's answers) nor queues each read behind the requests of a busy server. Reading on the
+   * loop, 16 files at a time, the golden build (5,482 files) loaded in 0.5 s when idle and not at all while
+   * a flood of requests went on (README: Operations, "Start-up").
    */
-  static async load(dir: string, id: string, concurrency = 16): Promise<LoadedBuild> {
+  static async load(dir: string, id: string): Promise<LoadedBuild> {
     const manifest = await readManifestFile(dir);
     if (manifest.build_id !== id) throw new BuildLoadError(`manifest of ${dir} names build ${manifest.build_id}, not ${id}`);
     const buildToken = Buffer.from(accessDateToken(manifest.build_date));
     // other private artifacts are read on demand
     const wanted = Object.entries(manifest.files).filter(([path]) => path === 'private/keyed/index.json' || urlPathOf(path) !== null);
-    const contents: Buffer[] = new Array(wanted.length);
-    let next = 0;
-    const reader = async (): Promise<void> => {
-      while (next < wanted.length) {
-        const i = next++;
-        const [path, entry] = wanted[i]!;
-        const bytes = await readFile(join(dir, path));
-        if (bytes.length !== entry.bytes || sha256(bytes) !== entry.sha256) {
-          throw new BuildLoadError(`${path} in build ${id} does not match its manifest entry`);
-        }
-        contents[i] = bytes;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, wanted.length)) }, reader));
+    let contents: Buffer[];
+    try {
+      contents = await readVerifiedFiles(dir, wanted.map(([path, entry]) => ({ path, bytes: entry.bytes, sha256: entry.sha256 })));
+    } catch (err) {
+      if (err instanceof ReadFilesError && err.mismatch) throw new BuildLoadError(`${err.mismatch.path} in build ${id} does not match its manifest entry`);
+      throw err;
+    }
     const loaded: [string, ServedFile][] = [];
     let keyedIndexBytes: Buffer | null = null;
     let institutionsBytes: Buffer | null = null;

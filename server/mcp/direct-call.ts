@@ -8,6 +8,7 @@
  * compares the answers.
  */
 import type { InboundClassificationOutcome } from '@modelcontextprotocol/server';
+import { MODERN_VERSION } from './protocol-versions.ts';
 import { SERVER_INFO } from './server.ts';
 import { runTool, type ToolDeps } from './tool-result.ts';
 import { toolNamed } from './tools/index.ts';
@@ -47,8 +48,7 @@ export interface McpHeaders {
   paramHeaders: boolean;
 }
 
-/** The only 2026-era revision the SDK serves. */
-export const MODERN_VERSION = '2026-07-28';
+export { MODERN_VERSION };
 
 /** Which body field the Mcp-Name header mirrors, per method (the SDK's table, SEP-2243). */
 const NAME_SOURCE: Record<string, string> = {

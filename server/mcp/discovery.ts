@@ -5,6 +5,7 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer } from './server.ts';
 import { SERVER_JSON_PATH } from './registry.ts';
+import { MODERN_VERSION, PROTOCOL_VERSIONS } from './protocol-versions.ts';
 
 export interface McpDiscovery {
   name: string;
@@ -12,6 +13,8 @@ export interface McpDiscovery {
   description: string;
   endpoint: string;
   transport: 'streamable-http';
+  /** the MCP protocol revisions served, newest first */
+  protocol_versions: string[];
   authentication: 'none';
   tools: { name: string; title?: string; description?: string }[];
   license: string;
@@ -24,13 +27,13 @@ export interface McpDiscovery {
 export async function askInProcess<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
   const handler = createMcpHandler(() => createMcpServer({ build: null, day: '1970-01-01', limited: null }), { legacy: 'reject' });
   const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
     'io.modelcontextprotocol/clientInfo': { name: 'physpay-discovery', version: '1.0.0' },
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   const res = await handler.fetch(new Request('http://localhost/mcp', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
   }));
   const body = (await res.json()) as { result?: T; error?: { message: string } };
@@ -54,6 +57,7 @@ export async function discoveryDocument(baseUrl: string): Promise<McpDiscovery> 
     description: 'Physician compensation benchmarks (attending pay by specialty and state, compensation per wRVU, resident pay scales) from approved, self-reported salary reports. Same figures as the open data API.',
     endpoint: `${baseUrl}/mcp`,
     transport: 'streamable-http',
+    protocol_versions: [...PROTOCOL_VERSIONS],
     authentication: 'none',
     tools: await toolList(),
     license: 'CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)',

@@ -2,15 +2,17 @@
  * POST /mcp: stateless Streamable HTTP for both protocol eras on one endpoint (MCP SDK v2).
  * - 2026-07-28 requests (a per-request `_meta` envelope, no handshake, `server/discover`) go to the SDK's
  *   `createMcpHandler`; 2025-era requests (initialize, then plain requests; revisions 2025-11-25,
- *   2025-06-18, 2025-03-26) to a fresh server and transport per request, answered as plain JSON (clients
- *   that send only `Accept: application/json` are served too). `classifyInboundRequest` (the SDK's own
- *   routing step) decides which.
+ *   2025-06-18, 2025-03-26) to a fresh server and transport per request. `classifyInboundRequest` (the
+ *   SDK's own routing step) decides which. The revisions served are one list (protocol-versions.ts).
+ * - Answers are JSON, or one SSE event for a client that takes only text/event-stream; 406 when the Accept
+ *   header allows neither (answer-type.ts).
  * - Each tools/call counts against the caller IP's open-data limits; beyond them the call returns a tool
  *   error saying when to retry. Requests the SDK would refuse before running anything are not counted.
+ *   Answers carry the feeds' RateLimit-Policy, and RateLimit when calls were counted.
  */
 import express, { type Request, type Response } from 'express';
 import {
-  SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, classifyInboundRequest, createMcpHandler,
+  WebStandardStreamableHTTPServerTransport, classifyInboundRequest, createMcpHandler,
   isInitializeRequest, isJsonContentType, isSpecType, type InboundClassificationOutcome,
 } from '@modelcontextprotocol/server';
 import type { BuildRegistry } from '../builds/registry.ts';
@@ -18,7 +20,9 @@ import type { ReleaseShelf } from '../builds/releases.ts';
 import { utcDay, type Clock } from '../http/clock.ts';
 import { IpLimiter, type IpVerdict } from '../limits/ip-limiter.ts';
 import { StoreUnavailableError } from '../store/types.ts';
+import { NOT_ACCEPTABLE, answerType, asEventStream, type AnswerType } from './answer-type.ts';
 import { ResultCache, directCall, modernHeadersAgree, type McpHeaders } from './direct-call.ts';
+import { LEGACY_VERSIONS, withServedVersions } from './protocol-versions.ts';
 import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
@@ -53,7 +57,7 @@ const MCP_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After, RateLimit, RateLimit-Policy',
 };
 
 /** Make sure Accept lists both types the transport requires (plain JSON clients send only one). */
@@ -154,7 +158,7 @@ function sdkRefuses(req: IncomingMessage, body: unknown, route: InboundClassific
   if (route.kind === 'reject') return true;
   if (route.kind === 'modern') return route.messageKind === 'request' && !modernHeadersAgree(headers, route.message as { method: string; params?: Record<string, unknown> });
   const version = req.headers['mcp-protocol-version'];
-  if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return true;
+  if (version !== undefined && !(typeof version === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(version))) return true;
   // A batch over the transport's size limit, or an initialize request batched with anything, runs nothing.
   if (Array.isArray(body) && (body.length > MAX_BATCH_SIZE || (body.length > 1 && body.some((m) => isInitializeRequest(m))))) return true;
   return false;
@@ -233,6 +237,54 @@ function sendRpc(res: ServerResponse, status: number, body: unknown, headers: Re
   res.end(JSON.stringify(body));
 }
 
+/** The method of a single request (undefined for a batch or a message without one). */
+const methodOf = (body: unknown): string | undefined => {
+  const m = body && typeof body === 'object' && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+  return typeof m === 'string' ? m : undefined;
+};
+
+/**
+ * Write an answer: a JSON-RPC answer of status 200 as one SSE event when the client takes only
+ * text/event-stream (answer-type.ts), anything else as it is.
+ */
+function writeAnswer(res: ServerResponse, status: number, contentType: string, body: string, type: AnswerType): void {
+  res.statusCode = status;
+  if (type === 'sse' && status === 200 && contentType.startsWith('application/json')) {
+    res.setHeader('content-type', 'text/event-stream');
+    res.setHeader('cache-control', 'no-cache');
+    res.end(asEventStream(body));
+    return;
+  }
+  res.setHeader('content-type', contentType);
+  res.end(body);
+}
+
+/**
+ * Write the SDK's answer. A JSON one is read first: on the 2026 path the SDK's `server/discover` and -32022
+ * name only the 2026 revisions, so they get the endpoint's list (protocol-versions.ts).
+ */
+async function sendSdkAnswer(res: ServerResponse, response: globalThis.Response, type: AnswerType, modernMethod: string | null | undefined): Promise<void> {
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!contentType.startsWith('application/json')) {
+    await sendWebResponse(res, response);
+    return;
+  }
+  let text = await response.text();
+  // only a discover result or an error can name revisions: other answers are not parsed again
+  if (modernMethod !== null && (modernMethod === 'server/discover' || response.status >= 400)) {
+    try {
+      const changed = withServedVersions(JSON.parse(text), modernMethod);
+      if (changed) text = JSON.stringify(changed);
+    } catch {
+      // not JSON after all: sent as it is
+    }
+  }
+  response.headers.forEach((value, key) => {
+    if (key !== 'content-length' && key !== 'content-type') res.setHeader(key, value);
+  });
+  writeAnswer(res, response.status, contentType, text, type);
+}
+
 /** The largest request body taken (64 kB): larger ones get 413. */
 const MAX_BODY = 64 * 1024;
 
@@ -283,6 +335,13 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       sendRpc(res, 400, invalid);
       return;
     }
+    const type = answerType(header(req, 'accept'));
+    if (!type) {
+      sendRpc(res, 406, rpcError(-32000, NOT_ACCEPTABLE, idOf(body)));
+      return;
+    }
+    // the open feeds' RateLimit fields: the policy on every answer, the counts on one that counted calls
+    res.setHeader('RateLimit-Policy', deps.limiter.policyHeader());
     const headers = mcpHeaders(req);
     const route = classify(headers, body);
     // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
@@ -302,6 +361,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
         }
         throw err;
       }
+      res.setHeader('RateLimit', IpLimiter.rateLimitHeader(v));
       if (!v.allowed) {
         const retry = IpLimiter.retryAfter(v);
         limited = `Rate limit exceeded for this IP address (${v.limitedBy === 'day' ? `${v.limits.perDay} per day` : `${v.limits.perMinute} per minute`}, shared with the open data API); retry in ${retry} s.`;
@@ -312,9 +372,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
     const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf };
     const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
     if (direct) {
-      res.statusCode = direct.status;
-      res.setHeader('content-type', direct.contentType);
-      res.end(direct.body);
+      writeAnswer(res, direct.status, direct.contentType, direct.body, type);
       return;
     }
     normaliseAccept(req);
@@ -325,7 +383,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       requestDeps.set(request, toolDeps);
       response = await modern.fetch(request, { parsedBody: body });
     }
-    await sendWebResponse(res, response);
+    await sendSdkAnswer(res, response, type, route.kind === 'legacy' ? null : methodOf(body));
   }
 
   function internalError(res: ServerResponse, err: unknown): void {

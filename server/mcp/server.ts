@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { READ_ONLY } from './tool-definition.ts';
 import { runToolOnRelease, type ToolDeps } from './tool-result.ts';
 import { TOOLS } from './tools/index.ts';
@@ -30,6 +31,8 @@ export function createMcpServer(deps: ToolDeps): McpServer {
     jsonSchemaValidator: validator,
     instructions: INSTRUCTIONS,
     cacheHints: MCP_CACHE_HINTS,
+    // the 2025 transport's MCP-Protocol-Version check and the initialize negotiation use this list
+    supportedProtocolVersions: [...PROTOCOL_VERSIONS],
   });
   for (const tool of TOOLS) {
     server.registerTool(

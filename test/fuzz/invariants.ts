@@ -215,7 +215,12 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
         const body = parseJson(r, problems);
         if (body !== undefined && (!isObject(body) || 'error' in body)) problems.push('keyed 200 that is not a JSON document');
       } else if (handler === 'mcp') {
-        const body = parseJson(r, problems);
+        // a client that takes only text/event-stream gets the JSON-RPC answer as one SSE event
+        const sse = /^text\/event-stream/.test(String(r.headers['content-type'] ?? ''))
+          ? /^event: message\n((?:data: .*\n)+)\n$/.exec(r.body.toString('utf8'))
+          : null;
+        if (/^text\/event-stream/.test(String(r.headers['content-type'] ?? '')) && !sse) problems.push('MCP SSE answer that is not one message event');
+        const body = sse ? JSON.parse(sse[1]!.split('\n').filter(Boolean).map((l) => l.slice(6)).join('\n')) as unknown : parseJson(r, problems);
         if (body === undefined) break;
         const msgs = Array.isArray(body) ? body : [body];
         if (msgs.length === 0 || !msgs.every(rpcEnvelopeOk)) problems.push('MCP 200 that is not JSON-RPC');
