@@ -1,0 +1,137 @@
+/**
+ * OAuth end to end on a real server with the SDK client's auth(): discovery from /mcp's address (RFC 9728,
+ * RFC 8414), dynamic registration, the approval page submitted with a test key, the code exchange with PKCE,
+ * the refresh with rotation, and the resolver /mcp uses giving back the approved key; then what ends a grant:
+ * expiry (injected clock), a replayed refresh token, and revoking or rotating the key.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auth } from '@modelcontextprotocol/client';
+import type { RunningServer } from '../../server/main.ts';
+import { useGoldenDir } from '../helpers/golden-build.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { addKey } from '../helpers/keys.ts';
+import { serveGolden } from '../mcp/mcp-helpers.ts';
+import { SqliteServiceStore } from '../../server/store/sqlite.ts';
+import { createBearerResolver, ACCESS_SECONDS } from '../../server/oauth/service.ts';
+import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
+import { approveWith, BASE, fetchVia, openApproval, REDIRECT, submitApproval, TestProvider } from './provider.ts';
+
+const work = useGoldenDir('oauth-flow');
+const closeLater = closeAfterAll();
+let now = new Date('2026-12-01T12:00:00.000Z');
+const clock = () => now;
+let server: RunningServer;
+let db: string;
+let store: SqliteServiceStore;
+let resolve: ReturnType<typeof createBearerResolver>;
+const MCP = `${BASE}/mcp`;
+
+beforeAll(async () => {
+  server = closeLater(await serveGolden(work.path, work.dist, 'oauth', clock));
+  db = join(work.path, 'service-oauth.db');
+  store = closeLater(new SqliteServiceStore(db));
+  resolve = createBearerResolver({ store, clock });
+}, 60_000);
+
+/** A provider that went through the whole flow with `apiKey`: its tokens saved. */
+async function connected(apiKey: string): Promise<TestProvider> {
+  const provider = new TestProvider();
+  const fetchFn = fetchVia(server.url);
+  expect(await auth(provider, { serverUrl: MCP, fetchFn })).toBe('REDIRECT');
+  const back = await approveWith(server.url, provider.authorizationUrl!, apiKey);
+  expect(back.get('state')).toBe('st-123');
+  expect(back.get('iss')).toBe(BASE);
+  expect(await auth(provider, { serverUrl: MCP, authorizationCode: back.get('code')!, iss: back.get('iss')!, fetchFn })).toBe('AUTHORIZED');
+  return provider;
+}
+
+async function tokenPost(body: Record<string, string>): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('OAuth with the SDK client', () => {
+  it('discovers, registers, is approved with a key, and its access token resolves to that key', async () => {
+    const key = await addKey(db, 'professional');
+    const provider = await connected(key);
+    // what the SDK found and sent
+    const url = provider.authorizationUrl!;
+    expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/oauth/authorize`);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(MCP);
+    expect(provider.client).toMatchObject({ client_name: 'Test Assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const t = provider.saved!;
+    expect(t).toMatchObject({ token_type: 'Bearer', expires_in: ACCESS_SECONDS });
+    expect(t.access_token).toMatch(/^ppa_/);
+    expect(t.refresh_token).toMatch(/^ppr_/);
+    expect(await resolve(t.access_token)).toEqual({ apiKey: key });
+    expect(await resolve(t.refresh_token!)).toBeNull(); // a refresh token is not an access token
+    expect(await resolve(`${t.access_token}x`)).toBeNull();
+    // the store holds hashes and sealed keys only
+    const raw = JSON.stringify(store.db.prepare('SELECT * FROM oauth_tokens').all());
+    expect(raw).not.toContain(t.access_token);
+    expect(raw).not.toContain(key);
+  });
+
+  it('refreshes with rotation; a replayed refresh token revokes the grant', async () => {
+    const key = await addKey(db, 'starter');
+    const provider = await connected(key);
+    const first = provider.saved!;
+    // auth() with saved tokens refreshes them
+    expect(await auth(provider, { serverUrl: MCP, fetchFn: fetchVia(server.url) })).toBe('AUTHORIZED');
+    const second = provider.saved!;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await resolve(second.access_token)).toEqual({ apiKey: key });
+    // the spent refresh token presented again: refused, and every token of the grant ends
+    const replay = await tokenPost({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.client!.client_id });
+    expect(replay.status).toBe(400);
+    expect(replay.json.error).toBe('invalid_grant');
+    expect(await resolve(second.access_token)).toBeNull();
+    const after = await tokenPost({ grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: provider.client!.client_id });
+    expect(after.json.error).toBe('invalid_grant');
+  });
+
+  it('an access token expires after an hour; the refresh token still works until its own expiry', async () => {
+    const key = await addKey(db, 'starter');
+    const provider = await connected(key);
+    const t = provider.saved!;
+    const start = now;
+    try {
+      now = new Date(start.getTime() + (ACCESS_SECONDS - 1) * 1000);
+      expect(await resolve(t.access_token)).toEqual({ apiKey: key });
+      now = new Date(start.getTime() + ACCESS_SECONDS * 1000);
+      expect(await resolve(t.access_token)).toBeNull();
+      expect(await auth(provider, { serverUrl: MCP, fetchFn: fetchVia(server.url) })).toBe('AUTHORIZED');
+      expect(await resolve(provider.saved!.access_token)).toEqual({ apiKey: key });
+      now = new Date(start.getTime() + 31 * 86_400_000);
+      const late = await tokenPost({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id });
+      expect(late.json).toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      now = start;
+    }
+  });
+
+  it('rotating the key ends its tokens; revoking it too; approval with either key is refused', async () => {
+    const key = await addKey(db, 'professional');
+    const provider = await connected(key);
+    const t = provider.saved!;
+    const next = generateKey();
+    store.rotateKey(keyPrefixOf(key), { keyHash: hashKey(next), keyPrefix: keyPrefixOf(next), createdAt: now.toISOString() }, now.toISOString());
+    expect(await resolve(t.access_token)).toBeNull();
+    const refresh = await tokenPost({ grant_type: 'refresh_token', refresh_token: t.refresh_token!, client_id: provider.client!.client_id });
+    expect(refresh.json.error).toBe('invalid_grant');
+    // the new key can be approved; revoking it ends that grant too
+    const again = await connected(next);
+    expect(await resolve(again.saved!.access_token)).toEqual({ apiKey: next });
+    store.updateKey(keyPrefixOf(next), { revokedAt: now.toISOString() });
+    expect(await resolve(again.saved!.access_token)).toBeNull();
+    // the approval page refuses a revoked key, saying so
+    const p = new TestProvider();
+    await auth(p, { serverUrl: MCP, fetchFn: fetchVia(server.url) });
+    const page = await openApproval(server.url, p.authorizationUrl!);
+    const res = await submitApproval(server.url, page, { api_key: next, decision: 'approve' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('was revoked or replaced by a newer key');
+  });
+});
