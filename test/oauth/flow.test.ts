@@ -15,7 +15,7 @@ import { serveGolden } from '../mcp/mcp-helpers.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { createBearerResolver, ACCESS_SECONDS } from '../../server/oauth/service.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
-import { approveWith, BASE, fetchVia, openApproval, REDIRECT, submitApproval, TestProvider } from './provider.ts';
+import { approveWith, BASE, fetchVia, local, openApproval, REDIRECT, submitApproval, TestProvider } from './provider.ts';
 
 const work = useGoldenDir('oauth-flow');
 const closeLater = closeAfterAll();
@@ -133,5 +133,75 @@ describe('OAuth with the SDK client', () => {
     const res = await submitApproval(server.url, page, { api_key: next, decision: 'approve' });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('was revoked or replaced by a newer key');
+  });
+});
+
+describe('the OAuth routes over HTTP', () => {
+  it('serves the metadata at both protected-resource paths and the authorization server path, open to any origin', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toMatchObject({ resource: MCP, authorization_servers: [BASE], bearer_methods_supported: ['header'] });
+    }
+    const as = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
+    expect(await as.json()).toMatchObject({
+      issuer: BASE, authorization_endpoint: `${BASE}/oauth/authorize`, token_endpoint: `${BASE}/oauth/token`, registration_endpoint: `${BASE}/oauth/register`,
+      code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['none'], authorization_response_iss_parameter_supported: true,
+    });
+    const pre = await fetch(`${server.url}/oauth/token`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('registration answers 201 with a public client, 400 in OAuth\'s error shape', async () => {
+    const post = (body: unknown) => fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await post({ client_name: 'Desk', redirect_uris: ['https://desk.example/cb'] });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    expect(await ok.json()).toMatchObject({ client_id: expect.any(String), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    const bad = await post({ redirect_uris: ['http://desk.example/cb'] });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/plain http/) });
+    const tok = await tokenPost({ grant_type: 'authorization_code' });
+    expect(tok.status).toBe(401);
+    expect(tok.json).toEqual({ error: 'invalid_client', error_description: expect.any(String) });
+  });
+
+  it('the approval page: private, framed by no one, the form may redirect to the client only; a POST needs its cookie, not from another site', async () => {
+    const p = new TestProvider();
+    await auth(p, { serverUrl: MCP, fetchFn: fetchVia(server.url) });
+    const res = await fetch(local(p.authorizationUrl!, server.url));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:33418;");
+    expect(res.headers.get('set-cookie')).toMatch(/^physpay_oauth=[^;]+; Path=\/oauth\/authorize; Max-Age=900; HttpOnly; SameSite=Strict; Secure$/);
+    const html = await res.text();
+    expect(html).toContain('<strong>Test Assistant</strong>');
+    expect(html).toContain('127.0.0.1:33418');
+
+    const page = await openApproval(server.url, p.authorizationUrl!);
+    const key = await addKey(db, 'starter');
+    const noCookie = await submitApproval(server.url, page, { api_key: key, decision: 'approve' }, '');
+    expect(noCookie.status).toBe(403);
+    expect(await noCookie.text()).toContain('not sent from this browser');
+    const cross = await fetch(`${server.url}/oauth/authorize`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie, 'sec-fetch-site': 'cross-site' },
+      body: new URLSearchParams({ ...page.fields, api_key: key, decision: 'approve' }),
+    });
+    expect(cross.status).toBe(403);
+    const denied = await submitApproval(server.url, page, { decision: 'deny' });
+    expect(denied.status).toBe(303);
+    const back = new URL(denied.headers.get('location')!).searchParams;
+    expect([back.get('error'), back.get('state'), back.get('iss')]).toEqual(['access_denied', 'st-123', BASE]);
+  });
+
+  it('a request the client cannot be trusted with is answered on a physpay page, not redirected', async () => {
+    const res = await fetch(`${server.url}/oauth/authorize?client_id=unknown&redirect_uri=${encodeURIComponent('https://evil.example/cb')}&response_type=code`, { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('not registered here');
   });
 });
