@@ -145,5 +145,11 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     else res.redirect(303, out.location);
   }));
 
+  // a body the parsers refuse (malformed JSON, too large): OAuth's error shape, not the site's
+  router.use((err: Error & { status?: number; type?: string }, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (!err.type || res.headersSent || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(req.path)) return next(err);
+    res.status(err.status === 413 ? 413 : 400).set({ 'cache-control': 'no-store', ...OPEN }).json({ error: 'invalid_request', error_description: err.status === 413 ? 'the request body is too large' : 'the request body could not be parsed' });
+  });
+
   return router;
 }

@@ -205,3 +205,14 @@ describe('the OAuth routes over HTTP', () => {
     expect(await res.text()).toContain('not registered here');
   });
 });
+
+describe('bodies the OAuth endpoints cannot read', () => {
+  it('malformed JSON at registration and an oversized token request: OAuth\'s error shape', async () => {
+    const bad = await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris":' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'invalid_request', error_description: 'the request body could not be parsed' });
+    const big = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `code=${'x'.repeat(20_000)}` });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: string }).error).toBe('invalid_request');
+  });
+});
