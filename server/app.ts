@@ -97,11 +97,12 @@ export function createApp(deps: AppDeps): App {
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
+  // OAuth for assistants (server/oauth/): discovery documents, client registration, the approval page, tokens;
+  // oauth.resolveBearer gives an access token's API key, oauth.challenge the WWW-Authenticate of a 401 on /mcp
+  const oauth = createOAuth({ registry: deps.registry, store: deps.store, clock, limiter, clientIp });
   const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
   web.use('/mcp', mcp.router);
-  // OAuth for assistants (server/oauth/): discovery documents, client registration, the approval page, tokens
-  const oauth = createOAuth({ registry: deps.registry, store: deps.store, clock, limiter, clientIp });
   web.use(oauth.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {

@@ -4,12 +4,14 @@
  * the refresh with rotation, and the resolver /mcp uses giving back the approved key; then what ends a grant:
  * expiry (injected clock), a replayed refresh token, and revoking or rotating the key.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/client';
 import type { RunningServer } from '../../server/main.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
-import { closeAfterAll } from '../helpers/server.ts';
+import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { BuildRegistry } from '../../server/builds/registry.ts';
 import { addKey } from '../helpers/keys.ts';
 import { serveGolden } from '../mcp/mcp-helpers.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
@@ -214,5 +216,20 @@ describe('bodies the OAuth endpoints cannot read', () => {
     const big = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `code=${'x'.repeat(20_000)}` });
     expect(big.status).toBe(413);
     expect(((await big.json()) as { error: string }).error).toBe('invalid_request');
+  });
+});
+
+describe('before any build is loaded', () => {
+  it('the metadata and the endpoints answer 503 (no issuer to name, and never the request\'s Host)', async () => {
+    const empty = join(work.path, 'empty-dist');
+    mkdirSync(empty, { recursive: true });
+    const app = closeLater(await serveApp(join(work.path, 'service-empty.db'), { registry: new BuildRegistry(empty), clock }));
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/authorize?client_id=x']) {
+      const r = await fetch(`${app.url}${path}`, { headers: { host: 'evil.example' } });
+      expect(r.status, path).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(await r.text()).not.toContain('evil.example');
+    }
+    expect((await fetch(`${app.url}/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token' }) })).status).toBe(503);
   });
 });

@@ -256,6 +256,21 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
       expect(await store.findOAuthToken(hashSecret(t.refresh_token))).toBeNull(); // the grant was deleted
     });
 
+    it('at once: ten exchanges of one code give one token pair; ten refreshes of one refresh token, one', async () => {
+      const id = await client();
+      const { key } = await createKey(store, 'starter');
+      const c = await code(id, key);
+      const exchanges = await Promise.all(Array.from({ length: 10 }, () => exchange(id, c)));
+      expect(exchanges.filter((r) => 'access_token' in r)).toHaveLength(1);
+      expect(exchanges.filter((r) => 'error' in r && r.error === 'invalid_grant')).toHaveLength(9);
+      const t = exchanges.find((r) => 'access_token' in r) as TokenResponse;
+      const refreshes = await Promise.all(Array.from({ length: 10 }, () => token(deps, { grant_type: 'refresh_token', client_id: id, refresh_token: t.refresh_token }, is)));
+      expect(refreshes.filter((r) => 'access_token' in r).length).toBeLessThanOrEqual(1);
+      // a refresh token presented twice ends the grant: whichever pair was issued no longer works
+      const resolve = createBearerResolver(deps);
+      for (const r of refreshes) if ('access_token' in r) expect(await resolve(r.access_token)).toBeNull();
+    });
+
     it('prune forgets expired codes and tokens, and old clients that hold none', async () => {
       const id = await client();
       const { key } = await createKey(store, 'starter');
