@@ -14,7 +14,7 @@ const CSS = `
 #api-key{width:100%;max-width:32rem;font:inherit;padding:.4rem}
 button{font:inherit;padding:.4rem .9rem;margin:.25rem .5rem .25rem 0}
 .who{border:2px solid var(--accent);padding:.5rem .75rem}
-.problem{border-left:4px solid #b00020;padding:.25rem .75rem}
+.problem{border-left:4px solid var(--ref);padding:.25rem .75rem}
 .where{overflow-wrap:anywhere}`;
 
 /** The host (and port, when not the default) of a redirect URI: where the approval goes. */

@@ -18,7 +18,7 @@ import type { BuildRegistry } from '../builds/registry.ts';
 import type { Clock } from '../http/clock.ts';
 import { IpLimiter } from '../limits/ip-limiter.ts';
 import { siteContextOf } from '../pages/site-context.ts';
-import type { ServiceStore } from '../store/types.ts';
+import { StoreUnavailableError, type ServiceStore } from '../store/types.ts';
 import { cookieValue, CSRF_COOKIE, CSRF_MAX_SECONDS, csrfValid, issueCsrf } from './csrf.ts';
 import { AUTHORIZATION_SERVER_PATH, AUTHORIZE_PATH, authorizationServerMetadata, PROTECTED_RESOURCE_PATH, protectedResourceMetadata, REGISTER_PATH, TOKEN_PATH } from './metadata.ts';
 import { approvalCsp, approvalPage, errorPage } from './page.ts';
@@ -145,9 +145,15 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     else res.redirect(303, out.location);
   }));
 
-  // a body the parsers refuse (malformed JSON, too large): OAuth's error shape, not the site's
+  // a body the parsers refuse (malformed JSON, too large): OAuth's error shape, not the site's; the service
+  // store unavailable: 503 with Retry-After, as the keyed API answers it
   router.use((err: Error & { status?: number; type?: string }, req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if (!err.type || res.headersSent || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(req.path)) return next(err);
+    if (res.headersSent) return next(err);
+    if (err instanceof StoreUnavailableError) {
+      res.status(503).set({ 'cache-control': 'no-store', 'retry-after': '5', ...OPEN }).json({ error: 'temporarily_unavailable', error_description: 'service unavailable; retry after a brief delay' });
+      return;
+    }
+    if (!err.type || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(req.path)) return next(err);
     res.status(err.status === 413 ? 413 : 400).set({ 'cache-control': 'no-store', ...OPEN }).json({ error: 'invalid_request', error_description: err.status === 413 ? 'the request body is too large' : 'the request body could not be parsed' });
   });
 

@@ -10,7 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/client';
 import type { RunningServer } from '../../server/main.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
-import { closeAfterAll, serveApp } from '../helpers/server.ts';
+import { closeAfterAll, listen, serveApp } from '../helpers/server.ts';
+import { createApp } from '../../server/app.ts';
+import { StoreUnavailableError } from '../../server/store/types.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { addKey } from '../helpers/keys.ts';
 import { serveGolden } from '../mcp/mcp-helpers.ts';
@@ -231,5 +233,30 @@ describe('before any build is loaded', () => {
       expect(await r.text()).not.toContain('evil.example');
     }
     expect((await fetch(`${app.url}/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token' }) })).status).toBe(503);
+  });
+});
+
+describe('the service store unavailable', () => {
+  it('registration, the approval page and the token endpoint answer 503 with Retry-After', async () => {
+    const registry = new BuildRegistry(work.dist);
+    await registry.check();
+    const real = new SqliteServiceStore(join(work.path, 'service-down.db'));
+    closeLater(real);
+    const down = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && /OAuth/.test(prop)) return () => { throw new StoreUnavailableError('service store unavailable: test'); };
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const app = closeLater(await listen(createApp({ registry, store: down, clock }).listener));
+    const reg = await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+    const page = await fetch(`${app.url}/oauth/authorize?client_id=x&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    const tok = await fetch(`${app.url}/oauth/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'x', refresh_token: 'ppr_x' }) });
+    for (const r of [reg, page, tok]) {
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(await r.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    }
   });
 });
