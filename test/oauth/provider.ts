@@ -18,8 +18,10 @@ export class TestProvider implements OAuthClientProvider {
   verifier = '';
   discovery?: unknown;
   authorizationUrl?: URL;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata = { client_name: 'Test Assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
+  readonly clientMetadata: { client_name: string; redirect_uris: string[]; token_endpoint_auth_method: string };
+  constructor(readonly redirectUrl = REDIRECT) {
+    this.clientMetadata = { client_name: 'Test Assistant', redirect_uris: [redirectUrl], token_endpoint_auth_method: 'none' };
+  }
   state() {
     return 'st-123';
   }
