@@ -145,7 +145,7 @@ export async function checkAuthorizeRequest(deps: OAuthDeps, p: Record<string, u
 /** The approval: the subscriber's key checked, a code issued, and where to send the browser; or why not (shown on the page). */
 export async function approve(deps: OAuthDeps, request: AuthorizeRequest, apiKey: string, is: Issuer): Promise<{ location: string } | { problem: string }> {
   const key = apiKey.trim();
-  if (!KEY_PATTERN.test(key)) return { problem: 'That is not a physpay API key: a key is pcb_live_ followed by 32 letters and digits.' };
+  if (!KEY_PATTERN.test(key)) return { problem: 'That is not an API key: a key is pcb_live_ followed by 32 letters and digits.' };
   const record = await deps.store.findKeyByHash(hashKey(key));
   if (!record) return { problem: 'No key matches. Check that you pasted the whole key, as shown when it was created.' };
   if (record.revoked_at) return { problem: `The key ${record.key_prefix}... was revoked or replaced by a newer key: use your current key.` };

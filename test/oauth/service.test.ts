@@ -173,7 +173,7 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
       const id = await client();
       const check = await checkAuthorizeRequest(deps, request(id), is);
       if (check.kind !== 'approve') throw new Error('not approvable');
-      expect(await approve(deps, check.request, 'hello', is)).toMatchObject({ problem: expect.stringMatching(/not a physpay API key/) });
+      expect(await approve(deps, check.request, 'hello', is)).toMatchObject({ problem: expect.stringMatching(/not an API key/) });
       expect(await approve(deps, check.request, `pcb_live_${'A'.repeat(32)}`, is)).toMatchObject({ problem: expect.stringMatching(/No key matches/) });
       const pastDue = await createKey(store, 'starter', 'past_due');
       expect(await approve(deps, check.request, pastDue.key, is)).toMatchObject({ problem: expect.stringMatching(/is past_due, not active/) });
