@@ -242,6 +242,8 @@ export function createApp(deps: AppDeps): App {
     if (under(target.route, '/docs/api') && apiReference(req, res, target.route)) return;
     if (!under(target.route, '/api') && !under(target.route, '/mcp') && pages(req, res, target.path)) return;
     res.setHeader('X-Request-Id', requestId);
+    // /mcp?signin (server/oauth/signin.ts): 401 with the OAuth challenge without a token, else on as /mcp
+    if (oauth.signinGate(req, res)) return;
     // POST /mcp with a JSON body of a declared length (every MCP client's request) skips Express
     if (mcp.serveFast(req, res)) return;
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end

@@ -41,6 +41,11 @@ export interface Issuer {
   resource: string;
 }
 
+/** A `resource` parameter naming /mcp: `{base}/mcp`, or its sign-in address `{base}/mcp?signin` (signin.ts) as a host may send it. */
+export function namesResource(resource: string | undefined, is: Issuer): boolean {
+  return resource === is.resource || resource === `${is.resource}?signin`;
+}
+
 export function issuerOf(baseUrl: string): Issuer {
   const issuer = baseUrl.replace(/\/+$/, '');
   return { issuer, resource: `${issuer}/mcp` };
@@ -138,8 +143,8 @@ export async function checkAuthorizeRequest(deps: OAuthDeps, p: Record<string, u
   if (param(p, 'code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256');
   if (!S256_CHALLENGE.test(challenge)) return back('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
   const resource = param(p, 'resource');
-  if (resource !== is.resource) return back('invalid_target', `resource must be ${is.resource}`);
-  return { kind: 'approve', request: { client, redirect_uri: redirectUri, state, code_challenge: challenge, resource, scope: param(p, 'scope') } };
+  if (!namesResource(resource, is)) return back('invalid_target', `resource must be ${is.resource}`);
+  return { kind: 'approve', request: { client, redirect_uri: redirectUri, state, code_challenge: challenge, resource: is.resource, scope: param(p, 'scope') } };
 }
 
 /** The approval: the subscriber's key checked, a code issued, and where to send the browser; or why not (shown on the page). */
@@ -201,7 +206,7 @@ export async function token(deps: OAuthDeps, p: Record<string, unknown>, is: Iss
   const client = await deps.store.findOAuthClient(clientId);
   if (!client) return fail(401, 'invalid_client', 'unknown client_id: register again');
   const resource = param(p, 'resource');
-  if (resource !== undefined && resource !== is.resource) return fail(400, 'invalid_target', `resource must be ${is.resource}`);
+  if (resource !== undefined && !namesResource(resource, is)) return fail(400, 'invalid_target', `resource must be ${is.resource}`);
   const now = deps.clock();
   const nowIso = now.toISOString();
   if (grantType === 'authorization_code') {

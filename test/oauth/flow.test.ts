@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auth } from '@modelcontextprotocol/client';
+import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { RunningServer } from '../../server/main.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
 import { closeAfterAll, listen, serveApp } from '../helpers/server.ts';
@@ -258,5 +258,38 @@ describe('the service store unavailable', () => {
       expect(r.headers.get('retry-after')).toBe('5');
       expect(await r.json()).toMatchObject({ error: 'temporarily_unavailable' });
     }
+  });
+});
+
+describe('the sign-in address /mcp?signin', () => {
+  const SIGNIN = `${BASE}/mcp?signin`;
+
+  it('without a token: 401 with the challenge; /mcp itself stays open', async () => {
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) };
+    const gated = await fetch(`${server.url}/mcp?signin`, init);
+    expect(gated.status).toBe(401);
+    expect(gated.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp"`);
+    expect(gated.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate');
+    expect(await gated.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 }, id: null });
+    const open = await fetch(`${server.url}/mcp`, init);
+    expect(open.status).toBe(200);
+    const pre = await fetch(`${server.url}/mcp?signin`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1', 'access-control-request-method': 'POST' } });
+    expect(pre.status).not.toBe(401);
+  });
+
+  it('the SDK transport given it starts OAuth on the 401; after approval it connects with the token', async () => {
+    const key = await addKey(db, 'professional');
+    const provider = new TestProvider();
+    const transport = () => new StreamableHTTPClientTransport(new URL(SIGNIN), { authProvider: provider, fetch: fetchVia(server.url) });
+    const first = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await expect(first.connect(transport())).rejects.toSatisfy((e: unknown) => UnauthorizedError.isInstance(e));
+    expect(provider.authorizationUrl?.searchParams.get('resource')).toBe(MCP);
+    const back = await approveWith(server.url, provider.authorizationUrl!, key);
+    expect(await auth(provider, { serverUrl: SIGNIN, authorizationCode: back.get('code')!, iss: back.get('iss')!, fetchFn: fetchVia(server.url) })).toBe('AUTHORIZED');
+    expect(await resolve(provider.saved!.access_token)).toEqual({ apiKey: key });
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await client.connect(transport());
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
   });
 });

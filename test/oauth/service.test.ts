@@ -18,8 +18,9 @@ import { redirectUriMatches, redirectUriProblem } from '../../server/oauth/redir
 import { csrfValid, issueCsrf, cookieValue } from '../../server/oauth/csrf.ts';
 import { approvalCsp, approvalPage } from '../../server/oauth/page.ts';
 import { bearerChallenge, protectedResourceMetadata } from '../../server/oauth/metadata.ts';
+import { isSigninTarget } from '../../server/oauth/signin.ts';
 import {
-  approve, checkAuthorizeRequest, CODE_SECONDS, createBearerResolver, displayName, issuerOf, REFRESH_SECONDS, registerClient, token,
+  approve, checkAuthorizeRequest, CODE_SECONDS, createBearerResolver, displayName, issuerOf, namesResource, REFRESH_SECONDS, registerClient, token,
   type AuthorizeRequest, type OAuthDeps, type TokenResponse,
 } from '../../server/oauth/service.ts';
 
@@ -91,6 +92,16 @@ describe('pure parts', () => {
     expect(approvalCsp(html, REDIRECT)).toContain("form-action 'self' http://127.0.0.1:5555;");
     expect(displayName('  A\u0000B\n  C ')).toBe('A B C');
     expect(displayName(undefined)).toBe('An unnamed application');
+  });
+
+  it('the sign-in address: /mcp with a signin parameter; as a resource it names /mcp', () => {
+    expect(['/mcp?signin', '/MCP?signin', '/mcp?signin=1', '/mcp?x=1&signin'].map(isSigninTarget)).toEqual([true, true, true, true]);
+    expect(['/mcp', '/mcp?', '/mcp?sign', '/mcp/?signin', '/mcpx?signin', '/data?signin'].map(isSigninTarget)).toEqual([false, false, false, false, false, false]);
+    expect(namesResource('https://physpay.example/mcp', is)).toBe(true);
+    expect(namesResource('https://physpay.example/mcp?signin', is)).toBe(true);
+    expect(namesResource('https://physpay.example/mcp/', is)).toBe(false);
+    expect(namesResource('https://physpay.example/mcp?other', is)).toBe(false);
+    expect(namesResource(undefined, is)).toBe(false);
   });
 
   it('metadata and the 401 challenge come from the base URL', () => {
@@ -165,6 +176,8 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
       const noResource = request(id) as Record<string, string>;
       delete noResource.resource;
       expect(await checkAuthorizeRequest(deps, noResource, is)).toMatchObject({ kind: 'redirect' });
+      // the sign-in address as the resource: the grant is for /mcp
+      expect(await checkAuthorizeRequest(deps, request(id, { resource: `${is.resource}?signin` }), is)).toMatchObject({ kind: 'approve', request: { resource: is.resource } });
       // a loopback redirect on another port is the same client's
       expect(await checkAuthorizeRequest(deps, request(id, { redirect_uri: 'http://127.0.0.1:6001/cb' }), is)).toMatchObject({ kind: 'approve' });
     });
