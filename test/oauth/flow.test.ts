@@ -282,10 +282,11 @@ describe('the sign-in address /mcp?signin', () => {
     const provider = new TestProvider();
     const transport = () => new StreamableHTTPClientTransport(new URL(SIGNIN), { authProvider: provider, fetch: fetchVia(server.url) });
     const first = new Client({ name: 'oauth-test', version: '1.0.0' });
-    await expect(first.connect(transport())).rejects.toSatisfy((e: unknown) => UnauthorizedError.isInstance(e));
+    const firstTransport = transport();
+    await expect(first.connect(firstTransport)).rejects.toSatisfy((e: unknown) => UnauthorizedError.isInstance(e));
     expect(provider.authorizationUrl?.searchParams.get('resource')).toBe(MCP);
     const back = await approveWith(server.url, provider.authorizationUrl!, key);
-    expect(await auth(provider, { serverUrl: SIGNIN, authorizationCode: back.get('code')!, iss: back.get('iss')!, fetchFn: fetchVia(server.url) })).toBe('AUTHORIZED');
+    await firstTransport.finishAuth(back.get('code')!, back.get('iss')!);
     expect(await resolve(provider.saved!.access_token)).toEqual({ apiKey: key });
     const client = new Client({ name: 'oauth-test', version: '1.0.0' });
     await client.connect(transport());
