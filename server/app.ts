@@ -9,6 +9,7 @@
  *   /account/welcome         Checkout's success page: the new API key, shown once (server/billing/welcome.ts)
  *   /contribute              physicians submit their pay into the moderation queue (server/intake/handler.ts)
  *   /account                 the subscriber's page: plan, use, history chart, key rotation (server/billing/account.ts)
+ *   /oauth/*, /.well-known/oauth-*  OAuth for assistants (server/oauth/), in the Express app
  *   everything else  the Express app (tool server, discovery, metrics, health) or the pages
  */
 import { redactSecrets } from './http/redact.ts';
@@ -39,6 +40,7 @@ import { createWebhookHandler, isWebhookTarget, type BillingConfig } from './bil
 import { createWelcomeHandler, isWelcomeTarget } from './billing/welcome.ts';
 import { createAccountHandler, isAccountTarget } from './billing/account.ts';
 import { createIntakeHandler, isContributeTarget } from './intake/handler.ts';
+import { createOAuth, type OAuth } from './oauth/index.ts';
 
 export interface AppDeps {
   registry: BuildRegistry;
@@ -73,6 +75,8 @@ export const DEFAULT_IP_LIMITS: IpLimits = { perMinute: 60, perDay: 2000 };
 export interface App {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
   limiter: IpLimiter;
+  /** OAuth for assistants: its resolver of Bearer tokens and the 401 challenge, for /mcp */
+  oauth: OAuth;
 }
 
 /** GET or HEAD of /healthz or /readyz (any letter case, optional trailing slash, any query), else null. */
@@ -93,9 +97,13 @@ export function createApp(deps: AppDeps): App {
   web.disable('x-powered-by');
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
+  // OAuth for assistants (server/oauth/): discovery documents, client registration, the approval page, tokens;
+  // oauth.resolveBearer gives an access token's API key, oauth.challenge the WWW-Authenticate of a 401 on /mcp
+  const oauth = createOAuth({ registry: deps.registry, store: deps.store, clock, limiter, clientIp });
   const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
   web.use('/mcp', mcp.router);
+  web.use(oauth.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {
       // The endpoint it names comes from the build's base URL, never from the request's Host header.
@@ -234,6 +242,8 @@ export function createApp(deps: AppDeps): App {
     if (under(target.route, '/docs/api') && apiReference(req, res, target.route)) return;
     if (!under(target.route, '/api') && !under(target.route, '/mcp') && pages(req, res, target.path)) return;
     res.setHeader('X-Request-Id', requestId);
+    // /mcp?signin (server/oauth/signin.ts): 401 with the OAuth challenge without a token, else on as /mcp
+    if (oauth.signinGate(req, res)) return;
     // POST /mcp with a JSON body of a declared length (every MCP client's request) skips Express
     if (mcp.serveFast(req, res)) return;
     // Express skips every route for a request target it cannot parse (`POST http://[/mcp`) and would end
@@ -244,5 +254,5 @@ export function createApp(deps: AppDeps): App {
       sendJson(res, 404, { error: `no such endpoint: ${req.method} ${url.slice(0, 200)}` }, { 'cache-control': 'no-store' });
     });
   };
-  return { listener, limiter };
+  return { listener, limiter, oauth };
 }

@@ -4,11 +4,12 @@
  */
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { pendingOf, quotaRefusal, refusal, type StoreEvents, type SubmissionRow } from './sqlite.ts';
+import { oauthPruneTimes, pendingOf, quotaRefusal, refusal, type StoreEvents, type SubmissionRow } from './sqlite.ts';
 import { repeatKey } from './repeat-key.ts';
 import {
   historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
   type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
+  type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -158,7 +159,43 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     sql: `UPDATE intake_submissions SET repeat_key = encode(sha256(convert_to(client_hash || E'\\n' || fingerprint, 'UTF8')), 'hex')
       WHERE repeat_key IS NULL AND client_hash IS NOT NULL`,
   },
+  {
+    // OAuth for assistants (server/oauth/): registered clients, codes waiting for their exchange, tokens;
+    // codes and tokens by hash, each bound to an API key
+    version: 11,
+    sql: `CREATE TABLE IF NOT EXISTS oauth_clients (
+      client_id     TEXT PRIMARY KEY,
+      client_name   TEXT NOT NULL,
+      redirect_uris TEXT NOT NULL,
+      created_at    TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS oauth_codes (
+      code_hash      TEXT PRIMARY KEY,
+      client_id      TEXT NOT NULL,
+      key_id         BIGINT NOT NULL REFERENCES api_keys(id),
+      redirect_uri   TEXT NOT NULL,
+      code_challenge TEXT NOT NULL,
+      resource       TEXT NOT NULL,
+      sealed         TEXT NOT NULL,
+      expires_at     TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS oauth_tokens (
+      token_hash TEXT PRIMARY KEY,
+      kind       TEXT NOT NULL,
+      grant_id   TEXT NOT NULL,
+      client_id  TEXT NOT NULL,
+      key_id     BIGINT NOT NULL REFERENCES api_keys(id),
+      resource   TEXT NOT NULL,
+      sealed     TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      used_at    TEXT
+    );
+    CREATE INDEX IF NOT EXISTS oauth_tokens_grant ON oauth_tokens (grant_id);
+    CREATE INDEX IF NOT EXISTS oauth_tokens_expiry ON oauth_tokens (expires_at);
+    CREATE INDEX IF NOT EXISTS oauth_tokens_client ON oauth_tokens (client_id)`,
+  },
 ];
+
 
 const SUB_COLUMNS = 'subscription_id, customer_id, plan_tier, plan_version, status, stripe_status, status_version, checkout_session_id';
 
@@ -743,7 +780,56 @@ export class PostgresServiceStore implements ServiceStore {
     return (await this.query<{ value: string }>("SELECT value FROM service_secrets WHERE name = 'intake'", [])).rows[0]!.value;
   }
 
+  async registerOAuthClient(c: OAuthClientRecord): Promise<void> {
+    await this.query('INSERT INTO oauth_clients (client_id, client_name, redirect_uris, created_at) VALUES ($1, $2, $3, $4)',
+      [c.client_id, c.client_name, JSON.stringify(c.redirect_uris), c.created_at]);
+  }
+
+  async findOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
+    const row = (await this.query<Omit<OAuthClientRecord, 'redirect_uris'> & { redirect_uris: string }>(
+      'SELECT client_id, client_name, redirect_uris, created_at FROM oauth_clients WHERE client_id = $1', [clientId], 'physpay_oauth_client')).rows[0];
+    return row ? { ...row, redirect_uris: JSON.parse(row.redirect_uris) as string[] } : null;
+  }
+
+  async saveOAuthCode(codeHash: string, c: OAuthCodeRecord): Promise<void> {
+    await this.query(`INSERT INTO oauth_codes (code_hash, client_id, key_id, redirect_uri, code_challenge, resource, sealed, expires_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [codeHash, c.client_id, c.key_id, c.redirect_uri, c.code_challenge, c.resource, c.sealed, c.expires_at]);
+  }
+
+  async takeOAuthCode(codeHash: string): Promise<OAuthCodeRecord | null> {
+    return (await this.query<OAuthCodeRecord>(
+      'DELETE FROM oauth_codes WHERE code_hash = $1 RETURNING client_id, key_id::int AS key_id, redirect_uri, code_challenge, resource, sealed, expires_at', [codeHash])).rows[0] ?? null;
+  }
+
+  async saveOAuthTokens(tokens: OAuthTokenRecord[]): Promise<void> {
+    await this.transaction((c) => insertOAuthTokens(c, tokens));
+  }
+
+  async findOAuthToken(tokenHash: string): Promise<FoundOAuthToken | null> {
+    return (await this.query<FoundOAuthToken>(
+      `SELECT t.token_hash, t.kind, t.grant_id, t.client_id, t.key_id::int AS key_id, t.resource, t.sealed, t.expires_at, t.used_at, k.revoked_at AS key_revoked_at
+       FROM oauth_tokens t JOIN api_keys k ON k.id = t.key_id WHERE t.token_hash = $1`, [tokenHash], 'physpay_oauth_token')).rows[0] ?? null;
+  }
+
+  async rotateOAuthRefresh(tokenHash: string, usedAt: string, next: OAuthTokenRecord[]): Promise<boolean> {
+    return this.transaction(async (c) => {
+      const marked = await c.query("UPDATE oauth_tokens SET used_at = $1 WHERE token_hash = $2 AND kind = 'refresh' AND used_at IS NULL", [usedAt, tokenHash]);
+      if (marked.rowCount !== 1) return false;
+      await insertOAuthTokens(c, next);
+      return true;
+    });
+  }
+
+  async revokeOAuthGrant(grantId: string): Promise<void> {
+    await this.query('DELETE FROM oauth_tokens WHERE grant_id = $1', [grantId]);
+  }
+
   async pruneIp(day: number): Promise<void> {
+    const o = oauthPruneTimes(day);
+    await this.query('DELETE FROM oauth_codes WHERE expires_at < $1', [o.now]);
+    await this.query('DELETE FROM oauth_tokens WHERE expires_at < $1', [o.now]);
+    await this.query(`DELETE FROM oauth_clients WHERE created_at < $1 AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.client_id = oauth_clients.client_id)
+      AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.client_id)`, [o.clientsBefore]);
     await this.query('DELETE FROM ip_counters WHERE day < $1', [day]);
     await this.query('DELETE FROM intake_clients WHERE day < $1', [new Date(day * 86_400_000).toISOString().slice(0, 10)]);
     await this.query('DELETE FROM usage_daily WHERE day < $1', [historyHorizon(day)]);
@@ -760,5 +846,13 @@ export class PostgresServiceStore implements ServiceStore {
       }),
     ]);
     clearTimeout(timer);
+  }
+}
+
+/** Insert tokens on one connection (inside the caller's transaction). */
+async function insertOAuthTokens(c: pg.PoolClient, tokens: OAuthTokenRecord[]): Promise<void> {
+  for (const t of tokens) {
+    await c.query(`INSERT INTO oauth_tokens (token_hash, kind, grant_id, client_id, key_id, resource, sealed, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [t.token_hash, t.kind, t.grant_id, t.client_id, t.key_id, t.resource, t.sealed, t.expires_at]);
   }
 }

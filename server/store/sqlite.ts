@@ -8,7 +8,7 @@ import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
 import { repeatKey } from './repeat-key.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore, type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -146,7 +146,49 @@ const MIGRATIONS: { version: number; sql: string }[] = [
     version: 9,
     sql: 'UPDATE intake_submissions SET repeat_key = physpay_repeat_key(client_hash, fingerprint) WHERE repeat_key IS NULL AND client_hash IS NOT NULL;',
   },
+  {
+    // OAuth for assistants (server/oauth/): registered clients, codes waiting for their exchange, tokens;
+    // codes and tokens by hash, each bound to an API key
+    version: 10,
+    sql: `CREATE TABLE oauth_clients (
+      client_id     TEXT PRIMARY KEY,
+      client_name   TEXT NOT NULL,
+      redirect_uris TEXT NOT NULL,
+      created_at    TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE oauth_codes (
+      code_hash      TEXT PRIMARY KEY,
+      client_id      TEXT NOT NULL,
+      key_id         INTEGER NOT NULL REFERENCES api_keys(id),
+      redirect_uri   TEXT NOT NULL,
+      code_challenge TEXT NOT NULL,
+      resource       TEXT NOT NULL,
+      sealed         TEXT NOT NULL,
+      expires_at     TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE oauth_tokens (
+      token_hash TEXT PRIMARY KEY,
+      kind       TEXT NOT NULL,
+      grant_id   TEXT NOT NULL,
+      client_id  TEXT NOT NULL,
+      key_id     INTEGER NOT NULL REFERENCES api_keys(id),
+      resource   TEXT NOT NULL,
+      sealed     TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      used_at    TEXT
+    ) STRICT;
+    CREATE INDEX oauth_tokens_grant ON oauth_tokens (grant_id);
+    CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at);
+    CREATE INDEX oauth_tokens_client ON oauth_tokens (client_id);`,
+  },
 ];
+
+const OAUTH_TOKEN_COLUMNS = 'token_hash, kind, grant_id, client_id, key_id, resource, sealed, expires_at';
+
+/** The prune's cut-offs for OAuth state: the start of `day` (ISO) and 90 days before it. */
+export function oauthPruneTimes(day: number): { now: string; clientsBefore: string } {
+  return { now: new Date(day * 86_400_000).toISOString(), clientsBefore: new Date((day - 90) * 86_400_000).toISOString() };
+}
 
 const SUB_COLUMNS = 'subscription_id, customer_id, plan_tier, plan_version, status, stripe_status, status_version, checkout_session_id';
 
@@ -576,7 +618,62 @@ export class SqliteServiceStore implements ServiceStore {
     });
   }
 
+  registerOAuthClient(c: OAuthClientRecord): void {
+    this.guard(true, () => this.db.prepare('INSERT INTO oauth_clients (client_id, client_name, redirect_uris, created_at) VALUES (?, ?, ?, ?)')
+      .run(c.client_id, c.client_name, JSON.stringify(c.redirect_uris), c.created_at));
+  }
+
+  findOAuthClient(clientId: string): OAuthClientRecord | null {
+    const row = this.guard(false, () => this.db.prepare('SELECT client_id, client_name, redirect_uris, created_at FROM oauth_clients WHERE client_id = ?').get(clientId)) as
+      (Omit<OAuthClientRecord, 'redirect_uris'> & { redirect_uris: string }) | undefined;
+    return row ? { ...row, redirect_uris: JSON.parse(row.redirect_uris) as string[] } : null;
+  }
+
+  saveOAuthCode(codeHash: string, c: OAuthCodeRecord): void {
+    this.guard(true, () => this.db.prepare(`INSERT INTO oauth_codes (code_hash, client_id, key_id, redirect_uri, code_challenge, resource, sealed, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(codeHash, c.client_id, c.key_id, c.redirect_uri, c.code_challenge, c.resource, c.sealed, c.expires_at));
+  }
+
+  takeOAuthCode(codeHash: string): OAuthCodeRecord | null {
+    return this.guard(true, () => (this.db.prepare('DELETE FROM oauth_codes WHERE code_hash = ? RETURNING client_id, key_id, redirect_uri, code_challenge, resource, sealed, expires_at')
+      .all(codeHash)[0] as OAuthCodeRecord | undefined) ?? null);
+  }
+
+  saveOAuthTokens(tokens: OAuthTokenRecord[]): void {
+    this.guard(true, () => this.db.transaction(() => this.insertOAuthTokens(tokens)).immediate());
+  }
+
+  private insertOAuthTokens(tokens: OAuthTokenRecord[]): void {
+    const insert = this.db.prepare(`INSERT INTO oauth_tokens (${OAUTH_TOKEN_COLUMNS}) VALUES (@token_hash, @kind, @grant_id, @client_id, @key_id, @resource, @sealed, @expires_at)`);
+    for (const t of tokens) insert.run(t);
+  }
+
+  findOAuthToken(tokenHash: string): FoundOAuthToken | null {
+    return this.guard(false, () => (this.db.prepare(`SELECT t.token_hash, t.kind, t.grant_id, t.client_id, t.key_id, t.resource, t.sealed, t.expires_at, t.used_at,
+        k.revoked_at AS key_revoked_at FROM oauth_tokens t JOIN api_keys k ON k.id = t.key_id WHERE t.token_hash = ?`).get(tokenHash) as FoundOAuthToken | undefined) ?? null);
+  }
+
+  rotateOAuthRefresh(tokenHash: string, usedAt: string, next: OAuthTokenRecord[]): boolean {
+    return this.guard(true, () => this.db
+      .transaction(() => {
+        const marked = this.db.prepare("UPDATE oauth_tokens SET used_at = ? WHERE token_hash = ? AND kind = 'refresh' AND used_at IS NULL").run(usedAt, tokenHash).changes;
+        if (marked !== 1) return false;
+        this.insertOAuthTokens(next);
+        return true;
+      })
+      .immediate());
+  }
+
+  revokeOAuthGrant(grantId: string): void {
+    this.guard(true, () => this.db.prepare('DELETE FROM oauth_tokens WHERE grant_id = ?').run(grantId));
+  }
+
   pruneIp(day: number): void {
+    const o = oauthPruneTimes(day);
+    this.db.prepare('DELETE FROM oauth_codes WHERE expires_at < ?').run(o.now);
+    this.db.prepare('DELETE FROM oauth_tokens WHERE expires_at < ?').run(o.now);
+    this.db.prepare(`DELETE FROM oauth_clients WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.client_id = oauth_clients.client_id)
+      AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.client_id)`).run(o.clientsBefore);
     this.prune.run(day);
     this.db.prepare('DELETE FROM intake_clients WHERE day < ?').run(new Date(day * 86_400_000).toISOString().slice(0, 10));
     this.db.prepare('DELETE FROM usage_daily WHERE day < ?').run(historyHorizon(day));

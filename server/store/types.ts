@@ -239,6 +239,49 @@ export interface SubmitResult {
   clientCount: number;
 }
 
+/**
+ * OAuth (server/oauth/): a client registered by an assistant (RFC 7591, public: no secret), an authorization
+ * code waiting for its exchange, and an access or refresh token. Codes and tokens are stored by their SHA-256
+ * hash only, with the API key they stand for sealed under the code or token itself (server/oauth/crypto.ts);
+ * every one belongs to an API key, and a revoked key's tokens are refused (`key_revoked_at`). Times are ISO
+ * 8601 UTC with milliseconds (`Date.toISOString()`), so they compare as strings.
+ */
+export interface OAuthClientRecord {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  created_at: string;
+}
+
+export interface OAuthCodeRecord {
+  client_id: string;
+  key_id: number;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  sealed: string;
+  expires_at: string;
+}
+
+export interface OAuthTokenRecord {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  /** the tokens issued from one approval, through every refresh: revoked together */
+  grant_id: string;
+  client_id: string;
+  key_id: number;
+  resource: string;
+  sealed: string;
+  expires_at: string;
+}
+
+export interface FoundOAuthToken extends OAuthTokenRecord {
+  /** a refresh token already exchanged (rotation): presenting it again revokes its grant */
+  used_at: string | null;
+  /** the API key's revocation time (a rotated key is revoked too) */
+  key_revoked_at: string | null;
+}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
   createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
@@ -318,7 +361,24 @@ export interface ServiceStore {
   markSubmissionsTaken(ids: string[], batchId: number, takenAt: string): MaybePromise<number>;
   /** A secret generated once per service store and shared by every process using it (form tokens, challenges, client hashes). */
   intakeSecret(): MaybePromise<string>;
-  /** Forget per-IP counters of days before `day` (days since the epoch), and usage history older than 400 days before it. */
+  registerOAuthClient(c: OAuthClientRecord): MaybePromise<void>;
+  findOAuthClient(clientId: string): MaybePromise<OAuthClientRecord | null>;
+  saveOAuthCode(codeHash: string, c: OAuthCodeRecord): MaybePromise<void>;
+  /** The code stored under `codeHash`, deleted as it is read (one atomic step: a code is exchanged once at most); null when none. */
+  takeOAuthCode(codeHash: string): MaybePromise<OAuthCodeRecord | null>;
+  saveOAuthTokens(tokens: OAuthTokenRecord[]): MaybePromise<void>;
+  findOAuthToken(tokenHash: string): MaybePromise<FoundOAuthToken | null>;
+  /**
+   * One atomic step: mark the refresh token `tokenHash` used at `usedAt` and store `next`, only if it was not
+   * used before. False (nothing stored) when it was: the caller revokes the grant (a refresh token replayed).
+   */
+  rotateOAuthRefresh(tokenHash: string, usedAt: string, next: OAuthTokenRecord[]): MaybePromise<boolean>;
+  /** Delete every token of a grant. */
+  revokeOAuthGrant(grantId: string): MaybePromise<void>;
+  /**
+   * Forget per-IP counters of days before `day` (days since the epoch), usage history older than 400 days before it,
+   * OAuth codes and tokens expired before that day began, and OAuth clients registered over 90 days before it that hold none.
+   */
   pruneIp(day: number): MaybePromise<void>;
   /** Optional health check run periodically while serving; throws StoreUnavailableError when unusable. */
   probe?(): MaybePromise<void>;

@@ -96,11 +96,11 @@ for (const [kind, open] of backends) {
       if (kind === 'sqlite') {
         const db = (a as SqliteServiceStore).db;
         db.prepare('UPDATE intake_submissions SET repeat_key = NULL WHERE id = ?').run(s.id);
-        db.prepare('DELETE FROM service_migrations WHERE version = (SELECT max(version) FROM service_migrations)').run();
+        db.prepare('DELETE FROM service_migrations WHERE version = 9').run(); // the migration that fills repeat keys
       } else {
         const pool = (a as PostgresServiceStore).pool;
         await pool.query('UPDATE intake_submissions SET repeat_key = NULL WHERE id = $1', [s.id]);
-        await pool.query('DELETE FROM service_migrations WHERE version = (SELECT max(version) FROM service_migrations)');
+        await pool.query('DELETE FROM service_migrations WHERE version = 10'); // the migration that fills repeat keys
       }
       const reopened = await open();
       try {
