@@ -27,6 +27,7 @@ import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
+import type { BearerResolver } from './mcp/auth.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { registryServerJson, SERVER_JSON_PATH } from './mcp/registry.ts';
 import { createPagesHandler } from './pages/handler.ts';
@@ -64,6 +65,8 @@ export interface AppDeps {
   intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
   billingPortalUrl?: string;
+  /** /mcp: maps a bearer token to the API key it stands for (default: the token is the API key) */
+  mcpResolveBearer?: BearerResolver;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
   storeFault?: () => string | null;
 }
@@ -94,7 +97,8 @@ export function createApp(deps: AppDeps): App {
   web.set('etag', false);
   if (deps.trustProxy !== undefined && deps.trustProxy !== false) web.set('trust proxy', deps.trustProxy);
   const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
-    directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
+    directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls),
+    keyed: { registry: deps.registry, store: deps.store, clock }, resolveBearer: deps.mcpResolveBearer });
   web.use('/mcp', mcp.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {
     try {

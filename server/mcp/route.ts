@@ -22,6 +22,9 @@ import { ResultCache, directCall, modernHeadersAgree, type McpHeaders } from './
 import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
+import { apiKeyBearer, authenticateMcp, keyedCallHeaders, type BearerResolver } from './auth.ts';
+import type { KeyedDeps } from '../keyed/middleware.ts';
+import type { KeyedCallContext } from './keyed/run.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpRouteDeps {
@@ -45,6 +48,10 @@ export interface McpRouteDeps {
    * Off: every request goes through the SDK (the reference the direct path is tested against).
    */
   directCalls?: boolean;
+  /** the keyed API's deps: with them, a request with a valid `Authorization: Bearer <key>` gets the keyed tools too */
+  keyed?: KeyedDeps;
+  /** bearer token -> API key (default: the token is the API key); an OAuth access-token resolver plugs in here */
+  resolveBearer?: BearerResolver;
 }
 
 const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
@@ -52,8 +59,8 @@ const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonr
 const MCP_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After, WWW-Authenticate, X-RateLimit-Limit-Daily, X-RateLimit-Remaining-Daily, X-RateLimit-Limit-Monthly, X-RateLimit-Remaining-Monthly, X-RateLimit-Reset, RateLimit-Policy, RateLimit',
 };
 
 /** Make sure Accept lists both types the transport requires (plain JSON clients send only one). */
@@ -283,6 +290,9 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       sendRpc(res, 400, invalid);
       return;
     }
+    // Auth step (auth.ts): no Authorization header -> open tools only; a valid bearer key -> the keyed tools too; else 401.
+    const keyed = await keyedContext(req, res, body);
+    if (keyed === null) return;
     const headers = mcpHeaders(req);
     const route = classify(headers, body);
     // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
@@ -309,7 +319,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
         deps.onRefused?.(calls - counted); // this call and every later one of the batch
       } else counted++;
     }
-    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf };
+    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf, keyed };
     const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
     if (direct) {
       res.statusCode = direct.status;
@@ -325,7 +335,29 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       requestDeps.set(request, toolDeps);
       response = await modern.fetch(request, { parsedBody: body });
     }
+    for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
     await sendWebResponse(res, response);
+  }
+
+  /** The request's keyed context (undefined: anonymous); null when refused here (401, or 503 when the store is down). */
+  async function keyedContext(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<KeyedCallContext | undefined | null> {
+    if (!deps.keyed) return undefined;
+    let caller;
+    try {
+      caller = await authenticateMcp(req, deps.resolveBearer ?? apiKeyBearer, deps.keyed);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') {
+        sendRpc(res, 503, rpcError(-32000, 'service temporarily unavailable; retry shortly', Array.isArray(body) ? null : idOf(body)), { 'Retry-After': '2' });
+        return null;
+      }
+      throw err;
+    }
+    if (caller.kind === 'anonymous') return undefined;
+    if (caller.kind === 'refused') {
+      sendRpc(res, caller.status, rpcError(-32001, `unauthorized: ${caller.message}`, Array.isArray(body) ? null : idOf(body)), { 'WWW-Authenticate': caller.wwwAuthenticate });
+      return null;
+    }
+    return { keyHash: caller.keyHash, deps: deps.keyed, calls: [] };
   }
 
   function internalError(res: ServerResponse, err: unknown): void {
