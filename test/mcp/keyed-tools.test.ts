@@ -89,9 +89,12 @@ describe('listing', () => {
 
   it('a keyed tool called without a key is the unknown-tool error and counts nothing', async () => {
     const r = await rawPost(srv.url, rpc(1, 'tools/call', { name: 'get_benchmark', arguments: { specialty: 'Cardiology' } }), { ...BOTH, 'mcp-protocol-version': '2025-11-25' });
-    const body = r.json<{ error?: { code: number }; result?: CallToolResult }>();
-    // the SDK's answer for a tool it does not have: a JSON-RPC error or a tool error, never figures
-    expect(body.result?.structuredContent).toBeUndefined();
+    const unknown = await rawPost(srv.url, rpc(1, 'tools/call', { name: 'no_such_tool', arguments: {} }), { ...BOTH, 'mcp-protocol-version': '2025-11-25' });
+    // the answer for a tool the server does not have, with the name changed
+    expect(r.status).toBe(unknown.status);
+    const e = rpcErrorOf(r);
+    expect(e).toEqual({ ...rpcErrorOf(unknown), message: rpcErrorOf(unknown).message.replace('no_such_tool', 'get_benchmark') });
+    expect(e.message).toContain('get_benchmark');
   });
 });
 
