@@ -200,12 +200,28 @@ describe('plan gating and refusals: the keyed API\'s messages as tool errors', (
       expect(e.message).toMatch(/^unauthorized/);
       expect(r.text).not.toContain(revoked.key);
     }
-    // the SDK client surfaces the 401
+    // the SDK clients surface the 401, in both eras
     await expect(v1(revoked.key)).rejects.toThrow();
+    await expect(v2(revoked.key)).rejects.toThrow();
   });
 });
 
 describe('quota accuracy', () => {
+  it('a 2026-07-28 request with one keyed call carries that call\'s rate-limit headers, as a keyed API answer does', async () => {
+    const k = await createKey(srv.store, 'professional');
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const r = await rawPost(srv.url, rpc(1, 'tools/call', { name: 'get_benchmark', arguments: { specialty: 'Pediatrics' }, _meta: envelope }),
+      { ...BOTH, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'get_benchmark', ...bearer(k.key) });
+    expect(r.status).toBe(200);
+    const doc = r.json<{ result: CallToolResult }>().result.structuredContent as unknown as Counted;
+    expect(doc.meta.rate_limit.remaining_daily).toBe(499);
+    const apiAnswer = await api('/benchmarks?specialty=Pediatrics', k.key);
+    expect(doc.data).toEqual(apiAnswer.json<Counted>().data);
+    expect(r.headers['x-ratelimit-remaining-daily']).toBe('499');
+    for (const h of ['x-ratelimit-limit-daily', 'x-ratelimit-limit-monthly', 'x-ratelimit-reset', 'ratelimit-policy']) expect(r.headers[h], h).toBe(apiAnswer.headers[h]);
+    expect(r.headers['x-ratelimit-remaining-monthly']).toBe('14999');
+  });
+
   it('40 concurrent keyed calls with 6 requests left: exactly 6 served, 34 refused with the daily-quota message; a single call carries the rate-limit headers', async () => {
     const k = await createKey(srv.store, 'starter');
     const day = NOW.slice(0, 10);
