@@ -291,7 +291,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       return;
     }
     // Auth step (auth.ts): no Authorization header -> open tools only; a valid bearer key -> the keyed tools too; else 401.
-    const keyed = await keyedContext(req, res, body);
+    const keyed = req.headers.authorization === undefined ? undefined : await keyedContext(req, res, body);
     if (keyed === null) return;
     const headers = mcpHeaders(req);
     const route = classify(headers, body);

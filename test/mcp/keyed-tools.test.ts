@@ -155,6 +155,19 @@ describe('the keyed API\'s answers, counted on the same counters', () => {
   });
 });
 
+describe('batches', () => {
+  it('a batch of three keyed calls counts three, each result with its own count; the answer carries no rate-limit headers', async () => {
+    const k = await createKey(srv.store, 'starter');
+    const batch = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_benchmark', arguments: { specialty: 'Cardiology' } } })));
+    const r = await rawPost(srv.url, batch, { ...BOTH, 'mcp-protocol-version': '2025-11-25', ...bearer(k.key) });
+    expect(r.status).toBe(200);
+    const left = r.json<{ result: CallToolResult }[]>().map((m) => (m.result.structuredContent as unknown as Counted).meta.rate_limit.remaining_daily);
+    expect(left.sort()).toEqual([97, 98, 99]);
+    expect(r.headers['x-ratelimit-remaining-daily']).toBeUndefined();
+    expect((await api('/me/usage', k.key)).json<{ usage: { requests_today: number } }>().usage.requests_today).toBe(3);
+  });
+});
+
 describe('plan gating and refusals: the keyed API\'s messages as tool errors', () => {
   it('a Starter key asking for a year range or FTE ranks gets the 403 message; a bad state the 400 message; all as /api/v1 says them', async () => {
     const c = await v2(keys.starter.key);
