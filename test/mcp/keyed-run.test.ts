@@ -68,3 +68,15 @@ describe('runKeyedTool', () => {
     expect(refunds).toEqual([]);
   });
 });
+
+describe('runKeyedTool text', () => {
+  it('is the answer as JSON, with characters that hide or reorder text escaped (parses to the same answer)', async () => {
+    const { ctx } = harness({});
+    const body = { specialty: 'Cardio\u202Elogy', n: 5 };
+    const r = await runKeyedTool(ctx, tool(() => ({ body, cacheControl: 'x' })), {});
+    expect(r.structuredContent).toEqual(body);
+    expect(textOf(r)).not.toContain('\u202E');
+    expect(textOf(r)).toMatch(/\\u202[eE]/);
+    expect(JSON.parse(textOf(r))).toEqual(body);
+  });
+});

@@ -10,6 +10,7 @@ import type { KeyedLocals } from '../../keyed/context.ts';
 import { KeyedError } from '../../keyed/errors.ts';
 import { countKeyHash, identifyKeyHash, readUsage, type KeyedDeps } from '../../keyed/middleware.ts';
 import { StoreUnavailableError } from '../../store/types.ts';
+import { escapeHidden } from '../text.ts';
 import { toolError } from '../tool-result.ts';
 import { argsToQuery, type KeyedToolDefinition } from './tools.ts';
 
@@ -43,7 +44,8 @@ export async function runKeyedTool(ctx: KeyedCallContext, tool: KeyedToolDefinit
     }
     const answer = await tool.route(argsToQuery(args), l, ctx.deps);
     const body = answer.body as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+    // the answer as JSON text; characters that hide or reorder text are \u-escaped (still the same JSON)
+    return { content: [{ type: 'text', text: escapeHidden(JSON.stringify(body)) }], structuredContent: body };
   } catch (err) {
     const e = asKeyedError(err, l.requestId);
     record.error = e;
