@@ -25,6 +25,7 @@ import { sendWebResponse, toWebRequest } from './web-bridge.ts';
 import { apiKeyBearer, authenticateMcp, keyedCallHeaders, type BearerResolver } from './auth.ts';
 import type { KeyedDeps } from '../keyed/middleware.ts';
 import type { KeyedCallContext } from './keyed/run.ts';
+import { directKeyedCall } from './keyed/direct.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpRouteDeps {
@@ -320,8 +321,10 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       } else counted++;
     }
     const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf, keyed };
-    const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
+    let direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
+    if (!direct && keyed && deps.directCalls !== false && !refused) direct = await directKeyedCall(route, body, keyed, headers);
     if (direct) {
+      for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
       res.statusCode = direct.status;
       res.setHeader('content-type', direct.contentType);
       res.end(direct.body);

@@ -155,6 +155,40 @@ describe('the keyed API\'s answers, counted on the same counters', () => {
   });
 });
 
+describe('the direct path answers keyed calls exactly as the SDK does', () => {
+  it('every keyed tool, successes and refusals, both eras: the same status, headers and JSON-RPC answer (request ids aside) as a server without the direct path', async () => {
+    const sdkOnly = closeLater(await serveGolden(work.path, work.dist, 'keyed-sdk', () => new Date(NOW), { mcpDirectCalls: false, ipLimits: { perMinute: 100_000, perDay: 1_000_000 } }));
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const CALLS: [string, Record<string, unknown>][] = [
+      ['get_benchmark', { specialty: 'Cardiology', state: 'Texas' }],
+      ['get_benchmark', { specialty: 'Cardiology', year_start: 2024 }],
+      ['get_benchmark', { specialty: 'Nope' }],
+      ['get_percentile_rank', { specialty: 'Pediatrics', compensation: 250000, fte: true }],
+      ['get_available_data', { specialty: 'Pediatrics', region: 'West' }],
+      ['get_key_usage', {}],
+    ];
+    // one fresh Starter key per server, used in the same order: the counts agree, only request ids differ
+    const [a, b] = [await createKey(srv.store, 'starter'), await createKey(sdkOnly.store, 'starter')];
+    const post = (url: string, key: string, id: number, name: string, args: Record<string, unknown>, modern: boolean) => (modern
+      ? rawPost(url, rpc(id, 'tools/call', { name, arguments: args, _meta: envelope }), { ...BOTH, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name, ...bearer(key) })
+      : rawPost(url, rpc(id, 'tools/call', { name, arguments: args }), { ...BOTH, 'mcp-protocol-version': '2025-11-25', ...bearer(key) }));
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+    let id = 1;
+    for (const modern of [false, true]) {
+      for (const [name, args] of CALLS) {
+        const d = await post(srv.url, a.key, id, name, args, modern);
+        const r = await post(sdkOnly.url, b.key, id++, name, args, modern);
+        const what = `${name} ${JSON.stringify(args)} ${modern ? MODERN : '2025-11-25'}`;
+        expect(d.status, what).toBe(r.status);
+        expect(d.headers['content-type'], what).toBe(r.headers['content-type']);
+        for (const h of ['x-ratelimit-remaining-daily', 'x-ratelimit-remaining-monthly', 'x-ratelimit-reset', 'ratelimit', 'retry-after']) expect(d.headers[h], `${what} ${h}`).toBe(r.headers[h]);
+        const norm = (t: string) => JSON.parse(t.replace(uuid, 'ID').replaceAll(a.key.slice(0, 12), 'PREFIX').replaceAll(b.key.slice(0, 12), 'PREFIX'));
+        expect(norm(d.text), what).toEqual(norm(r.text));
+      }
+    }
+  });
+});
+
 describe('batches', () => {
   it('a batch of three keyed calls counts three, each result with its own count; the answer carries no rate-limit headers', async () => {
     const k = await createKey(srv.store, 'starter');
