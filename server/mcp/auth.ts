@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { hashKey, KEY_PATTERN } from '../keyed/keys.ts';
 import { rateHeaders, type KeyedDeps } from '../keyed/middleware.ts';
 import type { KeyedCallContext } from './keyed/run.ts';
-import type { ApiKeyRecord } from '../store/types.ts';
+import { StoreUnavailableError, type ApiKeyRecord } from '../store/types.ts';
 
 /** The API key a bearer token stands for, by its SHA-256 hash (keys are stored only as hashes). */
 export interface BearerKey {
@@ -58,4 +58,35 @@ export function keyedCallHeaders(ctx: KeyedCallContext | undefined): Record<stri
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...rateHeaders(locals), ...(error?.kind === 'quota_exceeded' ? error.headers : {}) })) out[k] = String(v);
   return out;
+}
+
+/** The auth step's outcome: the request's keyed context (absent: anonymous), or the answer that refuses it. */
+export type AuthOutcome =
+  | { keyed?: KeyedCallContext; refusal?: undefined }
+  | { keyed?: undefined; refusal: { status: number; body: unknown; headers: Record<string, string> } };
+
+const rpcId = (body: unknown): string | number | null => {
+  const id = body && typeof body === 'object' && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+/**
+ * The route's auth step for a request with an Authorization header: the keyed context of a valid key, or a
+ * refusal as a JSON-RPC error (401 with WWW-Authenticate; 503 with Retry-After when the store is down).
+ */
+export async function authStep(req: IncomingMessage, body: unknown, resolve: BearerResolver, deps: KeyedDeps): Promise<AuthOutcome> {
+  let caller: McpCaller;
+  try {
+    caller = await authenticateMcp(req, resolve, deps);
+  } catch (err) {
+    if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') {
+      return { refusal: { status: 503, body: { jsonrpc: '2.0', error: { code: -32000, message: 'service temporarily unavailable; retry shortly' }, id: rpcId(body) }, headers: { 'Retry-After': '2' } } };
+    }
+    throw err;
+  }
+  if (caller.kind === 'anonymous') return {};
+  if (caller.kind === 'refused') {
+    return { refusal: { status: caller.status, body: { jsonrpc: '2.0', error: { code: -32001, message: `unauthorized: ${caller.message}` }, id: rpcId(body) }, headers: { 'WWW-Authenticate': caller.wwwAuthenticate } } };
+  }
+  return { keyed: { keyHash: caller.keyHash, deps, calls: [] } };
 }

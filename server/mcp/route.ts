@@ -7,6 +7,8 @@
  *   routing step) decides which.
  * - Each tools/call counts against the caller IP's open-data limits; beyond them the call returns a tool
  *   error saying when to retry. Requests the SDK would refuse before running anything are not counted.
+ * - Auth step (auth.ts): with `Authorization: Bearer <key>` the keyed tools (keyed/) are added, counted
+ *   against the key's quotas like the keyed API; a bad token is a 401. Without the header, nothing changes.
  */
 import express, { type Request, type Response } from 'express';
 import {
@@ -22,9 +24,8 @@ import { ResultCache, directCall, modernHeadersAgree, type McpHeaders } from './
 import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
-import { apiKeyBearer, authenticateMcp, keyedCallHeaders, type BearerResolver } from './auth.ts';
+import { apiKeyBearer, authStep, keyedCallHeaders, type BearerResolver } from './auth.ts';
 import type { KeyedDeps } from '../keyed/middleware.ts';
-import type { KeyedCallContext } from './keyed/run.ts';
 import { directKeyedCall } from './keyed/direct.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -292,8 +293,12 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       return;
     }
     // Auth step (auth.ts): no Authorization header -> open tools only; a valid bearer key -> the keyed tools too; else 401.
-    const keyed = req.headers.authorization === undefined ? undefined : await keyedContext(req, res, body);
-    if (keyed === null) return;
+    const auth = deps.keyed && req.headers.authorization !== undefined ? await authStep(req, body, deps.resolveBearer ?? apiKeyBearer, deps.keyed) : {};
+    if (auth.refusal) {
+      sendRpc(res, auth.refusal.status, auth.refusal.body, auth.refusal.headers);
+      return;
+    }
+    const keyed = auth.keyed;
     const headers = mcpHeaders(req);
     const route = classify(headers, body);
     // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
@@ -340,27 +345,6 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
     }
     for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
     await sendWebResponse(res, response);
-  }
-
-  /** The request's keyed context (undefined: anonymous); null when refused here (401, or 503 when the store is down). */
-  async function keyedContext(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<KeyedCallContext | undefined | null> {
-    if (!deps.keyed) return undefined;
-    let caller;
-    try {
-      caller = await authenticateMcp(req, deps.resolveBearer ?? apiKeyBearer, deps.keyed);
-    } catch (err) {
-      if (err instanceof StoreUnavailableError || (err as { code?: string }).code === 'SQLITE_BUSY') {
-        sendRpc(res, 503, rpcError(-32000, 'service temporarily unavailable; retry shortly', Array.isArray(body) ? null : idOf(body)), { 'Retry-After': '2' });
-        return null;
-      }
-      throw err;
-    }
-    if (caller.kind === 'anonymous') return undefined;
-    if (caller.kind === 'refused') {
-      sendRpc(res, caller.status, rpcError(-32001, `unauthorized: ${caller.message}`, Array.isArray(body) ? null : idOf(body)), { 'WWW-Authenticate': caller.wwwAuthenticate });
-      return null;
-    }
-    return { keyHash: caller.keyHash, deps: deps.keyed, calls: [] };
   }
 
   function internalError(res: ServerResponse, err: unknown): void {
