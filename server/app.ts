@@ -28,6 +28,7 @@ import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
+import type { BearerResolver } from './mcp/auth.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { registryServerJson, SERVER_JSON_PATH } from './mcp/registry.ts';
 import { createPagesHandler } from './pages/handler.ts';
@@ -66,6 +67,8 @@ export interface AppDeps {
   intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
   billingPortalUrl?: string;
+  /** /mcp: maps a bearer token to the API key it stands for (default: the token is the API key) */
+  mcpResolveBearer?: BearerResolver;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
   storeFault?: () => string | null;
 }
@@ -101,7 +104,8 @@ export function createApp(deps: AppDeps): App {
   // oauth.resolveBearer gives an access token's API key, oauth.challenge the WWW-Authenticate of a 401 on /mcp
   const oauth = createOAuth({ registry: deps.registry, store: deps.store, clock, limiter, clientIp });
   const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
-    directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls) });
+    directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls),
+    keyed: { registry: deps.registry, store: deps.store, clock }, resolveBearer: deps.mcpResolveBearer });
   web.use('/mcp', mcp.router);
   web.use(oauth.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {

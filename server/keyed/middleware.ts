@@ -74,7 +74,11 @@ const PLAN_LIMITS: Record<string, QuotaLimits> = Object.fromEntries(Object.value
 
 /** Identify the key without counting (/me/usage, which is never counted). */
 export async function authenticate(deps: KeyedDeps, req: IncomingMessage, l: KeyedLocals): Promise<void> {
-  const hash = keyHashOf(req);
+  await identifyKeyHash(deps, keyHashOf(req), l);
+}
+
+/** Identify a key known by its hash without counting (401 when there is none or it was revoked). */
+export async function identifyKeyHash(deps: KeyedDeps, hash: string, l: KeyedLocals): Promise<void> {
   stamp(deps, l);
   identify(l, await deps.store.findKeyByHash(hash));
 }
@@ -86,7 +90,14 @@ export async function authenticate(deps: KeyedDeps, req: IncomingMessage, l: Key
  * inactive, so a 401 or 403 is never counted. A refused request is not counted; a 5xx answer is refunded.
  */
 export async function authenticateAndCount(deps: KeyedDeps, req: IncomingMessage, l: KeyedLocals): Promise<void> {
-  const hash = keyHashOf(req);
+  await countKeyHash(deps, keyHashOf(req), l);
+}
+
+/**
+ * The same pipeline for a key already known by its hash (the tool server's keyed tools: the key came as a
+ * bearer token): the same checks, counts and errors as a keyed API request.
+ */
+export async function countKeyHash(deps: KeyedDeps, hash: string, l: KeyedLocals): Promise<void> {
   stamp(deps, l);
   const build = deps.registry.current;
   if (!build) {

@@ -22,7 +22,7 @@ export interface DirectAnswer {
   body: string;
 }
 
-interface CallMessage {
+export interface CallMessage {
   jsonrpc: '2.0';
   id: string | number;
   method: string;
@@ -86,10 +86,11 @@ export function modernHeadersAgree(h: McpHeaders, message: { method: string; par
 }
 
 /**
- * Answer `body` directly when it is a plain tool call of either era (null: let the SDK serve it).
- * `route` is the SDK's classification of the request; `cache` keeps results for identical calls.
+ * `body` when it is a plain tool call of either era that the direct path may answer (its era: `modern`),
+ * else null: no Mcp-Param-* headers, one tools/call with only name, arguments and _meta, 2026-07-28 headers
+ * that agree with the body, no 2025 progress token.
  */
-export function directCall(route: InboundClassificationOutcome, body: unknown, deps: ToolDeps, headers: McpHeaders, cache?: ResultCache): DirectAnswer | null {
+export function plainCall(route: InboundClassificationOutcome, body: unknown, headers: McpHeaders): { call: CallMessage; modern: boolean } | null {
   if (headers.paramHeaders) return null;
   let modern: boolean;
   if (route.kind === 'legacy' && route.reason === 'no-claim') modern = false;
@@ -101,6 +102,23 @@ export function directCall(route: InboundClassificationOutcome, body: unknown, d
   const legacyMeta = call.params?._meta;
   // a 2025 progress token asks for notifications during the call: the SDK's business
   if (!modern && legacyMeta !== undefined && (typeof legacyMeta !== 'object' || legacyMeta === null || Object.keys(legacyMeta).length > 0)) return null;
+  return { call, modern };
+}
+
+/** The JSON-RPC answer text of a tool result, as the SDK writes it for the era (`head` + the id + `}`). */
+export function resultHead(result: object, modern: boolean): string {
+  const payload = modern ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } } : result;
+  return `{"result":${JSON.stringify(payload)},"jsonrpc":"2.0","id":`;
+}
+
+/**
+ * Answer `body` directly when it is a plain tool call of either era (null: let the SDK serve it).
+ * `route` is the SDK's classification of the request; `cache` keeps results for identical calls.
+ */
+export function directCall(route: InboundClassificationOutcome, body: unknown, deps: ToolDeps, headers: McpHeaders, cache?: ResultCache): DirectAnswer | null {
+  const plain = plainCall(route, body, headers);
+  if (!plain) return null;
+  const { call, modern } = plain;
   const tool = toolNamed(call.params?.name);
   if (!tool) return null;
   if (call.params?.arguments === undefined) return null;
@@ -113,11 +131,7 @@ export function directCall(route: InboundClassificationOutcome, body: unknown, d
   const key = deps.build && !deps.limited ? `${modern ? 'm' : 'l'}${deps.links === false ? '-' : '+'}\0${deps.build.id}\0${deps.day}\0${tool.name}\0${JSON.stringify(parsed.data)}` : null;
   let head = key === null || !cache ? undefined : cache.get(key);
   if (head === undefined) {
-    const result = runTool(deps, tool, parsed.data as never);
-    const payload = modern
-      ? { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } }
-      : result;
-    head = `{"result":${JSON.stringify(payload)},"jsonrpc":"2.0","id":`;
+    head = resultHead(runTool(deps, tool, parsed.data as never), modern);
     if (key !== null) cache?.set(key, head);
   }
   return { status: 200, contentType: 'application/json', body: `${head}${JSON.stringify(call.id)}}` };

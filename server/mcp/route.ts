@@ -9,6 +9,8 @@
  * - Each tools/call counts against the caller IP's open-data limits; beyond them the call returns a tool
  *   error saying when to retry. Requests the SDK would refuse before running anything are not counted.
  *   Answers carry the feeds' RateLimit-Policy, and RateLimit when calls were counted.
+ * - Auth step (auth.ts): with `Authorization: Bearer <key>` the keyed tools (keyed/) are added, counted
+ *   against the key's quotas like the keyed API; a bad token is a 401. Without the header, nothing changes.
  */
 import express, { type Request, type Response } from 'express';
 import {
@@ -26,6 +28,9 @@ import { LEGACY_VERSIONS, withServedVersions } from './protocol-versions.ts';
 import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
+import { apiKeyBearer, authStep, keyedCallHeaders, type BearerResolver } from './auth.ts';
+import type { KeyedDeps } from '../keyed/middleware.ts';
+import { directKeyedCall } from './keyed/direct.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpRouteDeps {
@@ -49,6 +54,10 @@ export interface McpRouteDeps {
    * Off: every request goes through the SDK (the reference the direct path is tested against).
    */
   directCalls?: boolean;
+  /** the keyed API's deps: with them, a request with a valid `Authorization: Bearer <key>` gets the keyed tools too */
+  keyed?: KeyedDeps;
+  /** bearer token -> API key (default: the token is the API key); an OAuth access-token resolver plugs in here */
+  resolveBearer?: BearerResolver;
 }
 
 const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
@@ -56,8 +65,8 @@ const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonr
 const MCP_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After, RateLimit, RateLimit-Policy',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
+  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, Retry-After, WWW-Authenticate, X-RateLimit-Limit-Daily, X-RateLimit-Remaining-Daily, X-RateLimit-Limit-Monthly, X-RateLimit-Remaining-Monthly, X-RateLimit-Reset, RateLimit-Policy, RateLimit',
 };
 
 /** Make sure Accept lists both types the transport requires (plain JSON clients send only one). */
@@ -342,6 +351,13 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
     }
     // the open feeds' RateLimit fields: the policy on every answer, the counts on one that counted calls
     res.setHeader('RateLimit-Policy', deps.limiter.policyHeader());
+    // Auth step (auth.ts): no Authorization header -> open tools only; a valid bearer key -> the keyed tools too; else 401.
+    const auth = deps.keyed && req.headers.authorization !== undefined ? await authStep(req, body, deps.resolveBearer ?? apiKeyBearer, deps.keyed) : {};
+    if (auth.refusal) {
+      sendRpc(res, auth.refusal.status, auth.refusal.body, auth.refusal.headers);
+      return;
+    }
+    const keyed = auth.keyed;
     const headers = mcpHeaders(req);
     const route = classify(headers, body);
     // Each call is counted before it runs; when the IP's limit runs out part-way through a batch, the
@@ -369,9 +385,11 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
         deps.onRefused?.(calls - counted); // this call and every later one of the batch
       } else counted++;
     }
-    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf };
-    const direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
+    const toolDeps: ToolDeps = { build: deps.registry.current, day: utcDay(deps.clock()), limited, budget: { left: counted }, links: linksAllowed(route, headers), shelf: deps.shelf, keyed };
+    let direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
+    if (!direct && keyed && deps.directCalls !== false && !refused) direct = await directKeyedCall(route, body, keyed, headers);
     if (direct) {
+      for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
       writeAnswer(res, direct.status, direct.contentType, direct.body, type);
       return;
     }
@@ -383,6 +401,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       requestDeps.set(request, toolDeps);
       response = await modern.fetch(request, { parsedBody: body });
     }
+    for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
     await sendSdkAnswer(res, response, type, route.kind === 'legacy' ? null : methodOf(body));
   }
 

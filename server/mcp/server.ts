@@ -12,6 +12,7 @@ import { TOOLS } from './tools/index.ts';
 import { MCP_CACHE_HINTS, registerResources } from './resources/index.ts';
 import { registerPrompts } from './prompts/index.ts';
 import { registerApps } from './apps/index.ts';
+import { registerKeyedTools } from './keyed/register.ts';
 
 export { TOOL_NAMES, isToolName } from './tools/index.ts';
 
@@ -48,6 +49,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
       async (args: unknown) => runToolOnRelease(deps, tool, args as never),
     );
   }
+  if (deps.keyed) registerKeyedTools(server, deps.keyed);
   registerResources(server, deps);
   registerPrompts(server, deps);
   registerApps(server, deps);

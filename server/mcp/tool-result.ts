@@ -7,6 +7,7 @@ import { ToolInputError } from './lookup.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { escapeHidden } from './text.ts';
 import type { ToolDefinition, ToolOutput } from './tool-definition.ts';
+import type { KeyedCallContext } from './keyed/run.ts';
 
 export interface ToolDeps {
   /** the build this request reads (captured once per request) */
@@ -24,6 +25,8 @@ export interface ToolDeps {
   links?: boolean;
   /** every kept release: a call with a `release` argument reads that release's build */
   shelf?: ReleaseShelf;
+  /** set when the request carries a valid API key (bearer token): the keyed tools are listed and run */
+  keyed?: KeyedCallContext;
 }
 
 /**

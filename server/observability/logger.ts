@@ -14,7 +14,7 @@ export function createLogger(level = process.env.PHYSPAY_LOG_LEVEL ?? 'info', de
       level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ['key', 'apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]'], censor: '[redacted]' },
+      redact: { paths: ['key', 'apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.authorization', '*.headers.authorization'], censor: '[redacted]' },
     },
     destination,
   );

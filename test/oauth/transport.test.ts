@@ -1,9 +1,9 @@
 /**
- * The contract /mcp's Bearer hook relies on, with the SDK client's transport: createApp's `oauth.resolveBearer`
- * and `oauth.challenge` in front of the app's /mcp, as the hook uses them (a Bearer token that does not
- * resolve: 401 with the challenge; otherwise the request goes on). The SDK transport then finds the metadata
- * from the challenge, refreshes an expired token by itself and retries; and with the key rotated, the refresh
- * is refused and the SDK starts a new approval.
+ * An assistant signed in with OAuth, against the app's real /mcp and the SDK client's transport: the access
+ * token lists and calls the keyed tools as the approved key (counted on it); a Bearer token that does not
+ * resolve gets 401 with the OAuth challenge (resource_metadata, error="invalid_token"), from which the SDK
+ * transport finds the metadata, refreshes an expired token by itself and retries; with the key rotated, the
+ * refresh is refused and the SDK starts a new approval.
  */
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from '
 import { createApp, type App } from '../../server/app.ts';
 import { BuildRegistry } from '../../server/builds/registry.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
+import { quotaWindows } from '../../server/keyed/quota-time.ts';
 import { ACCESS_SECONDS } from '../../server/oauth/service.ts';
 import { generateKey, hashKey, keyPrefixOf } from '../../server/keyed/keys.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
@@ -35,17 +36,10 @@ beforeAll(async () => {
   await registry.check();
   store = closeLater(new SqliteServiceStore(join(work.path, 'service.db')));
   app = createApp({ registry, store, clock, ipLimits: { perMinute: 1_000_000, perDay: 10_000_000 } });
+  // the real /mcp (its auth step takes API keys and access tokens); the wrapper only records the header
   server = closeLater(await listen((req: IncomingMessage, res: ServerResponse) => {
-    const header = req.headers.authorization;
-    if (!/^\/mcp(?:[/?]|$)/.test(req.url ?? '')) return app.listener(req, res);
-    seen.push(header);
-    const bearer = /^Bearer (\S+)$/i.exec(header ?? '')?.[1];
-    if (!bearer) return app.listener(req, res);
-    void app.oauth.resolveBearer(bearer).then((found) => {
-      if (found) return app.listener(req, res);
-      res.writeHead(401, { 'www-authenticate': app.oauth.challenge(true)!, 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid or expired token' }));
-    });
+    if (/^\/mcp(?:[/?]|$)/.test(req.url ?? '') && req.method === 'POST') seen.push(req.headers.authorization);
+    app.listener(req, res);
   }));
 }, 60_000);
 
@@ -72,7 +66,15 @@ describe('the SDK transport against the Bearer hook', () => {
       const client = new Client({ name: 'oauth-test', version: '1.0.0' });
       await client.connect(transportFor(provider));
       const tools = await client.listTools();
-      expect(tools.tools.map((t) => t.name)).toContain('get_specialty_pay');
+      expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_specialty_pay', 'get_benchmark', 'get_key_usage']));
+      // a keyed tool answers as the approved key, and the call counts on it
+      const record = (await store.findKeyByHash(hashKey(key)))!;
+      const usedBefore = await store.readQuota(record.id, quotaWindows(now));
+      const bench = await client.callTool({ name: 'get_benchmark', arguments: { specialty: 'cardiology' } });
+      expect(bench.isError ?? false, JSON.stringify(bench.content)).toBe(false);
+      expect((bench.structuredContent as { specialty?: { slug?: string } }).specialty?.slug).toBe('cardiology');
+      const usedAfter = await store.readQuota(record.id, quotaWindows(now));
+      expect(usedAfter.dayCount - usedBefore.dayCount).toBe(1);
       await client.close();
       const second = provider.saved!;
       expect(second.access_token).not.toBe(first.access_token);
@@ -82,6 +84,15 @@ describe('the SDK transport against the Bearer hook', () => {
     } finally {
       now = start;
     }
+  });
+
+  it('a Bearer token that resolves to nothing: 401 with the OAuth challenge', async () => {
+    const r = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer ppa_not-a-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(r.status).toBe(401);
+    const challenge = r.headers.get('www-authenticate')!;
+    expect(challenge).toContain(`resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge).toContain('error="invalid_token"');
+    expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 
   it('with the key rotated, the refresh is refused and the SDK starts a new approval', async () => {

@@ -65,6 +65,13 @@ describe('request lines', () => {
     const mcp = await mcpPost(serve.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(mcp.status).toBe(200);
     sent.push({ r: mcp, method: 'POST', route: '/mcp', iface: 'mcp' });
+    // keys as bearer tokens on /mcp (a keyed tool call; an unknown key, 401)
+    const keyedCall = await mcpPost(serve.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_benchmark', arguments: { specialty: 'Cardiology' } } }, { authorization: `Bearer ${valid}` });
+    expect(keyedCall.status).toBe(200);
+    sent.push({ r: keyedCall, method: 'POST', route: '/mcp', iface: 'mcp' });
+    const badBearer = await mcpPost(serve.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { authorization: `Bearer ${unknown}` });
+    expect(badBearer.status).toBe(401);
+    sent.push({ r: badBearer, method: 'POST', route: '/mcp', iface: 'mcp' });
 
     const lines = await waitFor('a log line for every request', () => {
       const l = requestLines(serve.stderr());
