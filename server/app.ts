@@ -28,7 +28,8 @@ import { createOpenDataHandler } from './open-data/handler.ts';
 import type { IpLimits, ServiceStore } from './store/types.ts';
 import { createKeyedHandler, isKeyedTarget } from './keyed/handler.ts';
 import { createMcpRouter } from './mcp/route.ts';
-import type { BearerResolver } from './mcp/auth.ts';
+import { apiKeyBearer, type BearerResolver } from './mcp/auth.ts';
+import { hashKey } from './keyed/keys.ts';
 import { discoveryDocument } from './mcp/discovery.ts';
 import { registryServerJson, SERVER_JSON_PATH } from './mcp/registry.ts';
 import { createPagesHandler } from './pages/handler.ts';
@@ -89,6 +90,14 @@ function healthTarget(req: IncomingMessage): 'healthz' | 'readyz' | null {
   return m ? (m[1]!.toLowerCase() as 'healthz' | 'readyz') : null;
 }
 
+/** /mcp's bearer tokens: a physpay API key as it is, else an OAuth access token's key (server/oauth/). */
+const keyOrAccessToken = (oauth: OAuth): BearerResolver => async (token) => {
+  const key = await apiKeyBearer(token);
+  if (key) return key;
+  const granted = await oauth.resolveBearer(token);
+  return granted ? { keyHash: hashKey(granted.apiKey) } : null;
+};
+
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? systemClock;
   const clientIp = clientIpResolver(deps.trustProxy ?? false);
@@ -105,7 +114,8 @@ export function createApp(deps: AppDeps): App {
   const oauth = createOAuth({ registry: deps.registry, store: deps.store, clock, limiter, clientIp });
   const mcp = createMcpRouter({ registry: deps.registry, shelf, limiter, clientIp, clock, allowedHosts: deps.mcpAllowedHosts, allowedOrigins: deps.mcpAllowedOrigins,
     directCalls: deps.mcpDirectCalls, onRefused: (calls) => deps.metrics?.quotaRefused('mcp', calls),
-    keyed: { registry: deps.registry, store: deps.store, clock }, resolveBearer: deps.mcpResolveBearer });
+    keyed: { registry: deps.registry, store: deps.store, clock }, resolveBearer: deps.mcpResolveBearer ?? keyOrAccessToken(oauth),
+    invalidTokenChallenge: () => oauth.challenge(true) });
   web.use('/mcp', mcp.router);
   web.use(oauth.router);
   web.get('/.well-known/mcp.json', async (_req, res, next) => {

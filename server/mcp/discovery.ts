@@ -6,6 +6,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createMcpServer } from './server.ts';
 import { SERVER_JSON_PATH } from './registry.ts';
 import { MODERN_VERSION, PROTOCOL_VERSIONS } from './protocol-versions.ts';
+import { KEYED_TOOL_NAMES } from './keyed/tools.ts';
 
 export interface McpDiscovery {
   name: string;
@@ -15,7 +16,17 @@ export interface McpDiscovery {
   transport: 'streamable-http';
   /** the MCP protocol revisions served, newest first */
   protocol_versions: string[];
+  /** the open tools need none */
   authentication: 'none';
+  /** subscribers: the keyed tools, added with an API key or an OAuth access token as a Bearer token */
+  subscriber_authorization: {
+    scheme: 'bearer';
+    keyed_tools: string[];
+    /** RFC 9728 protected resource metadata (OAuth 2.1 authorization server, dynamic client registration) */
+    protected_resource_metadata: string;
+    /** the address to give an assistant that signs in with OAuth: 401 with the challenge until it has a token */
+    signin_endpoint: string;
+  };
   tools: { name: string; title?: string; description?: string }[];
   license: string;
   documentation: string;
@@ -59,6 +70,12 @@ export async function discoveryDocument(baseUrl: string): Promise<McpDiscovery> 
     transport: 'streamable-http',
     protocol_versions: [...PROTOCOL_VERSIONS],
     authentication: 'none',
+    subscriber_authorization: {
+      scheme: 'bearer',
+      keyed_tools: [...KEYED_TOOL_NAMES],
+      protected_resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp`,
+      signin_endpoint: `${baseUrl}/mcp?signin`,
+    },
     tools: await toolList(),
     license: 'CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)',
     documentation: `${baseUrl}/methodology`,

@@ -58,6 +58,11 @@ export interface McpRouteDeps {
   keyed?: KeyedDeps;
   /** bearer token -> API key (default: the token is the API key); an OAuth access-token resolver plugs in here */
   resolveBearer?: BearerResolver;
+  /**
+   * The WWW-Authenticate of a 401 for a token that does not resolve, when OAuth is on (the protected resource
+   * metadata, so a host can sign in again); null or absent: the auth step's own header
+   */
+  invalidTokenChallenge?: () => string | null;
 }
 
 const rpcError = (code: number, message: string, id: unknown = null) => ({ jsonrpc: '2.0', error: { code, message }, id });
@@ -354,7 +359,8 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
     // Auth step (auth.ts): no Authorization header -> open tools only; a valid bearer key -> the keyed tools too; else 401.
     const auth = deps.keyed && req.headers.authorization !== undefined ? await authStep(req, body, deps.resolveBearer ?? apiKeyBearer, deps.keyed) : {};
     if (auth.refusal) {
-      sendRpc(res, auth.refusal.status, auth.refusal.body, auth.refusal.headers);
+      const challenge = auth.refusal.status === 401 && /invalid_token/.test(auth.refusal.headers['WWW-Authenticate'] ?? '') ? deps.invalidTokenChallenge?.() : null;
+      sendRpc(res, auth.refusal.status, auth.refusal.body, challenge ? { ...auth.refusal.headers, 'WWW-Authenticate': challenge } : auth.refusal.headers);
       return;
     }
     const keyed = auth.keyed;

@@ -281,6 +281,10 @@ describe('/.well-known/mcp.json', () => {
     expect(doc.endpoint).toBe('https://physpay.example/mcp');
     expect(doc.transport).toBe('streamable-http');
     expect(doc.authentication).toBe('none');
+    expect((doc as unknown as { subscriber_authorization: unknown }).subscriber_authorization).toEqual({
+      scheme: 'bearer', keyed_tools: ['get_benchmark', 'get_percentile_rank', 'get_available_data', 'get_key_usage'],
+      protected_resource_metadata: 'https://physpay.example/.well-known/oauth-protected-resource/mcp', signin_endpoint: 'https://physpay.example/mcp?signin',
+    });
     expect(doc.license).toContain('CC BY 4.0');
     const listed = rpcResult<{ tools: { name: string; title: string; description: string }[] }>(await rawPost(url, rpc(1, 'tools/list'), JSON_ONLY), 1);
     expect(doc.tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());

@@ -72,7 +72,7 @@ describe('the SDK transport against the Bearer hook', () => {
       const usedBefore = await store.readQuota(record.id, quotaWindows(now));
       const bench = await client.callTool({ name: 'get_benchmark', arguments: { specialty: 'cardiology' } });
       expect(bench.isError ?? false, JSON.stringify(bench.content)).toBe(false);
-      expect((bench.structuredContent as { specialty?: { slug?: string } }).specialty?.slug).toBe('cardiology');
+      expect((bench.structuredContent as { data: { specialty: string } }).data.specialty).toBe('Cardiology');
       const usedAfter = await store.readQuota(record.id, quotaWindows(now));
       expect(usedAfter.dayCount - usedBefore.dayCount).toBe(1);
       await client.close();
