@@ -12,7 +12,8 @@ import { createMcpServer } from '../../server/mcp/server.ts';
 import { article, ordinal, payText } from '../../server/mcp/text.ts';
 import type { SpecialtiesFeed, SpecialtyFeed, StateInstitutionsFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
-import { callTool, okResult } from './mcp-helpers.ts';
+import { closeAfterAll } from '../helpers/server.ts';
+import { BOTH, callTool, okResult, rawPost, rpc, serveGolden } from './mcp-helpers.ts';
 
 const DAY = '2026-12-01';
 const work = useGoldenDir('mcp-size');
@@ -109,5 +110,26 @@ describe('weight', () => {
     console.log(JSON.stringify(sizes));
     for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(24_000);
     for (const name of ['get_wrvu_rate', 'evaluate_compensation']) expect(sizes[name], name).toBeLessThan(8_000);
+  });
+});
+
+describe('weight on the wire (HTTP, both eras)', () => {
+  const closeLater = closeAfterAll();
+  const MODERN = '2026-07-28';
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'size', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+
+  it('tools/list answers under 26 kB in 2026-07-28 (after server/discover) and in 2025-11-25', async () => {
+    const server = closeLater(await serveGolden(work.path, work.dist, 'size', () => new Date('2026-12-01T12:00:00Z')));
+    const discover = await rawPost(server.url, rpc(1, 'server/discover', { _meta: envelope }), { ...BOTH, 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' });
+    expect(discover.status).toBe(200);
+    const modern = await rawPost(server.url, rpc(2, 'tools/list', { _meta: envelope }), { ...BOTH, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' });
+    const legacy = await rawPost(server.url, rpc(3, 'tools/list'), { ...BOTH, 'mcp-protocol-version': '2025-11-25' });
+    for (const r of [modern, legacy]) {
+      expect(r.status).toBe(200);
+      expect(r.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(7);
+    }
+    console.log(`server/discover ${discover.body.length} B; tools/list 2026-07-28 ${modern.body.length} B, 2025-11-25 ${legacy.body.length} B`);
+    expect(modern.body.length).toBeLessThan(26_000);
+    expect(legacy.body.length).toBeLessThan(26_000);
   });
 });
