@@ -5,6 +5,7 @@
 import type { OfferCheck } from '../../build/contract/offer-check.ts';
 import { FLOORS } from '../../build/compute/stats.ts';
 import { ALL_EXPERIENCE_TEXT } from '../../build/contract/experience.ts';
+import { ordinal } from './text.ts';
 
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
@@ -19,7 +20,7 @@ const quartiles = (q: { p25: number | null; median: number | null; p75: number |
 function positionText(p: NonNullable<OfferCheck['position']>, where: string): string {
   const what = p.compared === 'fte_total_compensation' ? `the full-time-equivalent total of ${usd(p.value)}` : `the total of ${usd(p.value)}`;
   const at = p.percentile !== null
-    ? `is at about the ${p.percentile}th percentile (band ${p.band}, ${usd(p.band_lower_value)} to ${usd(p.band_upper_value)})`
+    ? `is at about the ${ordinal(p.percentile)} percentile (band ${p.band}, ${usd(p.band_lower_value)} to ${usd(p.band_upper_value)})`
     : p.band_upper_value !== null
       ? `is ${p.band} (${usd(p.band_upper_value)}, the lowest published percentile), so only the band can be given`
       : `is ${p.band} (${usd(p.band_lower_value)}, the highest published percentile), so only the band can be given`;
@@ -87,7 +88,7 @@ export function offerText(a: OfferCheck): string {
     const pos = w.position;
     const place = w.withheld || pos === null
       ? 'the specialty\'s total compensation per wRVU is withheld'
-      : `${pos.percentile !== null ? `at about the ${pos.percentile}th percentile (band ${pos.band})` : `${pos.band}`} of the specialty's published total compensation per wRVU (P25 ${usd(w.percentiles.p25)}, median ${usd(w.percentiles.median)}, P75 ${usd(w.percentiles.p75)}; n=${w.n})`;
+      : `${pos.percentile !== null ? `at about the ${ordinal(pos.percentile)} percentile (band ${pos.band})` : `${pos.band}`} of the specialty's published total compensation per wRVU (P25 ${usd(w.percentiles.p25)}, median ${usd(w.percentiles.median)}, P75 ${usd(w.percentiles.p75)}; n=${w.n})`;
     const vsModel = pr.implied_vs_model_median_pct !== null ? ` The implied rate is ${Math.abs(pr.implied_vs_model_median_pct)}% ${pr.implied_vs_model_median_pct >= 0 ? 'above' : 'below'} the pay model's median conversion rate.` : '';
     const conv = pr.conversion_rate !== null ? ` The offer's conversion rate ${usd(pr.conversion_rate)} per wRVU${pr.conversion_rate_vs_model_median_pct !== null ? ` is ${Math.abs(pr.conversion_rate_vs_model_median_pct)}% ${pr.conversion_rate_vs_model_median_pct >= 0 ? 'above' : 'below'} that median` : ''}.` : '';
     out.push(`Productivity: ${num(pr.wrvus)} wRVUs a year imply ${usd(pr.implied_per_wrvu)} of total compensation per wRVU, ${place}.${modelText}${vsModel}${conv}`);

@@ -73,3 +73,30 @@ export const PayEvaluationOutput = z.object({
   withheld: z.boolean(),
   method: z.string(),
 });
+
+/** A field's type without its inner structure or description: nested objects and arrays become plain ones. */
+function shallow(t: z.ZodType): z.ZodType {
+  const def = (t as { def: { type: string; innerType?: z.ZodType } }).def;
+  switch (def.type) {
+    case 'optional': return shallow(def.innerType!).optional();
+    case 'nullable': return shallow(def.innerType!).nullable();
+    case 'string': case 'enum': return z.string();
+    case 'number': return z.number();
+    case 'boolean': return z.boolean();
+    case 'literal': return z.literal((t as unknown as { def: { values: [string | number | boolean] } }).def.values[0]);
+    case 'array': return z.array(z.unknown());
+    default: return z.looseObject({});
+  }
+}
+
+/**
+ * The output schema as tools/list gives it: every field of the document by name with its type, nested
+ * objects and arrays as plain ones, no field descriptions (the open feed's JSON Schema in docs/schemas has
+ * them). It still describes what the tool returns (clients that validate structuredContent against
+ * it accept the full document), at about a fifth of the bytes: the full schemas made tools/list over 100 kB.
+ */
+export function listedOutputSchema(schema: z.ZodObject): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(schema.shape)) shape[k] = shallow(v as z.ZodType);
+  return z.looseObject(shape).describe('The published document the result links (its open feed): quote n, as_of and attribution');
+}

@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { READ_ONLY } from './tool-definition.ts';
+import { listedOutputSchema } from './schemas.ts';
 import { runToolOnRelease, type ToolDeps } from './tool-result.ts';
 import { TOOLS } from './tools/index.ts';
 import { MCP_CACHE_HINTS, registerResources } from './resources/index.ts';
@@ -42,7 +43,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        outputSchema: listedOutputSchema(tool.outputSchema),
         annotations: { title: tool.title, ...READ_ONLY },
         ...(tool.meta ? { _meta: tool.meta } : {}),
       },

@@ -13,21 +13,58 @@ const basisText = (d: { basis: HeadlineBasis }) => {
 };
 const synthetic = (d: { synthetic: boolean }) => (d.synthetic ? ' NOTE: synthetic demo data, not real reports.' : '');
 
+/** "37.2nd", "41st", "11th": a percentile as an ordinal (the suffix follows the last digit; 11-13 take "th"). */
+export function ordinal(v: number): string {
+  const whole = Math.trunc(Math.abs(v));
+  const last = Number(String(v).slice(-1));
+  const suffix = whole % 100 >= 11 && whole % 100 <= 13 && Number.isInteger(v) ? 'th' : last === 1 ? 'st' : last === 2 ? 'nd' : last === 3 ? 'rd' : 'th';
+  return `${v}${suffix}`;
+}
+
+/** "a Cardiology", "an Anesthesiology": the article before a word. */
+export const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+/** A notice that already says "Figures withheld" is not said twice. */
+const withheldText = (notice: string | undefined) => (notice && /^figures withheld/i.test(notice) ? notice : `figures withheld.${notice ? ` ${notice}` : ''}`);
+
+/** "median $1 (middle half $1-$2, n=3)", or "withheld" */
+const summaryText = (s: { n: number | null; median: number | null; p25: number | null; p75: number | null; withheld: boolean; rounded: boolean }) =>
+  (s.withheld || s.median === null ? 'withheld' : `median ${usd(s.median)} (middle half ${usd(s.p25)}-${usd(s.p75)}, n=${s.n}${s.rounded ? ', rounded' : ''})`);
+
+/** The national document's further figures, one line each: top states, practice settings, $/wRVU, by year. */
+function nationalDetail(d: SpecialtyFeed): string[] {
+  const lines: string[] = [];
+  lines.push(d.top_states.length
+    ? `Top states by median (only states with at least ${d.ranking.min_n} reports are ranked; ${d.states_with_data} states have published figures): ${d.top_states.map((s) => `${s.rank}. ${s.state.name} ${usd(s.median)} (n=${s.n})`).join('; ')}.`
+    : `Top states: none ranked (no state has at least ${d.ranking.min_n} reports; ${d.states_with_data} states have published figures).`);
+  lines.push(`Practice settings: ${d.practice_settings.map((p) => `${p.practice_setting}: ${summaryText(p)}`).join('; ')}.`);
+  lines.push(`Total compensation per wRVU: ${d.wrvu.withheld || d.wrvu.median === null ? 'withheld' : summaryText(d.wrvu)}.`);
+  lines.push(`By compensation year (same full-time basis, all years): ${d.by_year.map((y) => `${y.year}: ${summaryText(y)}${y.partial ? ' (year still being reported)' : ''}`).join('; ')}.`);
+  lines.push('The offer components (call pay, one-time payments, weeks off, call nights, pay models, non-competes, partnership tracks) are in the structured result and the feed (evaluate_offer checks an offer against them).');
+  return lines;
+}
+
 export function payText(d: SpecialtyFeed | SpecialtyStateFeed): string {
   const where = 'state' in d && d.scope === 'state' ? `${d.specialty.name} in ${d.state.name}` : `${d.specialty.name} (United States)`;
-  if (d.withheld) return `${where}: figures withheld. ${d.notice ?? ''} Data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+  const national = d.scope === 'national' ? nationalDetail(d as SpecialtyFeed) : [];
+  const vsNational = d.scope === 'state' && 'national_median' in d
+    ? ` National median ${usd(d.national_median)}${d.difference_from_national_pct !== null ? `; the state median is ${Math.abs(d.difference_from_national_pct)}% ${d.difference_from_national_pct >= 0 ? 'above' : 'below'} it` : ''}.`
+    : '';
+  if (d.withheld) return [`${where}: ${withheldText(d.notice)} Data as of ${d.as_of}.${vsNational}${synthetic(d)}`, ...national, cite(d)].join('\n');
   const tails = d.p10 !== null && d.p90 !== null ? `; 10th-90th percentile ${usd(d.p10)}-${usd(d.p90)}` : '';
-  return `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports${basisText(d)}, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${synthetic(d)} ${cite(d)}`;
+  const head = `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports${basisText(d)}, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${vsNational}${synthetic(d)}`;
+  return [head, ...national, cite(d)].join('\n');
 }
 
 export function wrvuText(d: WrvuFeed): string {
-  if (d.withheld) return `${d.specialty.name} compensation per wRVU: withheld. ${d.notice ?? ''}${synthetic(d)} ${cite(d)}`;
-  return `${d.specialty.name}: median total compensation per wRVU ${usd(d.median)} (middle half ${usd(d.p25)}-${usd(d.p75)}), from n=${d.n} approved self-reported reports giving wRVUs${basisText(d)}, data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
+  if (d.withheld) return `${d.specialty.name} compensation per wRVU: ${withheldText(d.notice)}${synthetic(d)} ${cite(d)}`;
+  const tails = d.p10 !== null && d.p90 !== null ? `; 10th-90th percentile ${usd(d.p10)}-${usd(d.p90)}` : '';
+  return `${d.specialty.name}: median total compensation per wRVU ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported reports giving wRVUs${basisText(d)}, data as of ${d.as_of}.${synthetic(d)} ${cite(d)}`;
 }
 
 export function specialtiesText(d: SpecialtiesFeed): string {
-  const shown = d.specialties.filter((s) => !s.withheld).slice(0, 60).map((s) => `${s.name} (${s.slug}): ${usd(s.median)}, n=${s.n}`).join('; ');
-  return `${d.count} specialties, national median total compensation from approved self-reported reports${basisText(d)} (data as of ${d.as_of}): ${shown}.${d.notice ? ` ${d.notice}` : ''}${synthetic(d)} ${cite(d)}`;
+  const rows = d.specialties.map((s) => `${s.name} (${s.slug}): ${s.withheld || s.median === null ? 'withheld' : `median ${usd(s.median)}, middle half ${usd(s.p25)}-${usd(s.p75)}, n=${s.n}${s.rounded ? ', rounded' : ''}`}`);
+  return `${d.count} specialties, national median total compensation and middle half (25th-75th percentile) from approved self-reported reports${basisText(d)} (data as of ${d.as_of}):\n${rows.join('\n')}\n${d.notice ? `${d.notice}` : ''}${synthetic(d)} ${cite(d)}`.replace('\n ', '\n');
 }
 
 /**
@@ -52,13 +89,13 @@ export function institutionText(d: InstitutionFeed): string {
 }
 
 export function institutionsText(d: StateInstitutionsFeed): string {
-  const list = d.institutions.slice(0, 20).map((i) => `${i.state_rank ?? '-'}. ${quoted(i.institution.name)}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)}, ${i.academic_year})`).join('; ');
+  const list = d.institutions.map((i) => `${i.state_rank ?? '-'}. ${quoted(i.institution.name)}: PGY-1 ${usd(i.pgy1_salary)} (COL-adjusted ${usd(i.pgy1_col_adjusted)}, ${i.academic_year})`).join('; ');
   return `${d.count} teaching hospital(s) in ${d.state.name}, newest academic year first, each year ranked by cost-of-living-adjusted PGY-1 pay: ${list || 'none published'}. Published pay scales, checked as of ${d.as_of}. ${d.count ? IMPORTED : ''}${synthetic(d)} ${cite(d)}`;
 }
 
 export function evaluationText(e: { basis: HeadlineBasis; specialty: { name: string }; state: { name: string } | null; compensation: number; percentile: number | null; band: string | null; n: number | null; as_of: string; withheld: boolean; notice?: string; synthetic: boolean; attribution: string; rounded: boolean }): string {
   const where = e.state ? `${e.specialty.name} in ${e.state.name}` : `${e.specialty.name} (United States)`;
-  if (e.band === null) return `${where}: no estimate for ${usd(e.compensation)}: the figures are withheld. ${e.notice ?? ''}${synthetic(e)} ${cite(e)}`;
-  const at = e.percentile !== null ? `at about the ${e.percentile}th percentile (band ${e.band})` : `${e.band} (only the band is known outside the published percentiles)`;
+  if (e.band === null) return `${where}: no estimate for ${usd(e.compensation)}: ${withheldText(e.notice)}${synthetic(e)} ${cite(e)}`;
+  const at = e.percentile !== null ? `at about the ${ordinal(e.percentile)} percentile (band ${e.band})` : `${e.band} (only the band is known outside the published percentiles)`;
   return `${where}: a total compensation of ${usd(e.compensation)} falls ${at}, estimated by interpolating the published percentiles of n=${e.n} approved self-reported reports${basisText(e)} (compare a full-time annual total), data as of ${e.as_of}${e.rounded ? ' (figures rounded to $1,000)' : ''}. ${ALL_EXPERIENCE_TEXT}${synthetic(e)} ${cite(e)}`;
 }

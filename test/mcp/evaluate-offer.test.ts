@@ -14,6 +14,7 @@ import type { PlanKeys } from '../helpers/keys.ts';
 import { closeAfterAll } from '../helpers/server.ts';
 import { call, qs, useKeyedServer, type KeyedServer } from '../keyed/harness.ts';
 import { callTool, connectClient, errorText, textOf, usd } from './mcp-helpers.ts';
+import { ordinal } from '../../server/mcp/text.ts';
 
 let ks: KeyedServer;
 let keys: PlanKeys;
@@ -50,7 +51,7 @@ function expectEveryFigure(text: string, a: OfferCheck): void {
   if (a.fte_total_compensation !== null) has(usd(a.fte_total_compensation), 'FTE total');
   if (a.position) {
     const p = a.position;
-    if (p.percentile !== null) has(`${p.percentile}th percentile (band ${p.band}`, 'percentile');
+    if (p.percentile !== null) has(`${ordinal(p.percentile)} percentile (band ${p.band}`, 'percentile');
     else has(p.band, 'band');
     for (const v of Object.values(p.percentiles)) if (v !== null) has(usd(v), 'published percentile');
     has(`n=${p.n}`, 'n of the scope');
@@ -73,7 +74,7 @@ function expectEveryFigure(text: string, a: OfferCheck): void {
   has(`${a.value.contract_years}-year contract`, 'contract years');
   const pr = a.productivity;
   if (pr.implied_per_wrvu !== null) has(usd(pr.implied_per_wrvu), 'implied $/wRVU');
-  if (pr.specialty_per_wrvu.position?.percentile != null) has(`${pr.specialty_per_wrvu.position.percentile}th percentile`, '$/wRVU percentile');
+  if (pr.specialty_per_wrvu.position?.percentile != null) has(`${ordinal(pr.specialty_per_wrvu.position.percentile)} percentile`, '$/wRVU percentile');
   if (pr.compensation_model?.median_conversion_rate != null) has(usd(pr.compensation_model.median_conversion_rate), 'model rate');
   if (pr.implied_vs_model_median_pct !== null) has(`${Math.abs(pr.implied_vs_model_median_pct)}%`, 'implied vs model');
   if (pr.conversion_rate_vs_model_median_pct !== null) has(`${Math.abs(pr.conversion_rate_vs_model_median_pct)}%`, 'rate vs model');

@@ -113,8 +113,8 @@ describe('happy paths: structuredContent is the open feed of the same server and
     expect(text).toContain(doc.notice!); // which specialties are withheld, and why
     const shown = doc.specialties.filter((s) => !s.withheld);
     expect(shown.length).toBeGreaterThan(20);
-    for (const s of shown.slice(0, 10)) expect(text).toContain(`${s.name} (${s.slug}): ${usd(s.median!)}, n=${s.n}`);
-    for (const s of doc.specialties.filter((x) => x.withheld)) expect(text).not.toContain(`(${s.slug}):`);
+    for (const s of shown) expect(text).toContain(`${s.name} (${s.slug}): median ${usd(s.median!)}, middle half ${usd(s.p25!)}-${usd(s.p75!)}, n=${s.n}`);
+    for (const s of doc.specialties.filter((x) => x.withheld)) expect(text).toContain(`(${s.slug}): withheld`);
   });
 
   it('get_specialty_pay nationally, by slug, name and common spelling', async () => {
@@ -310,7 +310,7 @@ describe('withheld figures: null with the notice, never estimated', () => {
     expect(doc.n).toBeNull();
     for (const k of ['median', 'mean', 'p10', 'p25', 'p75', 'p90'] as const) expect(doc[k], k).toBeNull();
     expect(doc.notice).toMatch(/withheld.*fewer than 5/i);
-    expect(text).toContain('figures withheld');
+    expect(text).toMatch(/: Figures withheld/);
     expect(text).toContain(doc.notice!);
     expect(text).not.toMatch(/\$\d/);
     expect(text).toContain(doc.attribution);
@@ -332,7 +332,7 @@ describe('withheld figures: null with the notice, never estimated', () => {
     expect(doc.median).toBeNull();
     expect(doc.mean).toBeNull();
     expect(doc.notice).toMatch(/fewer than 3/);
-    expect(text).toContain(`in ${found!.state.name}: figures withheld`);
+    expect(text).toContain(`in ${found!.state.name}: Figures withheld`);
     expect(text).toContain(doc.notice!);
     expect(text).not.toMatch(/\$\d/);
   });

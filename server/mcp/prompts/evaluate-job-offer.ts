@@ -9,6 +9,7 @@ import { evaluateCompensationTool } from '../tools/evaluate-compensation.ts';
 import { getSpecialtyPayTool } from '../tools/get-specialty-pay.ts';
 import { getWrvuRateTool } from '../tools/get-wrvu-rate.ts';
 import { evaluateOfferTool } from '../tools/evaluate-offer.ts';
+import { article } from '../text.ts';
 import {
   CITATION_RULES, INTRO, call, given, parseTotalPay, resolveArg, specialtyArg, stateArg, text, usd, type PromptText,
 } from './common.ts';
@@ -49,7 +50,7 @@ export function evaluateJobOfferPrompt(build: LoadedBuild, args: EvaluateJobOffe
   steps.push(`Only if the offer pays on productivity: ${call(getWrvuRateTool.name, { specialty })}, the national total compensation per wRVU.`);
   steps.push(`Only if the offer states its parts (base salary and bonus, call pay, sign-on or retention bonus, relocation, loan repayment, CME money, weeks off, pay model, non-compete, partnership track): ${evaluateOfferTool.name} with the specialty${st ? ', the state' : ''} and those parts, for where each part falls, the first-year and steady-state value, and what most offers include that this one lacks.`);
   const text = [
-    `I have a job offer as a ${sp.name} physician${st ? ` in ${st.name}` : ''} with a total annual compensation of ${usd(pay)}. How does it compare with what ${sp.name} physicians are paid${inState && st ? ` in ${st.name} and nationally` : ' nationally'}?`,
+    `I have a job offer as ${article(sp.name)} ${sp.name} physician${st ? ` in ${st.name}` : ''} with a total annual compensation of ${usd(pay)}. How does it compare with what ${sp.name} physicians are paid${inState && st ? ` in ${st.name} and nationally` : ' nationally'}?`,
     '',
     INTRO,
     ...(st && !inState ? ['', `No figures are published for ${sp.name} in ${st.name} (too few approved reports there): compare with the national figures only, and say so.`] : []),
