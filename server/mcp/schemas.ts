@@ -4,7 +4,7 @@
  * would turn into a $ref that clients reject in tools/list.
  */
 import { z } from 'zod';
-import { CommonFields, HeadlineBasis, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
+import { CommonFields, type FeedKind, HeadlineBasis, InstitutionFeed, SpecialtyFeed, SpecialtyStateFeed, StateInstitutionsFeed } from '../../build/contract/open-feeds.ts';
 import { REGIONS } from '../../build/contract/vocab.ts';
 import { ReleaseId } from '../../build/contract/release-id.ts';
 import { ExperienceLevels } from '../../build/contract/experience.ts';
@@ -90,13 +90,17 @@ function shallow(t: z.ZodType): z.ZodType {
 }
 
 /**
- * The output schema as tools/list gives it: every field of the document by name with its type, nested
- * objects and arrays as plain ones, no field descriptions (the open feed's JSON Schema in docs/schemas has
- * them). It still describes what the tool returns (clients that validate structuredContent against
- * it accept the full document), at about a fifth of the bytes: the full schemas made tools/list over 100 kB.
+ * The output schema as tools/list gives it (the full schemas made tools/list over 100 kB; the issue's target
+ * is 15 kB): never field descriptions, nested objects and arrays as plain ones. A tool that returns an open
+ * feed lists the common fields (n, as_of, the citation fields) and the few fields in `listed.keep` by type and
+ * names the feed's published JSON Schema for the rest; any other tool lists every field by type. Either way
+ * it describes what the tool returns: clients that validate structuredContent against it accept the document.
  */
-export function listedOutputSchema(schema: z.ZodObject): z.ZodObject {
+export function listedOutputSchema(schema: z.ZodObject, listed?: { keep: string[]; schemas: FeedKind[] }): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
-  for (const [k, v] of Object.entries(schema.shape)) shape[k] = shallow(v as z.ZodType);
-  return z.looseObject(shape).describe('The published document the result links (its open feed): quote n, as_of and attribution');
+  for (const [k, v] of Object.entries(schema.shape)) {
+    if (!listed || k in CommonFields || listed.keep.includes(k)) shape[k] = shallow(v as z.ZodType);
+  }
+  const rest = listed ? `; every field: ${listed.schemas.map((k) => `/data/api/v1/schemas/${k}.schema.json`).join(' or ')} under the server's base URL` : '';
+  return z.looseObject(shape).describe(`The published document (its open feed)${rest}. Quote n, as_of and attribution`);
 }

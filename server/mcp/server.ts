@@ -43,7 +43,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: listedOutputSchema(tool.outputSchema),
+        outputSchema: listedOutputSchema(tool.outputSchema, tool.listed),
         annotations: { title: tool.title, ...READ_ONLY },
         ...(tool.meta ? { _meta: tool.meta } : {}),
       },

@@ -91,6 +91,10 @@ describe('tools/list', () => {
       expect(out, n).toEqual(expect.arrayContaining(['n', 'as_of', 'citation_url', 'methodology_url', 'license', 'license_url', 'notice', 'attribution']));
     }
     expect(Object.keys(byName.compare_specialties!.outputSchema!.properties ?? {})).toEqual(expect.arrayContaining(['comparison', 'specialty_a', 'specialty_b']));
+    // a tool returning an open feed names the feed's published JSON Schema for the fields it does not list
+    for (const [n, kind] of [['list_specialties', 'specialties'], ['get_specialty_pay', 'specialtyState'], ['compare_specialties', 'comparison'], ['get_wrvu_rate', 'wrvu'], ['get_resident_pay', 'stateInstitutions']]) {
+      expect((byName[n!]!.outputSchema as { description?: string }).description, n).toContain(`/data/api/v1/schemas/${kind}.schema.json`);
+    }
   });
 
   it('initialize names the server and tells the assistant how to quote', async () => {

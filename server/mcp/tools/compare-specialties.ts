@@ -12,6 +12,7 @@ export const compareSpecialtiesTool = defineTool({
   description: 'Compare total compensation of two different specialties (a specialty with itself is refused), nationally or within one state: both specialties\' published documents (as get_specialty_pay returns them) and the difference of their medians, with n, as_of and the citation of the comparison itself (/data/api/v1/compare/{a}/{b}.json). Withheld figures stay null; no difference is computed from them.',
   inputSchema: toolArgs('compare_specialties', { specialty_a: specialtyArg, specialty_b: specialtyArg, state: stateArg }),
   outputSchema: ComparisonFeed,
+  listed: { keep: ['specialty_a', 'specialty_b', 'comparison'], schemas: ['comparison'] },
   work: ({ specialty_a, specialty_b, state }, build, day) => {
     const d = comparisonDoc(build, day, specialty_a, specialty_b, state);
     const a = d.specialty_a;

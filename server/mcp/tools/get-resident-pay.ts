@@ -14,6 +14,7 @@ export const getResidentPayTool = defineTool({
     state: z.string().min(1).max(60).optional().describe('US state: two-letter code, slug or name'),
   }),
   outputSchema: ResidentPayOutput,
+  listed: { keep: ['institution', 'pgy_scale', 'state', 'institutions'], schemas: ['institution', 'stateInstitutions'] },
   work: ({ institution, state }, build, day) => {
     if (institution) {
       const doc = institutionDoc(build, day, institution);

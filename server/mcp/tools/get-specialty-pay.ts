@@ -14,6 +14,7 @@ export const getSpecialtyPayTool = defineTool({
   description: 'Attending physician total compensation (base, bonus, incentives) for one specialty: national median, mean and percentiles, top states, practice settings and compensation per wRVU; or, with a state, the figures for that specialty in that state. Figures below publication floors are null with a notice (never estimated). Quote n, as_of and the attribution, and say the data is self-reported.',
   inputSchema: toolArgs('get_specialty_pay', { specialty: specialtyArg, state: stateArg }),
   outputSchema: SpecialtyPayOutput,
+  listed: { keep: ['specialty', 'scope', 'state', 'median', 'p25', 'p75', 'withheld'], schemas: ['specialty', 'specialtyState'] },
   meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, state }, build, day) => {
     const doc = specialtyPayDoc(build, day, specialty, state);
