@@ -12,6 +12,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { get, keepAliveAgent, type HttpResponse } from '../helpers/http.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer, ServerConfig } from '../../server/main.ts';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { BuildRegistry } from '../../server/builds/registry.ts';
+import type { LoadedBuild } from '../../server/builds/loaded-build.ts';
+import { createMcpServer } from '../../server/mcp/server.ts';
 
 export const V1 = '/data/api/v1';
 export const TOOL_NAMES = ['list_specialties', 'get_specialty_pay', 'compare_specialties', 'get_wrvu_rate', 'get_resident_pay', 'evaluate_compensation', 'evaluate_offer'];
@@ -137,3 +142,19 @@ export function rpcErrorOf(r: HttpResponse): { code: number; message: string; id
 
 /** How the tool text writes a dollar figure. */
 export const usd = (v: number) => `$${v.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+
+/**
+ * The tool server in-process over the build of `dist` (its `current`), connected to an SDK v2 client through
+ * an in-memory transport pair: no HTTP, no limits. `close` ends both sides.
+ */
+export async function inMemoryClient(dist: string, day: string, name: string): Promise<{ build: LoadedBuild; client: V2Client; close: () => Promise<void> }> {
+  const registry = new BuildRegistry(dist);
+  await registry.check();
+  const build = registry.current!;
+  const server = createMcpServer({ build, day, limited: null });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new V2Client({ name, version: '1.0.0' });
+  await server.connect(a);
+  await client.connect(b);
+  return { build, client, close: async () => { await client.close(); await server.close(); } };
+}

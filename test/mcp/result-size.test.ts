@@ -5,15 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { BuildRegistry } from '../../server/builds/registry.ts';
 import type { LoadedBuild } from '../../server/builds/loaded-build.ts';
-import { createMcpServer } from '../../server/mcp/server.ts';
 import { article, ordinal, payText } from '../../server/mcp/text.ts';
 import type { SpecialtiesFeed, SpecialtyFeed, StateInstitutionsFeed, WrvuFeed } from '../../build/contract/open-feeds.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
 import { closeAfterAll } from '../helpers/server.ts';
-import { BOTH, callTool, okResult, rawPost, rpc, serveGolden } from './mcp-helpers.ts';
+import { BOTH, callTool, inMemoryClient, okResult, rawPost, rpc, serveGolden } from './mcp-helpers.ts';
 
 const DAY = '2026-12-01';
 const work = useGoldenDir('mcp-size');
@@ -22,15 +19,7 @@ let client: Client;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const registry = new BuildRegistry(work.dist);
-  await registry.check();
-  build = registry.current!;
-  const server = createMcpServer({ build, day: DAY, limited: null });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  client = new Client({ name: 'size', version: '1.0.0' });
-  await server.connect(a);
-  await client.connect(b);
-  close = async () => { await client.close(); await server.close(); };
+  ({ build, client, close } = await inMemoryClient(work.dist, DAY, 'size'));
 }, 60_000);
 afterAll(async () => close?.());
 

@@ -6,17 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { BuildRegistry } from '../../server/builds/registry.ts';
 import type { LoadedBuild } from '../../server/builds/loaded-build.ts';
-import { createMcpServer } from '../../server/mcp/server.ts';
 import { directCall } from '../../server/mcp/direct-call.ts';
 import { OfferCheck } from '../../build/contract/offer-check.ts';
 import { PayEvaluationOutput } from '../../server/mcp/schemas.ts';
 import { ALL_EXPERIENCE_TEXT } from '../../build/contract/experience.ts';
 import { annualPayIssue, MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from '../../build/contract/annual-pay.ts';
 import { useGoldenDir } from '../helpers/golden-build.ts';
-import { callTool, errorText, okResult } from './mcp-helpers.ts';
+import { callTool, errorText, inMemoryClient, okResult } from './mcp-helpers.ts';
 
 const DAY = '2026-12-01';
 const work = useGoldenDir('mcp-args');
@@ -25,15 +22,9 @@ let client: Client;
 const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  const registry = new BuildRegistry(work.dist);
-  await registry.check();
-  build = registry.current!;
-  const server = createMcpServer({ build, day: DAY, limited: null });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  client = new Client({ name: 'args', version: '1.0.0' });
-  await server.connect(a);
-  await client.connect(b);
-  closers.push(async () => { await client.close(); await server.close(); });
+  const c = await inMemoryClient(work.dist, DAY, 'args');
+  ({ build, client } = c);
+  closers.push(c.close);
 }, 60_000);
 
 afterAll(async () => {
