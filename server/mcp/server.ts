@@ -27,6 +27,9 @@ export const INSTRUCTIONS = 'Physician compensation benchmarks from approved, se
 /** One shared validator (the SDK's default builds a new Ajv per server, i.e. per request); used only for elicitation, which these tools never do. */
 const validator = new AjvJsonSchemaValidator();
 
+/** Each tool's output schema as tools/list gives it, made once (not for every server, i.e. every SDK request). */
+const LISTED_OUTPUT = new Map(TOOLS.map((t) => [t.name, listedOutputSchema(t.outputSchema, t.listed)]));
+
 export function createMcpServer(deps: ToolDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -43,7 +46,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: listedOutputSchema(tool.outputSchema, tool.listed),
+        outputSchema: LISTED_OUTPUT.get(tool.name),
         annotations: { title: tool.title, ...READ_ONLY },
         ...(tool.meta ? { _meta: tool.meta } : {}),
       },
