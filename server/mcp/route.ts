@@ -29,6 +29,7 @@ import { createMcpServer, isToolName } from './server.ts';
 import type { ToolDeps } from './tool-result.ts';
 import { sendWebResponse, toWebRequest } from './web-bridge.ts';
 import { apiKeyBearer, authStep, keyedCallHeaders, type BearerResolver } from './auth.ts';
+import type { KeyedCallContext } from './keyed/run.ts';
 import type { KeyedDeps } from '../keyed/middleware.ts';
 import { directKeyedCall } from './keyed/direct.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -47,7 +48,7 @@ export interface McpRouteDeps {
   allowedHosts?: string[];
   /** when set, requests with an Origin header must carry one of these */
   allowedOrigins?: string[];
-  /** called with the number of a request's tool calls refused by the per-IP limit (metrics: refused calls, not requests) */
+  /** called with the number of a request's tool calls refused by the per-IP limit or by the bearer key's quota (metrics: refused calls, not requests) */
   onRefused?: (calls: number) => void;
   /**
    * answer plain tool calls without building an SDK server per request (direct-call.ts); default on.
@@ -395,7 +396,7 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
     let direct = deps.directCalls === false || refused ? null : directCall(route, body, toolDeps, headers, results);
     if (!direct && keyed && deps.directCalls !== false && !refused) direct = await directKeyedCall(route, body, keyed, headers);
     if (direct) {
-      for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
+      keyedDone(res, keyed);
       writeAnswer(res, direct.status, direct.contentType, direct.body, type);
       return;
     }
@@ -407,8 +408,15 @@ export function createMcpRouter(deps: McpRouteDeps): McpRoute {
       requestDeps.set(request, toolDeps);
       response = await modern.fetch(request, { parsedBody: body });
     }
-    for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
+    keyedDone(res, keyed);
     await sendSdkAnswer(res, response, type, route.kind === 'legacy' ? null : methodOf(body));
+  }
+
+  /** After the request's keyed calls ran: their rate-limit headers, and each call refused by its key's quota counted as a refusal. */
+  function keyedDone(res: ServerResponse, keyed: KeyedCallContext | undefined): void {
+    for (const [k, v] of Object.entries(keyedCallHeaders(keyed))) res.setHeader(k, v);
+    const overQuota = keyed?.calls.filter((c) => c.error?.kind === 'quota_exceeded').length ?? 0;
+    if (overQuota > 0) deps.onRefused?.(overQuota);
   }
 
   function internalError(res: ServerResponse, err: unknown): void {

@@ -47,7 +47,7 @@ export function createMetrics(buildRegistry: BuildRegistry, now: () => Date, sou
     name: 'physpay_http_request_duration_seconds', help: 'Time to answer, by interface', labelNames: ['interface'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [registry],
   });
-  const refusals = new client.Counter({ name: 'physpay_quota_refusals_total', help: 'Requests refused by a per-IP limit or a key quota (429), and tool calls refused by the per-IP limit (each call of a batch)', labelNames: ['interface'], registers: [registry] });
+  const refusals = new client.Counter({ name: 'physpay_quota_refusals_total', help: 'Requests refused by a per-IP limit or a key quota (429), and tool calls refused by the per-IP limit or a key quota (each call of a batch)', labelNames: ['interface'], registers: [registry] });
   const swaps = new client.Counter({ name: 'physpay_build_swaps_total', help: 'Builds swapped in without restart (first load not counted)', registers: [registry] });
   const storeFaults = new client.Counter({ name: 'physpay_store_faults_total', help: 'Outages of the service store (cannot read or commit; requests answered 503)', registers: [registry] });
   new client.Gauge({

@@ -70,11 +70,17 @@ describe('one process', () => {
     // a batch of three tool calls from the same IP: three refused calls, three refusals (not one per request)
     const batch = await mcpPost(serve.url, [1, 2, 3].map((i) => ({ jsonrpc: '2.0', id: 20 + i, method: 'tools/call', params: { name: 'list_specialties', arguments: {} } })), xff(99));
     note('mcp', batch.status);
-    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 4 } });
+    // a keyed tool call with a key whose quota is spent: a tool error in a 200, one key-quota refusal
+    const spentCall = await mcpPost(serve.url, { jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'get_key_usage', arguments: {} } }, { ...xff(31), authorization: `Bearer ${spent}` });
+    note('mcp', spentCall.status);
+    const keyedCall = await mcpPost(serve.url, { jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'get_benchmark', arguments: { specialty: 'Cardiology' } } }, { ...xff(31), authorization: `Bearer ${spent}` });
+    expect(keyedCall.json<{ result: { isError: boolean; content: { text: string }[] } }>().result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/quota of \d+ requests exceeded/) }] });
+    note('mcp', keyedCall.status);
+    expect(sent).toEqual({ open_data: { 200: 11, 404: 2, 429: 2 }, keyed: { 200: 3, 401: 2, 429: 2 }, mcp: { 200: 6 } });
 
     const after = await waitFor('the counters to show every request', async () => {
       const { samples } = await scrape(serve.url);
-      return delta(before, samples, REQ, { interface: 'mcp' }) >= 4 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
+      return delta(before, samples, REQ, { interface: 'mcp' }) >= 6 && delta(before, samples, REQ, { interface: 'keyed' }) >= 7 ? samples : null;
     });
     for (const iface of ifaces) {
       const total = Object.values(sent[iface]!).reduce((a, b) => a + b, 0);
@@ -91,7 +97,7 @@ describe('one process', () => {
     }
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'open_data' })).toBe(2);
     expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'keyed' })).toBe(2);
-    expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'mcp' })).toBe(4); // one call, then a batch of three
+    expect(delta(before, after, 'physpay_quota_refusals_total', { interface: 'mcp' })).toBe(5); // one call, then a batch of three, then a keyed call over its key's quota (get_key_usage is not counted)
   });
 
   it('names the served build and its age; counts a swap when a new build is published', async () => {
