@@ -116,8 +116,8 @@ function transportCanBuildUrl(url: string, host: string | undefined): boolean {
   if ((q < 0 ? url : url.slice(0, q)).includes('\\')) return false;
   try {
     if (url.startsWith('http://') || url.startsWith('https://')) {
-      new URL(url);
-      return true;
+      const u = new URL(url);
+      return u.username === '' && u.password === ''; // a web Request refuses a URL with credentials
     }
     if (!url.startsWith('/') || !host) return false;
     const u = new URL(`http://${host}/`);

@@ -113,6 +113,8 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     res.status(status).set({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-security-policy': approvalCsp(html, null) }).send(html);
   };
 
+  // the approval page is for browsers on this site: no CORS, but a plain 204 rather than Express's text answer
+  router.options(AUTHORIZE_PATH, (_req, res) => void res.status(204).set({ allow: 'GET, HEAD, POST', 'cache-control': 'no-store' }).end());
   router.get(AUTHORIZE_PATH, wrap(async (req, res) => {
     const is = issuerFor(res);
     if (!is) return;
@@ -153,8 +155,13 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
       res.status(503).set({ 'cache-control': 'no-store', 'retry-after': '5', ...OPEN }).json({ error: 'temporarily_unavailable', error_description: 'service unavailable; retry after a brief delay' });
       return;
     }
-    if (!err.type || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(req.path)) return next(err);
-    res.status(err.status === 413 ? 413 : 400).set({ 'cache-control': 'no-store', ...OPEN }).json({ error: 'invalid_request', error_description: err.status === 413 ? 'the request body is too large' : 'the request body could not be parsed' });
+    // any 4xx of the body parsers (bad JSON or form, too large, a Content-Encoding that does not inflate), on
+    // any spelling of the paths Express routes here (letter case, a final slash)
+    const status = err.status ?? (err as { statusCode?: number }).statusCode;
+    const path = req.path.toLowerCase().replace(/\/$/, '');
+    if (typeof status !== 'number' || status < 400 || status > 499 || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(path)) return next(err);
+    const description = status === 413 ? 'the request body is too large' : status === 415 ? 'the request body\'s Content-Encoding or charset is not supported' : 'the request body could not be parsed';
+    res.status(status === 413 || status === 415 ? status : 400).set({ 'cache-control': 'no-store', ...OPEN }).json({ error: 'invalid_request', error_description: description });
   });
 
   return router;

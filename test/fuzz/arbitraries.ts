@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import http from 'node:http';
 
-export type Target = 'open' | 'keyed' | 'mcp' | 'other' | 'raw';
+export type Target = 'open' | 'keyed' | 'mcp' | 'oauth' | 'other' | 'raw';
 
 /** A request body: literal text, or `head + unit x count + tail` (huge bodies). */
 export type BodySpec = { text: string } | { head: string; unit: string; count: number; tail: string };
@@ -32,6 +32,8 @@ export interface Known {
   institutions: string[];
   /** every feed and CSV path of the build (/data/api/v1/...) */
   feedPaths: string[];
+  /** a client registered with the authorization server before the run, so cases reach past "unknown client" */
+  oauthClient: { client_id: string; redirect_uri: string };
 }
 
 /** Unicode text -> its UTF-8 bytes as a latin1 string. */
@@ -384,6 +386,55 @@ export function otherArb(): fc.Arbitrary<FuzzCase> {
       headers,
       body: method === 'GET' || method === 'HEAD' ? undefined : body,
     }));
+}
+
+/**
+ * The authorization server for assistants (server/oauth/): discovery documents, client registration (JSON),
+ * the approval page (query or form) and the token endpoint (form), with parameters that are nearly right
+ * (the registered client, S256-shaped challenges, the real resource) as often as plainly wrong.
+ */
+export function oauthArb(known: Known): fc.Arbitrary<FuzzCase> {
+  const c = known.oauthClient;
+  const paths = ['/oauth/register', '/oauth/token', '/oauth/authorize', '/oauth/authorize', '/oauth/token/', '/OAUTH/TOKEN', '/oauth', '/oauth/revoke',
+    '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+  const value = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(c.client_id, c.redirect_uri, 'S256', 'plain', 'code', 'token', 'authorization_code', 'refresh_token', 'client_credentials', 'http://127.0.0.1:1/mcp', 'approve', 'deny') },
+    { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{43}$/) },
+    { weight: 1, arbitrary: fc.stringMatching(/^ppa_[A-Za-z0-9_-]{0,50}$/) },
+    { weight: 1, arbitrary: fc.stringMatching(/^ppr_[A-Za-z0-9_-]{0,50}$/) },
+    { weight: 2, arbitrary: valueArb },
+  );
+  const names = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'resource', 'state', 'scope', 'grant_type', 'code',
+    'code_verifier', 'refresh_token', 'csrf', 'api_key', 'decision', '__proto__', 'constructor'];
+  // half of them name the registered client and its redirect URI, so the approval page and its redirects are reached
+  const client = `client_id=${encodeURIComponent(c.client_id)}&redirect_uri=${encodeURIComponent(c.redirect_uri)}&`;
+  const params = fc.tuple(fc.boolean(), fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 9 }))
+    .map(([named, ps]) => `${named ? client : ''}${ps.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))}`).join('&')}`);
+  const registration = fc.oneof(
+    fc.record({ redirect_uris: fc.array(fc.constantFrom(c.redirect_uri, 'http://127.0.0.1:9/cb', 'https://assistant.example/cb', 'http://evil.example/cb', 'javascript:alert(1)', '', 'https://a.example/cb#frag', 'x'.repeat(3000)), { maxLength: 4 }),
+      client_name: fc.option(valueArb), token_endpoint_auth_method: fc.constantFrom('none', 'client_secret_basic', 'client_secret_post', undefined), grant_types: fc.option(fc.array(fc.constantFrom('authorization_code', 'refresh_token', 'implicit', 'password'), { maxLength: 3 })) },
+    { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+    fc.constantFrom('', '{', '[]', 'null', '"x"', '{"redirect_uris":"https://a.example/cb"}', '{"__proto__":{"x":1}}', `{"redirect_uris":[${'"https://a.example/cb",'.repeat(200)}"x"]}`),
+  );
+  return fc
+    .record({
+      method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      path: fc.constantFrom(...paths),
+      query: fc.option(params, { freq: 3, nil: null }),
+      form: params,
+      json: registration,
+      ctype: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'application/json', 'text/plain', ''),
+      headers: commonHeaders(),
+      site: fc.constantFrom(undefined, undefined, 'cross-site', 'same-origin'),
+    })
+    .map(({ method, path, query, form, json, ctype, headers, site }) => {
+      const h: Record<string, string> = { ...headers };
+      if (site) h['sec-fetch-site'] = site;
+      const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+      if (hasBody && ctype) h['content-type'] = path.includes('register') && ctype !== 'text/plain' ? 'application/json' : ctype;
+      const body = hasBody ? { text: path.includes('register') ? json : form } : undefined;
+      return { target: 'oauth' as const, method, path: `${path}${query === null ? '' : `?${query}`}`, headers: h, body };
+    });
 }
 
 /** Protocol-level garbage on a raw socket: bad request lines, methods, versions, header syntax. */

@@ -22,7 +22,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { accessDateToken } from '../../build/contract/manifest.ts';
-import { HOT_IP, forwardedForArb, keyedArb, mcpArb, openDataArb, otherArb, rawArb, type FuzzCase, type Known } from './arbitraries.ts';
+import { HOT_IP, forwardedForArb, keyedArb, mcpArb, oauthArb, openDataArb, otherArb, rawArb, type FuzzCase, type Known } from './arbitraries.ts';
 import { checkResponse, type Expectations } from './invariants.ts';
 import { fuzzAgent, pool, send } from './send.ts';
 
@@ -31,7 +31,7 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const CONCURRENCY = 16;
 const BATCH = 250;
 /** cases per family (x FUZZ_SCALE) */
-const COUNTS = { open: 1400, keyed: 1200, mcp: 900, other: 450, raw: 150 };
+const COUNTS = { open: 1400, keyed: 1200, mcp: 900, oauth: 500, other: 450, raw: 150 };
 
 const DAY = '2026-12-01';
 const tmp = useTempDir('fuzz');
@@ -79,7 +79,12 @@ beforeAll(async () => {
   const institutions = (JSON.parse(readFileSync(join(built.dir, 'public/data/api/v1/residency/institutions.json'), 'utf8')) as { institutions: { institution: { slug: string } }[] })
     .institutions.map((i) => i.institution.slug);
   const feedPaths = Object.keys(readManifest(built.dir).files).filter((f) => f.startsWith('public/data/api/v1/')).map((f) => f.slice('public'.length));
-  known = { keys: keys.map((k) => k.key), institutions, feedPaths };
+  // an assistant registered with the authorization server, so the approval page and token cases reach past "unknown client"
+  const oauthRedirect = 'http://127.0.0.1:9/callback';
+  const registered = await send(server.url, { target: 'oauth', method: 'POST', path: '/oauth/register', headers: { 'content-type': 'application/json' }, body: { text: JSON.stringify({ redirect_uris: [oauthRedirect], client_name: 'fuzz' }) } });
+  expect(registered.status).toBe(201);
+  const oauthClient = { client_id: (JSON.parse(registered.body.toString()) as { client_id: string }).client_id, redirect_uri: oauthRedirect };
+  known = { keys: keys.map((k) => k.key), institutions, feedPaths, oauthClient };
 
   const publicBodies = new Map<string, string>();
   const from = accessDateToken(readManifest(built.dir).build_date);
@@ -92,7 +97,7 @@ beforeAll(async () => {
   const contractBodies = new Set([join(docs, 'openapi/open-data-api.json'), ...readdirSync(join(docs, 'schemas')).map((f) => join(docs, 'schemas', f))]
     .map((f) => createHash('sha256').update(readFileSync(f)).digest('hex')));
   const publicPaths = new Set(Object.keys(readManifest(built.dir).files).map(urlPathOf).filter((x): x is string => x !== null));
-  expectations = { publicBodies, contractBodies, publicPaths, forbidden: [...known.keys, secret, serviceDb, work] };
+  expectations = { publicBodies, contractBodies, publicPaths, forbidden: [...known.keys, secret, serviceDb, work], oauthRedirect };
 
   // The starter key uses up its day before the run (its counted requests are 429s then).
   for (let i = 0; i < 100; i++) {
@@ -124,6 +129,7 @@ function generate(seed: number): { family: string; c: FuzzCase }[] {
     ['open', openDataArb(known), COUNTS.open],
     ['keyed', keyedArb(known), COUNTS.keyed],
     ['mcp', mcpArb(), COUNTS.mcp],
+    ['oauth', oauthArb(known), COUNTS.oauth],
     ['other', otherArb(), COUNTS.other],
     ['raw', rawArb(), COUNTS.raw],
   ];
@@ -276,6 +282,8 @@ describe('regressions found by the fuzzer', () => {
       ['/mcp', { host: 'user@127.0.0.1' }],
       ['http://x:99999/mcp', {}],
       ['HTTP://127.0.0.1/mcp', {}],
+      ['http://user@evil.example/mcp', {}], // credentials: a web Request cannot carry them (was a 500)
+      ['http://a:b@127.0.0.1/mcp', {}],
     ] as [string, Record<string, string>][]) {
       const r = await send(server.url, { target: 'mcp', method: 'POST', path, headers: { ...json, ...headers }, body: ping });
       expect(r.status, `${path} ${JSON.stringify(headers)}`).toBe(400);

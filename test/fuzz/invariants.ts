@@ -9,7 +9,7 @@ import { parse } from 'node:url';
 import type { FuzzCase } from './arbitraries.ts';
 import { headBytes, type FuzzResponse } from './send.ts';
 
-export type Handler = 'open' | 'keyed' | 'mcp' | 'generic';
+export type Handler = 'open' | 'keyed' | 'mcp' | 'oauth' | 'generic';
 
 export interface Expectations {
   /** sha256 (hex) of every public file of the build as served on the test's day -> its URL path */
@@ -20,6 +20,8 @@ export interface Expectations {
   publicPaths: Set<string>;
   /** strings that must never appear in a response (head or body) */
   forbidden: string[];
+  /** the redirect URI of the client registered before the run (the only place a 303 may send a browser) */
+  oauthRedirect: string;
 }
 
 /** /data/api/v1[/], any letter case or escapes: the open data API's index. */
@@ -59,6 +61,8 @@ export function handlerOf(url: string): { handler: Handler; pathname: string } {
   if (lower === '/api/v1' || lower.startsWith('/api/v1/')) return { handler: 'keyed', pathname };
   // The tool server's router answers its Host/Origin refusals for everything under /mcp/ too.
   if (lower === '/mcp' || lower.startsWith('/mcp/')) return { handler: 'mcp', pathname };
+  // The authorization server's routes (Express matches them in any letter case, with or without a final slash).
+  if (/^\/(oauth\/(register|token|authorize)|\.well-known\/(oauth-protected-resource(\/mcp)?|oauth-authorization-server))\/?$/.test(lower)) return { handler: 'oauth', pathname };
   return { handler: 'generic', pathname };
 }
 
@@ -83,6 +87,29 @@ function exactError(body: unknown, problems: string[]): void {
   if (!isObject(body) || Object.keys(body).join() !== 'error' || typeof body.error !== 'string' || body.error === '') {
     problems.push(`error body is not exactly {"error": string}`);
   }
+}
+
+/** OAuth's error codes (RFC 6749, 7591, 8707), plus the per-IP limit's and an outage's. */
+const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'invalid_target',
+  'invalid_redirect_uri', 'invalid_client_metadata', 'slow_down', 'temporarily_unavailable']);
+
+/**
+ * An error of the authorization server: the approval page's in words (HTML, 400 or 403), the site's 404 for a
+ * method it does not route, else OAuth's `{error, error_description}` with a known code.
+ */
+function oauthError(status: number, r: FuzzResponse, pathname: string, problems: string[]): void {
+  if (/^text\/html/.test(String(r.headers['content-type']))) {
+    if (!/^\/oauth\/authorize\/?$/i.test(pathname) || ![400, 403].includes(status)) problems.push(`HTML ${status} from ${pathname.slice(0, 60)}`);
+    if (r.headers['cache-control'] !== 'no-store') problems.push('approval page error without Cache-Control: no-store');
+    return;
+  }
+  const body = parseJson(r, problems);
+  if (body === undefined) return;
+  if (status === 404 || status === 405) return exactError(body, problems);
+  if (!isObject(body) || Object.keys(body).sort().join() !== 'error,error_description' || !OAUTH_ERRORS.has(String(body.error)) || typeof body.error_description !== 'string') {
+    problems.push(`OAuth error not {error, error_description} with a known code: ${JSON.stringify(body).slice(0, 120)}`);
+  }
+  if (r.headers['cache-control'] !== 'no-store') problems.push('OAuth error without Cache-Control: no-store');
 }
 
 function openDataError(status: number, body: unknown, r: FuzzResponse, problems: string[]): void {
@@ -163,7 +190,11 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
 
   if (r.status >= 400) {
     if (method === 'HEAD') return problems;
-    if (handler === 'generic' && r.status === 404 && /^text\/html/.test(String(r.headers['content-type']))) {
+    if (handler === 'oauth' && !(r.status === 404 && /^text\/html/.test(String(r.headers['content-type'])))) {
+      oauthError(r.status, r, pathname, problems);
+      return problems;
+    }
+    if ((handler === 'generic' || handler === 'oauth') && r.status === 404 && /^text\/html/.test(String(r.headers['content-type']))) {
       // the site's 404 page, for clients that accept text/html (server/pages/fallback.ts)
       if (!r.body.toString('utf8').includes('<meta name="robots" content="noindex">')) problems.push('HTML 404 page without noindex');
       return problems;
@@ -191,6 +222,21 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
       if (r.body.length) problems.push('304 with a body');
       if (!c.headers['if-none-match']) problems.push('304 without If-None-Match');
       break;
+    case 303: {
+      // the approval page sends the browser back to the client's registered redirect URI, and only there
+      const to = String(r.headers.location ?? '');
+      if (handler !== 'oauth' || !/^\/oauth\/authorize\/?$/i.test(pathname)) problems.push(`303 from ${pathname.slice(0, 60)}`);
+      if (!to.startsWith(`${x.oauthRedirect}?`)) problems.push(`303 to ${to.slice(0, 80)}, not the registered redirect URI`);
+      if (/[?&]code=/.test(to)) problems.push('an authorization code issued to a fuzz case');
+      break;
+    }
+    case 201:
+      if (handler !== 'oauth' || !/^\/oauth\/register\/?$/i.test(pathname) || method !== 'POST') problems.push(`201 from ${method} ${pathname.slice(0, 60)}`);
+      else {
+        const body = parseJson(r, problems);
+        if (body !== undefined && (!isObject(body) || typeof body.client_id !== 'string' || 'client_secret' in body)) problems.push('registration answer without a client_id, or with a secret');
+      }
+      break;
     case 204:
       if (r.body.length) problems.push('204 with a body');
       if (method !== 'OPTIONS') problems.push(`204 for ${method}`);
@@ -214,6 +260,15 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
       } else if (handler === 'keyed') {
         const body = parseJson(r, problems);
         if (body !== undefined && (!isObject(body) || 'error' in body)) problems.push('keyed 200 that is not a JSON document');
+      } else if (handler === 'oauth') {
+        if (/^text\/html/.test(String(r.headers['content-type']))) {
+          // the approval page, for the registered client only
+          if (!/^\/oauth\/authorize\/?$/i.test(pathname)) problems.push(`HTML 200 from ${pathname.slice(0, 60)}`);
+          if (!/frame-ancestors 'none'|x-frame-options/i.test(JSON.stringify(r.headers))) problems.push('approval page that may be framed');
+        } else {
+          const body = parseJson(r, problems);
+          if (body !== undefined && (!isObject(body) || 'error' in body || !('issuer' in body || 'resource' in body))) problems.push('OAuth 200 that is not a metadata document');
+        }
       } else if (handler === 'mcp') {
         // a client that takes only text/event-stream gets the JSON-RPC answer as one SSE event
         const sse = /^text\/event-stream/.test(String(r.headers['content-type'] ?? ''))
