@@ -10,6 +10,7 @@ export const AUTHORIZATION_SERVER_PATH = '/.well-known/oauth-authorization-serve
 export const AUTHORIZE_PATH = '/oauth/authorize';
 export const TOKEN_PATH = '/oauth/token';
 export const REGISTER_PATH = '/oauth/register';
+export const REVOKE_PATH = '/oauth/revoke';
 
 export function protectedResourceMetadata(is: Issuer): Record<string, unknown> {
   return {
@@ -27,6 +28,8 @@ export function authorizationServerMetadata(is: Issuer): Record<string, unknown>
     authorization_endpoint: `${is.issuer}${AUTHORIZE_PATH}`,
     token_endpoint: `${is.issuer}${TOKEN_PATH}`,
     registration_endpoint: `${is.issuer}${REGISTER_PATH}`,
+    revocation_endpoint: `${is.issuer}${REVOKE_PATH}`,
+    revocation_endpoint_auth_methods_supported: ['none'],
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],

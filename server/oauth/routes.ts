@@ -6,11 +6,12 @@
  *   POST /oauth/register    RFC 7591 dynamic client registration (public clients)
  *   GET  /oauth/authorize   the approval page; POST: the subscriber's answer
  *   POST /oauth/token       authorization_code (PKCE S256) and refresh_token grants
+ *   POST /oauth/revoke      RFC 7009: a client ends its own grant (200 whether or not the token was its own)
  *
  * URLs come from the build's base URL (503 before a build is loaded). Metadata, registration and token
  * answers are open to any origin (browser-based clients), never cached where they hold secrets. Errors of the
  * registration and token endpoints have OAuth's shape `{error, error_description}`; the approval page says its
- * errors in words. Registration and the approval POST count toward the per-IP limits of the open API.
+ * errors in words. Registration, revocation and the approval POST count toward the per-IP limits of the open API.
  */
 import { createHmac } from 'node:crypto';
 import express from 'express';
@@ -20,9 +21,9 @@ import { IpLimiter } from '../limits/ip-limiter.ts';
 import { siteContextOf } from '../pages/site-context.ts';
 import { StoreUnavailableError, type ServiceStore } from '../store/types.ts';
 import { cookieValue, CSRF_COOKIE, CSRF_MAX_SECONDS, csrfValid, issueCsrf } from './csrf.ts';
-import { AUTHORIZATION_SERVER_PATH, AUTHORIZE_PATH, authorizationServerMetadata, PROTECTED_RESOURCE_PATH, protectedResourceMetadata, REGISTER_PATH, TOKEN_PATH } from './metadata.ts';
+import { AUTHORIZATION_SERVER_PATH, AUTHORIZE_PATH, authorizationServerMetadata, PROTECTED_RESOURCE_PATH, protectedResourceMetadata, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './metadata.ts';
 import { approvalCsp, approvalPage, errorPage } from './page.ts';
-import { approve, checkAuthorizeRequest, deny, issuerOf, registerClient, token, type AuthorizeRequest, type Issuer, type OAuthDeps, type OAuthFailure } from './service.ts';
+import { approve, checkAuthorizeRequest, deny, issuerOf, registerClient, revoke, token, type AuthorizeRequest, type Issuer, type OAuthDeps, type OAuthFailure } from './service.ts';
 
 export interface OAuthRouteDeps {
   registry: BuildRegistry;
@@ -80,7 +81,7 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     if (is) res.set({ 'cache-control': 'public, max-age=3600', ...OPEN }).json(authorizationServerMetadata(is));
   });
 
-  router.options([REGISTER_PATH, TOKEN_PATH], (_req, res) => void res.status(204).set(PREFLIGHT).end());
+  router.options([REGISTER_PATH, TOKEN_PATH, REVOKE_PATH], (_req, res) => void res.status(204).set(PREFLIGHT).end());
   router.post(REGISTER_PATH, express.json({ limit: '16kb' }), wrap(async (req, res) => {
     if (!issuerFor(res) || !(await withinLimits(req, res))) return;
     const out = await registerClient(core, req.body ?? {});
@@ -95,6 +96,14 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     res.set({ 'cache-control': 'no-store', pragma: 'no-cache', ...OPEN });
     if (isFailure(out)) res.status(out.status).json({ error: out.error, error_description: out.error_description });
     else res.json(out);
+  }));
+
+  router.post(REVOKE_PATH, form, wrap(async (req, res) => {
+    if (!issuerFor(res) || !(await withinLimits(req, res))) return;
+    const out = await revoke(core, (req.body ?? {}) as Record<string, unknown>);
+    res.set({ 'cache-control': 'no-store', ...OPEN });
+    if (isFailure(out)) res.status(out.status).json({ error: out.error, error_description: out.error_description });
+    else res.status(200).end();
   }));
 
   /** The approval page for `r` (a new CSRF nonce each time it is shown). */
@@ -159,7 +168,7 @@ export function createOAuthRouter(deps: OAuthRouteDeps): express.Router {
     // any spelling of the paths Express routes here (letter case, a final slash)
     const status = err.status ?? (err as { statusCode?: number }).statusCode;
     const path = req.path.toLowerCase().replace(/\/$/, '');
-    if (typeof status !== 'number' || status < 400 || status > 499 || ![REGISTER_PATH, TOKEN_PATH, AUTHORIZE_PATH].includes(path)) return next(err);
+    if (typeof status !== 'number' || status < 400 || status > 499 || ![REGISTER_PATH, TOKEN_PATH, REVOKE_PATH, AUTHORIZE_PATH].includes(path)) return next(err);
     const description = status === 413 ? 'the request body is too large' : status === 415 ? 'the request body\'s Content-Encoding or charset is not supported' : 'the request body could not be parsed';
     res.status(status === 413 || status === 415 ? status : 400).set({ 'cache-control': 'no-store', ...OPEN }).json({ error: 'invalid_request', error_description: description });
   });

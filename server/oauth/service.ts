@@ -249,6 +249,26 @@ export async function token(deps: OAuthDeps, p: Record<string, unknown>, is: Iss
   return response;
 }
 
+/**
+ * Token revocation (RFC 7009) for public clients: the client names itself (`client_id`) and presents an access or
+ * refresh token; when the token is its own, the whole grant ends (every access and refresh token of that
+ * approval: an assistant "disconnecting"). An unknown token, or one issued to another client, changes nothing
+ * and is answered the same (`revoked` is for tests and logs only; the endpoint answers 200 either way).
+ * `token_type_hint` is only a hint: both kinds are looked up.
+ */
+export async function revoke(deps: OAuthDeps, p: Record<string, unknown>): Promise<{ revoked: boolean } | OAuthFailure> {
+  const presented = param(p, 'token');
+  const clientId = param(p, 'client_id');
+  if (!presented) return fail(400, 'invalid_request', 'token is required');
+  if (!clientId) return fail(401, 'invalid_client', 'client_id is required (public clients identify themselves in the request body)');
+  if (!(await deps.store.findOAuthClient(clientId))) return fail(401, 'invalid_client', 'unknown client_id: register again');
+  if (presented.length > 100) return { revoked: false };
+  const found = await deps.store.findOAuthToken(hashSecret(presented));
+  if (!found || found.client_id !== clientId) return { revoked: false };
+  await deps.store.revokeOAuthGrant(found.grant_id);
+  return { revoked: true };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The resolver /mcp uses
 

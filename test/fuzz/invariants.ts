@@ -62,7 +62,7 @@ export function handlerOf(url: string): { handler: Handler; pathname: string } {
   // The tool server's router answers its Host/Origin refusals for everything under /mcp/ too.
   if (lower === '/mcp' || lower.startsWith('/mcp/')) return { handler: 'mcp', pathname };
   // The authorization server's routes (Express matches them in any letter case, with or without a final slash).
-  if (/^\/(oauth\/(register|token|authorize)|\.well-known\/(oauth-protected-resource(\/mcp)?|oauth-authorization-server))\/?$/.test(lower)) return { handler: 'oauth', pathname };
+  if (/^\/(oauth\/(register|token|revoke|authorize)|\.well-known\/(oauth-protected-resource(\/mcp)?|oauth-authorization-server))\/?$/.test(lower)) return { handler: 'oauth', pathname };
   return { handler: 'generic', pathname };
 }
 

@@ -20,7 +20,7 @@ import { approvalCsp, approvalPage } from '../../server/oauth/page.ts';
 import { bearerChallenge, protectedResourceMetadata } from '../../server/oauth/metadata.ts';
 import { isSigninTarget } from '../../server/oauth/signin.ts';
 import {
-  approve, checkAuthorizeRequest, CODE_SECONDS, createBearerResolver, displayName, issuerOf, namesResource, REFRESH_SECONDS, registerClient, token,
+  approve, checkAuthorizeRequest, CODE_SECONDS, createBearerResolver, displayName, issuerOf, namesResource, REFRESH_SECONDS, registerClient, revoke, token,
   type AuthorizeRequest, type OAuthDeps, type TokenResponse,
 } from '../../server/oauth/service.ts';
 
@@ -267,6 +267,28 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
       expect(await token(deps, { grant_type: 'refresh_token', client_id: id, refresh_token: t.refresh_token }, is)).toMatchObject({ error: 'invalid_grant' });
       expect(await exchange(id, pending)).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/no longer valid/) });
       expect(await store.findOAuthToken(hashSecret(t.refresh_token))).toBeNull(); // the grant was deleted
+    });
+
+    it('revocation (RFC 7009): a client ends its own grant with either token; another client, or an unknown token, changes nothing', async () => {
+      const id = await client();
+      const other = await client();
+      const { key } = await createKey(store, 'starter');
+      const resolve = createBearerResolver(deps);
+      const t = (await exchange(id, await code(id, key))) as TokenResponse;
+      expect(await revoke(deps, { token: t.access_token, client_id: other })).toEqual({ revoked: false }); // not its token: 200, nothing ends
+      expect(await resolve(t.access_token)).toEqual({ apiKey: key });
+      expect(await revoke(deps, { token: 'ppa_unknown', client_id: id })).toEqual({ revoked: false });
+      expect(await revoke(deps, { client_id: id })).toMatchObject({ status: 400, error: 'invalid_request' });
+      expect(await revoke(deps, { token: t.access_token })).toMatchObject({ status: 401, error: 'invalid_client' });
+      expect(await revoke(deps, { token: t.access_token, client_id: 'nope' })).toMatchObject({ status: 401, error: 'invalid_client' });
+      expect(await revoke(deps, { token: t.access_token, client_id: id, token_type_hint: 'access_token' })).toEqual({ revoked: true });
+      expect(await resolve(t.access_token)).toBeNull();
+      expect(await token(deps, { grant_type: 'refresh_token', client_id: id, refresh_token: t.refresh_token }, is)).toMatchObject({ error: 'invalid_grant' });
+      // the refresh token ends the grant too, whatever the hint says; revoking again is still a 200
+      const u = (await exchange(id, await code(id, key))) as TokenResponse;
+      expect(await revoke(deps, { token: u.refresh_token, client_id: id, token_type_hint: 'access_token' })).toEqual({ revoked: true });
+      expect(await resolve(u.access_token)).toBeNull();
+      expect(await revoke(deps, { token: u.refresh_token, client_id: id })).toEqual({ revoked: false });
     });
 
     it('at once: ten exchanges of one code give one token pair; ten refreshes of one refresh token, one', async () => {

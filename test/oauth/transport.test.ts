@@ -95,6 +95,28 @@ describe('the SDK transport against the Bearer hook', () => {
     expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 
+  it('disconnecting (RFC 7009): the metadata names the revocation endpoint; revoking the refresh token ends the access token on /mcp', async () => {
+    const { key } = await createKey(store, 'starter');
+    const provider = await connectedProvider(key);
+    const saved = provider.saved!;
+    const meta = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as { revocation_endpoint: string; revocation_endpoint_auth_methods_supported: string[] };
+    expect(meta.revocation_endpoint).toBe(`${BASE}/oauth/revoke`);
+    expect(meta.revocation_endpoint_auth_methods_supported).toEqual(['none']);
+    const list = (token: string) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect((await list(saved.access_token)).status).toBe(200);
+    const revoke = (body: Record<string, string>) => fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) });
+    const missing = await revoke({ token: saved.refresh_token! });
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ error: 'invalid_client' });
+    const done = await revoke({ token: saved.refresh_token!, token_type_hint: 'refresh_token', client_id: provider.clientInformation()!.client_id });
+    expect(done.status).toBe(200);
+    expect(done.headers.get('cache-control')).toBe('no-store');
+    expect(await done.text()).toBe('');
+    expect((await list(saved.access_token)).status).toBe(401);
+    // an unknown or already revoked token: 200 all the same (RFC 7009 section 2.2)
+    expect((await revoke({ token: saved.refresh_token!, client_id: provider.clientInformation()!.client_id })).status).toBe(200);
+  });
+
   it('with the key rotated, the refresh is refused and the SDK starts a new approval', async () => {
     const k = await createKey(store, 'starter');
     const provider = await connectedProvider(k.key);
