@@ -5,7 +5,8 @@
  * from the secret by HKDF): the store alone cannot give any API key back, only a caller holding the token.
  * PKCE: S256 only (RFC 7636), compared in constant time.
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { derivedKey, openWith, sealWith } from '../secrets/aead.ts';
 
 export const SECRET_PREFIX = { code: 'ppc_', access: 'ppa_', refresh: 'ppr_' } as const;
 export type SecretKind = keyof typeof SECRET_PREFIX;
@@ -19,16 +20,12 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-function sealKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, 'physpay oauth', 'seal an API key under a code or token', 32));
-}
+const sealKey = (secret: string) => derivedKey(secret, 'physpay oauth', 'seal an API key under a code or token');
 
 /** `value` encrypted under a key derived from `secret`: base64url of IV (12) | tag (16) | ciphertext. */
 export function seal(value: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
-  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  const { iv, tag, body } = sealWith(sealKey(secret), value);
+  return Buffer.concat([iv, tag, body]).toString('base64url');
 }
 
 /** The value sealed under `secret`, or null when `secret` is not the one it was sealed under (or it was altered). */
@@ -36,9 +33,7 @@ export function unseal(sealed: string, secret: string): string | null {
   const raw = Buffer.from(sealed, 'base64url');
   if (raw.length < 28) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', sealKey(secret), raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    return openWith(sealKey(secret), { iv: raw.subarray(0, 12), tag: raw.subarray(12, 28), body: raw.subarray(28) });
   } catch {
     return null;
   }
