@@ -327,6 +327,31 @@ export const KeyRotateResponse = z
   })
   .strict();
 
+const ConnectedAssistant = z
+  .object({
+    id: z.string().describe('the approval: give it to POST /me/assistants/disconnect'),
+    name: z.string().describe('the name the assistant registered itself with (its own words, not checked by physpay)'),
+    redirect_hosts: z.array(z.string()).describe('where its approvals are sent back to (host and port), as registered'),
+    last_refreshed_at: z.string().describe('when it last signed in or refreshed its access (UTC)'),
+    expires_at: z.string().describe('when its access ends unless it refreshes again (UTC)'),
+  })
+  .strict();
+
+export const AssistantsResponse = z
+  .object({
+    key_prefix: z.string(),
+    assistants: z.array(ConnectedAssistant).describe('the assistants approved with this key whose access has not ended, last refreshed first'),
+  })
+  .strict();
+
+export const DisconnectResponse = z
+  .object({
+    disconnected: z.string().describe('the id of the approval ended: its access and refresh tokens no longer work'),
+  })
+  .strict();
+
+export type AssistantsResponse = z.infer<typeof AssistantsResponse>;
+export type DisconnectResponse = z.infer<typeof DisconnectResponse>;
 export type UsageHistoryResponse = z.infer<typeof UsageHistoryResponse>;
 export type KeyRotateResponse = z.infer<typeof KeyRotateResponse>;
 export type SpecialtyListResponse = z.infer<typeof SpecialtyListResponse>;

@@ -4,7 +4,7 @@
  * to docs/ (the drift test compares), the build writes B's into the public tree, and the server serves both.
  */
 import { z } from 'zod';
-import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, OfferCheckResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
+import { ErrorBody, SpecialtyListResponse, AvailabilityResponse, BenchmarkResponse, PercentileRankResponse, OfferCheckResponse, UsageResponse, UsageHistoryResponse, KeyRotateResponse, AssistantsResponse, DisconnectResponse, USAGE_HISTORY_DEFAULT_DAYS, USAGE_HISTORY_MAX_DAYS } from './keyed-api.ts';
 import { FEED_SCHEMAS, type FeedKind } from './open-feeds.ts';
 import { ReleasesFeed } from './releases.ts';
 import { EMPLOYMENT_TYPES, PRACTICE_SETTINGS, REGIONS } from './vocab.ts';
@@ -191,6 +191,30 @@ export function keyedOpenApi(): Json {
           },
         },
       },
+      '/me/assistants': {
+        get: {
+          operationId: 'assistants', summary: 'The assistants connected with this key by OAuth (approved on the sign-in page) whose access has not ended (never counted)',
+          responses: {
+            '200': { description: 'OK', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('AssistantsResponse') } } },
+            '400': errorResponse('unknown query parameter (the endpoint takes none; not counted)', RATE_HEADERS),
+            '401': errorResponse('missing or invalid API key'),
+            '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+          },
+        },
+      },
+      '/me/assistants/disconnect': {
+        post: {
+          operationId: 'disconnectAssistant', summary: 'End one assistant\'s access: every access and refresh token of that approval stops working at once; the key and its other assistants are unchanged (never counted)',
+          parameters: [q('id', 'the assistant\'s id from GET /me/assistants', { type: 'string' }, true)],
+          responses: {
+            '200': { description: 'OK: disconnected', headers: { ...RATE_HEADERS, 'Cache-Control': header('no-store') }, content: { 'application/json': { schema: ref('DisconnectResponse') } } },
+            '400': errorResponse('id missing, or an unknown parameter (not counted)', RATE_HEADERS),
+            '401': errorResponse('missing or invalid API key'),
+            '404': errorResponse('no assistant with this id is connected with this key (never connected, disconnected already, or another key\'s)', RATE_HEADERS),
+            '503': errorResponse('service store unavailable', { 'Retry-After': header('seconds', 'integer') }),
+          },
+        },
+      },
       '/me/key/rotate': {
         post: {
           operationId: 'rotateKey',
@@ -216,6 +240,8 @@ export function keyedOpenApi(): Json {
         UsageResponse: jsonSchema(UsageResponse),
         UsageHistoryResponse: jsonSchema(UsageHistoryResponse),
         KeyRotateResponse: jsonSchema(KeyRotateResponse),
+        AssistantsResponse: jsonSchema(AssistantsResponse),
+        DisconnectResponse: jsonSchema(DisconnectResponse),
       },
     },
   });

@@ -2,7 +2,8 @@
  * GET /account: the subscriber's page. The subscriber types their API key; the page's script
  * (browser/account.js) keeps it in this browser and asks the keyed API's self-service endpoints with it:
  * plan, status, today's and this month's use, the last 90 days as a chart (and a table), when the quotas
- * reset, and a button that rotates the key (the new key shown once). The page itself knows no key: it is the
+ * reset, a button that rotates the key (the new key shown once), and the assistants connected with the key (OAuth),
+ * each with a button that disconnects it. The page itself knows no key: it is the
  * same for everyone, so the server never sees a key except in the X-API-Key header of those API requests.
  * A billing portal URL, when configured, is linked for card and plan changes.
  *
@@ -45,6 +46,7 @@ dl.account dd{margin:0}
 .new-key{border:2px solid var(--accent);padding:.5rem .75rem}
 button{font:inherit;padding:.35rem .8rem;margin:.25rem .5rem .25rem 0}
 .history{max-height:20rem;overflow:auto}
+ul.assistants{padding-left:1.2rem}ul.assistants li{margin-bottom:.5rem}
 @media (max-width:30rem){dl.account{grid-template-columns:1fr}dl.account dd{margin-bottom:.5rem}}`;
 
 /** The page (pure): the same HTML for every visitor. */
@@ -93,6 +95,10 @@ export function accountPage(publisher: string, baseUrl: string, billingPortalUrl
 <h2>Your key</h2>
 <p>Replacing the key makes a new one for the same subscription and stops the current one at once. Do it if the key may have been seen by someone else.</p>
 <p><button type="button" id="rotate">Replace my key</button> <button type="button" id="forget">Forget the key in this browser</button></p>
+<h2>Connected assistants</h2>
+<p>Assistants you approved on the sign-in page act with this key: their calls count toward your plan's quotas. Disconnecting one ends its access at once; replacing the key ends them all.</p>
+<p id="assistants-none">No assistant is connected with this key.</p>
+<ul id="assistants" class="assistants"></ul>
 <h2>Billing</h2>
 ${portal}
 </section>

@@ -1,8 +1,8 @@
 /**
  * The keyed benchmark API (A) at /api/v1, on bare node:http like the open feeds. Per request:
  *   key (401) -> [subscription (403) -> build (503) -> quota check-and-count (429)] -> route
- * /me/usage, /me/usage/history and POST /me/key/rotate skip the bracket (never counted; any key that is not
- * revoked, whatever its subscription status, so a subscriber whose card failed can still look and rotate). `fail` below is the one place that turns errors into
+ * /me/usage, /me/usage/history, /me/assistants and the POSTs /me/key/rotate and /me/assistants/disconnect skip the bracket (never counted; any key that is not
+ * revoked, whatever its subscription status, so a subscriber whose card failed can still look, rotate and disconnect). `fail` below is the one place that turns errors into
  * `{"error": "..."}` answers with their status; every answer to an identified key carries its rate-limit
  * headers, every answer `Vary: X-API-Key` and the request id.
  *
@@ -28,13 +28,14 @@ import { specialtiesRoute } from './routes/specialties.ts';
 import { usageRoute } from './routes/usage.ts';
 import { usageHistoryRoute } from './routes/usage-history.ts';
 import { keyRotateRoute } from './routes/key-rotate.ts';
+import { assistantsRoute, disconnectAssistantRoute } from './routes/assistants.ts';
 import { percentileRankRoute } from './routes/percentile-rank.ts';
 import { offerCheckRoute } from './routes/offer-check.ts';
 import { redactSecrets } from '../http/redact.ts';
 
 type Route = (query: Query, l: KeyedLocals, deps: KeyedDeps) => Answer | Promise<Answer>;
 
-/** GET routes answer HEAD too; the one POST route is the self-service key rotation. */
+/** GET routes answer HEAD too; the POST routes are self-service: key rotation and disconnecting an assistant. */
 const ROUTES: Record<string, { method: 'GET' | 'POST'; counted: boolean; route: Route }> = {
   '/specialties': { method: 'GET', counted: true, route: specialtiesRoute },
   '/available-data': { method: 'GET', counted: true, route: availableDataRoute },
@@ -44,6 +45,8 @@ const ROUTES: Record<string, { method: 'GET' | 'POST'; counted: boolean; route: 
   '/me/usage': { method: 'GET', counted: false, route: usageRoute },
   '/me/usage/history': { method: 'GET', counted: false, route: usageHistoryRoute },
   '/me/key/rotate': { method: 'POST', counted: false, route: keyRotateRoute },
+  '/me/assistants': { method: 'GET', counted: false, route: assistantsRoute },
+  '/me/assistants/disconnect': { method: 'POST', counted: false, route: disconnectAssistantRoute },
 };
 
 /** Does this request target belong to the keyed API? (`/api/v1`, `/api/v1/...`, any letter case) */

@@ -9,7 +9,7 @@ import { repeatKey } from './repeat-key.ts';
 import {
   historyHorizon, KeyNotFoundError, keyRefMessage, KeyRevokedError, StoreUnavailableError,
   type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore,
-  type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord,
+  type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord, type OAuthGrantSummary,
 } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
@@ -822,6 +822,18 @@ export class PostgresServiceStore implements ServiceStore {
 
   async revokeOAuthGrant(grantId: string): Promise<void> {
     await this.query('DELETE FROM oauth_tokens WHERE grant_id = $1', [grantId]);
+  }
+
+  async listOAuthGrants(keyId: number, now: string): Promise<OAuthGrantSummary[]> {
+    const rows = (await this.query<Omit<OAuthGrantSummary, 'redirect_uris'> & { redirect_uris: string }>(`SELECT t.grant_id, t.client_id, c.client_name, c.redirect_uris, MAX(t.expires_at) AS expires_at
+         FROM oauth_tokens t JOIN oauth_clients c ON c.client_id = t.client_id
+         WHERE t.key_id = $1 AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > $2
+         GROUP BY t.grant_id, t.client_id, c.client_name, c.redirect_uris ORDER BY expires_at DESC, t.grant_id`, [keyId, now])).rows;
+    return rows.map((r) => ({ ...r, redirect_uris: JSON.parse(r.redirect_uris) as string[] }));
+  }
+
+  async revokeOAuthGrantOfKey(grantId: string, keyId: number): Promise<boolean> {
+    return ((await this.query('DELETE FROM oauth_tokens WHERE grant_id = $1 AND key_id = $2', [grantId, keyId])).rowCount ?? 0) > 0;
   }
 
   async pruneIp(day: number): Promise<void> {

@@ -8,7 +8,7 @@ import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { APPLICATION_IDS, checkDbPath, expectKind } from '../../build/db/kind.ts';
 import { repeatKey } from './repeat-key.ts';
-import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore, type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord } from './types.ts';
+import { KeyNotFoundError, KeyRevokedError, StoreUnavailableError, historyHorizon, keyRefMessage, type ApiKeyRecord, type BillingEventRecord, type BillingResult, type BillingStep, type DailyUse, type IntakeLimits, type IntakeReport, type IntakeSignals, type NewSubmission, type PendingSubmission, type SubmitResult, type StoredSubscription, type Identified, type IpDecision, type IpLimits, type IpWindows, type KeyUsage, type NewApiKey, type NextApiKey, type QuotaDecision, type QuotaLimits, type QuotaWindows, type ServiceStore, type FoundOAuthToken, type OAuthClientRecord, type OAuthCodeRecord, type OAuthTokenRecord, type OAuthGrantSummary } from './types.ts';
 
 const MIGRATIONS: { version: number; sql: string }[] = [
   {
@@ -666,6 +666,18 @@ export class SqliteServiceStore implements ServiceStore {
 
   revokeOAuthGrant(grantId: string): void {
     this.guard(true, () => this.db.prepare('DELETE FROM oauth_tokens WHERE grant_id = ?').run(grantId));
+  }
+
+  listOAuthGrants(keyId: number, now: string): OAuthGrantSummary[] {
+    const rows = this.guard(false, () => this.db.prepare(`SELECT t.grant_id, t.client_id, c.client_name, c.redirect_uris, MAX(t.expires_at) AS expires_at
+         FROM oauth_tokens t JOIN oauth_clients c ON c.client_id = t.client_id
+         WHERE t.key_id = ? AND t.kind = 'refresh' AND t.used_at IS NULL AND t.expires_at > ?
+         GROUP BY t.grant_id, t.client_id, c.client_name, c.redirect_uris ORDER BY expires_at DESC, t.grant_id`).all(keyId, now)) as (Omit<OAuthGrantSummary, 'redirect_uris'> & { redirect_uris: string })[];
+    return rows.map((r) => ({ ...r, redirect_uris: JSON.parse(r.redirect_uris) as string[] }));
+  }
+
+  revokeOAuthGrantOfKey(grantId: string, keyId: number): boolean {
+    return this.guard(true, () => this.db.prepare('DELETE FROM oauth_tokens WHERE grant_id = ? AND key_id = ?').run(grantId, keyId).changes > 0);
   }
 
   pruneIp(day: number): void {

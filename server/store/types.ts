@@ -282,6 +282,16 @@ export interface FoundOAuthToken extends OAuthTokenRecord {
   key_revoked_at: string | null;
 }
 
+/** One approval still in force (an assistant connected with a key): its client and its newest refresh token's expiry. */
+export interface OAuthGrantSummary {
+  grant_id: string;
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  /** when its newest unspent refresh token expires (each refresh issues one, valid for 30 days) */
+  expires_at: string;
+}
+
 export interface ServiceStore {
   readonly kind: 'sqlite' | 'postgres';
   createKey(k: NewApiKey): MaybePromise<ApiKeyRecord>;
@@ -375,6 +385,10 @@ export interface ServiceStore {
   rotateOAuthRefresh(tokenHash: string, usedAt: string, next: OAuthTokenRecord[]): MaybePromise<boolean>;
   /** Delete every token of a grant. */
   revokeOAuthGrant(grantId: string): MaybePromise<void>;
+  /** The approvals of key `keyId` with an unspent refresh token that has not expired at `now`, newest first. */
+  listOAuthGrants(keyId: number, now: string): MaybePromise<OAuthGrantSummary[]>;
+  /** End grant `grantId` if it belongs to key `keyId`; false when it does not (or is gone already). */
+  revokeOAuthGrantOfKey(grantId: string, keyId: number): MaybePromise<boolean>;
   /**
    * Forget per-IP counters of days before `day` (days since the epoch), usage history older than 400 days before it,
    * OAuth codes and tokens expired before that day began, and OAuth clients registered over 90 days before it that hold none.

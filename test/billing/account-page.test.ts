@@ -19,6 +19,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { parsePriceMap } from '../../server/billing/prices.ts';
 import { WEBHOOK_PATH } from '../../server/billing/webhook.ts';
+import { hashKey } from '../../server/keyed/keys.ts';
 import { checkoutEvent, PRICES, SECRET, signed, subscriptionEvent, type Event } from './events.ts';
 
 const later = closeAfterAll();
@@ -167,6 +168,33 @@ describe.skipIf(!haveBrowser)('/account in Chromium', () => {
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     expect(outside).toEqual([]);
     expect(keyInUrl).toEqual([]);
+  });
+
+  it('lists the assistants connected with the key and disconnects one from the page', async () => {
+    const record = (await server.store.findKeyByHash(hashKey(key)))!;
+    const expires = new Date(now.getTime() + 30 * 86_400_000 - 3_600_000).toISOString();
+    for (const [n, name, redirect] of [[1, 'Claude <b>desktop</b>', 'http://127.0.0.1:33418/callback'], [2, 'Research helper', 'https://assistant.example/oauth/cb']] as const) {
+      await server.store.registerOAuthClient({ client_id: `client-${n}`, client_name: name, redirect_uris: [redirect], created_at: now.toISOString() });
+      await server.store.saveOAuthTokens([{ token_hash: `hash-${n}`, kind: 'refresh', grant_id: `grant-${n}`, client_id: `client-${n}`, key_id: record.id, resource: `${server.url}/mcp`, sealed: 'x', expires_at: n === 1 ? expires : new Date(Date.parse(expires) - 60_000).toISOString() }]);
+    }
+    const page = await open(1280);
+    await page.goto(`${server.url}/account`);
+    await page.fill('#key-input', key);
+    await page.click('#key-form button[type=submit]');
+    await page.locator('#assistants li').first().waitFor();
+    const items = await page.locator('#assistants li').allTextContents();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/^Claude <b>desktop<\/b> \(returns to 127\.0\.0\.1:33418\): last signed in .+; its access ends .+ unless it signs in again\. Disconnect$/); // the name is text, never markup
+    expect(items[1]).toContain('Research helper (returns to assistant.example)');
+    expect(await page.locator('#assistants-none').isVisible()).toBe(false);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Disconnect Research helper' }).click();
+    await page.locator('#message', { hasText: 'Research helper was disconnected.' }).waitFor();
+    expect(await page.locator('#assistants li').count()).toBe(1);
+    expect((await server.store.listOAuthGrants(record.id, now.toISOString())).map((g) => g.grant_id)).toEqual(['grant-1']);
+    await page.screenshot({ path: join(shots, 'account-assistants-1280.png'), fullPage: true });
+    expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+    await page.context().close();
   });
 
   it('at 390 px: usable, nothing wider than the screen; axe finds no violation (phone and desktop)', async () => {

@@ -17,7 +17,7 @@ describe('generated contracts', () => {
     const a = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/keyed-api.json'), 'utf8'));
     const b = JSON.parse(readFileSync(join(process.cwd(), 'docs/openapi/open-data-api.json'), 'utf8'));
     expect(a.openapi).toBe('3.1.0');
-    expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/key/rotate', '/me/usage', '/me/usage/history', '/offer-check', '/percentile-rank', '/specialties']);
+    expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/assistants', '/me/assistants/disconnect', '/me/key/rotate', '/me/usage', '/me/usage/history', '/offer-check', '/percentile-rank', '/specialties']);
     expect(b.openapi).toBe('3.1.0');
     expect(Object.keys(b.paths).sort()).toEqual([
       '/compare/{slug}/{other}.json', '/compare/{slug}/{other}/states/{state}.json', '/residency/institutions.csv', '/residency/institutions.json', '/residency/institutions/{slug}.json', '/residency/states/{state}.json', '/specialties.csv', '/specialties.json', '/specialty-states.csv', '/specialty-offer-components.csv',

@@ -353,6 +353,34 @@ describe('keyed API: every path, every status', () => {
     }
   });
 
+  it('self-service: connected assistants (200, 400, 401) and disconnecting one (200, 400, 401, 404)', async () => {
+    const own = await createKey(main.store, 'starter');
+    await main.store.registerOAuthClient({ client_id: 'contract-client', client_name: 'Contract test', redirect_uris: ['http://127.0.0.1:9/cb'], created_at: '2026-11-01T00:00:00.000Z' });
+    await main.store.saveOAuthTokens([{ token_hash: 'contract-hash', kind: 'refresh', grant_id: 'contract-grant', client_id: 'contract-client', key_id: own.id, resource: 'http://x/mcp', sealed: 'x', expires_at: '2099-01-01T00:00:00.000Z' }]);
+    for (const [path, headers, status] of [
+      ['/me/assistants', { 'x-api-key': own.key }, 200],
+      ['/me/assistants', k('suspended'), 200],
+      ['/me/assistants?x=1', { 'x-api-key': own.key }, 400],
+      ['/me/assistants', {}, 401],
+    ] as [string, Record<string, string>, number][]) {
+      const r = await getKeyed(main.url, path, headers);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(status);
+      conforms('keyed', template(path), r);
+    }
+    expect((await getKeyed(main.url, '/me/assistants', { 'x-api-key': own.key })).json<{ assistants: { id: string }[] }>().assistants.map((a) => a.id)).toEqual(['contract-grant']);
+    for (const [path, headers, status] of [
+      ['/me/assistants/disconnect', { 'x-api-key': own.key }, 400],
+      ['/me/assistants/disconnect?id=contract-grant', {}, 401],
+      ['/me/assistants/disconnect?id=contract-grant', k('starter'), 404], // another key's
+      ['/me/assistants/disconnect?id=contract-grant', { 'x-api-key': own.key }, 200],
+      ['/me/assistants/disconnect?id=contract-grant', { 'x-api-key': own.key }, 404], // gone already
+    ] as [string, Record<string, string>, number][]) {
+      const r = await request(main.url, `/api/v1${path}`, { method: 'POST', headers });
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(status);
+      conforms('keyed', template(path), r, { method: 'post' });
+    }
+  });
+
   it('503: no build loaded (counted endpoints), service store unreachable (all)', async () => {
     const key = await createKey(empty.store, 'starter');
     for (const path of ['/specialties', '/available-data?specialty=Cardiology', '/benchmarks?specialty=Cardiology', '/percentile-rank?specialty=Cardiology&compensation=300000', '/offer-check?specialty=Cardiology&base_salary=300000']) {
@@ -368,6 +396,12 @@ describe('keyed API: every path, every status', () => {
     const rotated = await request(storeDown.url, '/api/v1/me/key/rotate', { method: 'POST', headers: { 'x-api-key': generateKey() } });
     expect(rotated.status).toBe(503);
     conforms('keyed', '/me/key/rotate', rotated, { method: 'post' });
+    const listed = await getKeyed(storeDown.url, '/me/assistants', { 'x-api-key': generateKey() });
+    expect(listed.status).toBe(503);
+    conforms('keyed', '/me/assistants', listed);
+    const disconnected = await request(storeDown.url, '/api/v1/me/assistants/disconnect?id=x', { method: 'POST', headers: { 'x-api-key': generateKey() } });
+    expect(disconnected.status).toBe(503);
+    conforms('keyed', '/me/assistants/disconnect', disconnected, { method: 'post' });
   });
 });
 

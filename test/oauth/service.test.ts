@@ -291,6 +291,37 @@ function suite(kind: string, open: () => Promise<ServiceStore>) {
       expect(await revoke(deps, { token: u.refresh_token, client_id: id })).toEqual({ revoked: false });
     });
 
+    it('the grants of a key: listed newest refresh first, only unspent and unexpired; ended only by their own key', async () => {
+      const id = await client();
+      const k = await createKey(store, 'professional');
+      const other = await createKey(store, 'starter');
+      const t1 = (await exchange(id, await code(id, k.key))) as TokenResponse;
+      const start = now;
+      let t2: TokenResponse;
+      try {
+        now = new Date(start.getTime() + 60_000);
+        t2 = (await exchange(id, await code(id, k.key))) as TokenResponse;
+        const listed = await store.listOAuthGrants(Number(k.id), now.toISOString());
+        expect(listed.map((g) => g.client_id)).toEqual([id, id]);
+        expect(listed[0]!.expires_at > listed[1]!.expires_at).toBe(true);
+        expect(listed[0]!).toMatchObject({ client_name: 'Unit', redirect_uris: [REDIRECT] });
+        const [g2, g1] = listed.map((g) => g.grant_id);
+        expect(await store.listOAuthGrants(Number(other.id), now.toISOString())).toEqual([]);
+        // a refresh keeps the grant (one entry, its new expiry); a grant past its refresh token's expiry is gone
+        now = new Date(start.getTime() + 120_000);
+        await token(deps, { grant_type: 'refresh_token', client_id: id, refresh_token: t1.refresh_token }, is);
+        expect((await store.listOAuthGrants(Number(k.id), now.toISOString())).map((g) => g.grant_id)).toEqual([g1, g2]);
+        expect(await store.listOAuthGrants(Number(k.id), new Date(now.getTime() + REFRESH_SECONDS * 1000 + 1).toISOString())).toEqual([]);
+        expect(await store.revokeOAuthGrantOfKey(g2!, Number(other.id))).toBe(false);
+        expect(await store.revokeOAuthGrantOfKey(g2!, Number(k.id))).toBe(true);
+        expect(await store.revokeOAuthGrantOfKey(g2!, Number(k.id))).toBe(false);
+        expect((await store.listOAuthGrants(Number(k.id), now.toISOString())).map((g) => g.grant_id)).toEqual([g1]);
+        expect(await createBearerResolver(deps)(t2.access_token)).toBeNull();
+      } finally {
+        now = start;
+      }
+    });
+
     it('at once: ten exchanges of one code give one token pair; ten refreshes of one refresh token, one', async () => {
       const id = await client();
       const { key } = await createKey(store, 'starter');

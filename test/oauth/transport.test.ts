@@ -19,6 +19,7 @@ import { useGoldenDir } from '../helpers/golden-build.ts';
 import { closeAfterAll, listen, type Listening } from '../helpers/server.ts';
 import { createKey } from '../helpers/keys.ts';
 import { approveWith, BASE, fetchVia, TestProvider } from './provider.ts';
+import { AssistantsResponse, DisconnectResponse } from '../../build/contract/keyed-api.ts';
 
 const work = useGoldenDir('oauth-transport');
 const closeLater = closeAfterAll();
@@ -115,6 +116,36 @@ describe('the SDK transport against the Bearer hook', () => {
     expect((await list(saved.access_token)).status).toBe(401);
     // an unknown or already revoked token: 200 all the same (RFC 7009 section 2.2)
     expect((await revoke({ token: saved.refresh_token!, client_id: provider.clientInformation()!.client_id })).status).toBe(200);
+  });
+
+  it('the subscriber lists the assistants connected with their key and disconnects one; another key sees none of them', async () => {
+    const { key } = await createKey(store, 'professional');
+    const other = await createKey(store, 'starter');
+    const a = await connectedProvider(key);
+    const b = await connectedProvider(key);
+    const api = (path: string, k: string, method = 'GET') => fetch(`${server.url}/api/v1${path}`, { method, headers: { 'x-api-key': k } });
+    const list = await api('/me/assistants', key);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('cache-control')).toBe('no-store');
+    const body = AssistantsResponse.parse(await list.json());
+    expect(body.assistants).toHaveLength(2);
+    expect(body.assistants[0]).toMatchObject({ name: expect.any(String), redirect_hosts: [expect.stringMatching(/^127\.0\.0\.1(:\d+)?$|^localhost/)] });
+    expect(Date.parse(body.assistants[0]!.expires_at) - Date.parse(body.assistants[0]!.last_refreshed_at)).toBe(30 * 86_400_000);
+    expect(((await (await api('/me/assistants', other.key)).json()) as { assistants: unknown[] }).assistants).toEqual([]);
+    const mcpList = (token: string) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    // which one is a? the one whose token is refused after its disconnect
+    const id = body.assistants[0]!.id;
+    expect((await api(`/me/assistants/disconnect?id=${id}`, other.key, 'POST')).status).toBe(404); // another key's
+    expect((await api('/me/assistants/disconnect', key, 'POST')).status).toBe(400);
+    expect((await api(`/me/assistants/disconnect?id=${id}`, key, 'GET')).status).toBe(405);
+    const done = await api(`/me/assistants/disconnect?id=${id}`, key, 'POST');
+    expect(done.status).toBe(200);
+    expect(DisconnectResponse.parse(await done.json())).toEqual({ disconnected: id });
+    expect((await api(`/me/assistants/disconnect?id=${id}`, key, 'POST')).status).toBe(404); // gone already
+    const statuses = [(await mcpList(a.saved!.access_token)).status, (await mcpList(b.saved!.access_token)).status].sort();
+    expect(statuses).toEqual([200, 401]); // one assistant disconnected, the other still connected
+    const after = AssistantsResponse.parse(await (await api('/me/assistants', key)).json());
+    expect(after.assistants.map((x) => x.id)).toEqual(body.assistants.slice(1).map((x) => x.id));
   });
 
   it('with the key rotated, the refresh is refused and the SDK starts a new approval', async () => {

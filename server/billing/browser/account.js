@@ -122,6 +122,37 @@
     });
   }
 
+  function showAssistants(a) {
+    var list = $('assistants');
+    while (list.firstChild) list.removeChild(list.firstChild);
+    $('assistants-none').hidden = a.assistants.length > 0;
+    a.assistants.forEach(function (x) {
+      var li = document.createElement('li');
+      var name = document.createElement('strong');
+      name.textContent = x.name;
+      li.appendChild(name);
+      li.appendChild(document.createTextNode(' (returns to ' + x.redirect_hosts.join(', ') + '): last signed in ' +
+        when(Date.parse(x.last_refreshed_at) / 1000) + '; its access ends ' + when(Date.parse(x.expires_at) / 1000) + ' unless it signs in again. '));
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'Disconnect';
+      b.setAttribute('aria-label', 'Disconnect ' + x.name);
+      b.addEventListener('click', function () { void disconnect(x); });
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+
+  async function disconnect(x) {
+    if (!window.confirm('Disconnect ' + x.name + '? It stops working with your key at once; to use it again, approve it again.')) return;
+    var r;
+    try { r = await api('POST', '/me/assistants/disconnect?id=' + encodeURIComponent(x.id)); } catch (e) { say('The service could not be reached; nothing was changed.', true); return; }
+    if (r.status !== 200 && r.status !== 404) { if (r.status === 401) forget(); say(problem(r), true); return; }
+    var a = await api('GET', '/me/assistants');
+    if (a.status === 200) showAssistants(a.body);
+    say(x.name + ' was disconnected.', false);
+  }
+
   async function load() {
     say('Loading\u2026', false);
     try {
@@ -133,6 +164,8 @@
       account.hidden = false; // shown first: the chart is drawn at the width it gets
       showUsage(u.body);
       showHistory(h.body);
+      var a = await api('GET', '/me/assistants');
+      if (a.status === 200) showAssistants(a.body);
       say('', false);
     } catch (e) {
       say('The service could not be reached; check your connection and try again.', true);
