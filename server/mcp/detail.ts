@@ -30,9 +30,17 @@ export function specialtySummary(d: SpecialtyPayDocument): { doc: SpecialtyPayDo
   return { doc: { ...rest, top_states: d.top_states.slice(0, SUMMARY_TOP_STATES) } as unknown as SpecialtyPayDocument, left_out };
 }
 
-/** compare_specialties' summary of one side: its headline figures, without the lists of a national document. */
-export function sideSummary(d: SpecialtyPayDocument, side: string): { doc: SpecialtyPayDocument; left_out: string[] } {
-  if (!national(d)) return { doc: d, left_out: [] };
-  const { top_states: _t, practice_settings: _p, by_year: _y, components: _c, ...rest } = d;
-  return { doc: rest as unknown as SpecialtyPayDocument, left_out: ['top_states', 'practice_settings', 'by_year', 'components'].map((k) => `${side}.${k}`) };
+/** The parts of a national document that compare_specialties' summary leaves out of each side. */
+const SIDE_LEFT_OUT = ['top_states', 'ranking', 'states_with_data', 'states_with_data_min_n', 'practice_settings', 'wrvu', 'by_year', 'components'] as const;
+
+/**
+ * compare_specialties' summary of one side: its headline figures, without the lists of a national document
+ * (nor its basis when it is the comparison's own, said once at the top).
+ */
+export function sideSummary(d: SpecialtyPayDocument, side: string, basis: unknown): { doc: SpecialtyPayDocument; left_out: string[] } {
+  const same = JSON.stringify(d.basis) === JSON.stringify(basis);
+  const drop = [...(national(d) ? SIDE_LEFT_OUT : []), ...(same ? ['basis'] : [])];
+  if (!drop.length) return { doc: d, left_out: [] };
+  const doc = Object.fromEntries(Object.entries(d).filter(([k]) => !drop.includes(k)));
+  return { doc: doc as unknown as SpecialtyPayDocument, left_out: drop.map((k) => `${side}.${k}${k === 'basis' ? ' (the same as basis)' : ''}`) };
 }

@@ -9,7 +9,8 @@ const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); //
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const cite = (d: { attribution: string }) => `Cite: ${d.attribution}`;
 /** ", pay in 2023-2025 on a full-time basis" (the headline basis, as every headline figure says it) */
-const basisText = (d: { basis: HeadlineBasis }) => {
+export const basisText = (d: { basis?: HeadlineBasis }) => {
+  if (!d.basis) return '';
   const { from, to } = d.basis.compensation_years;
   return `, pay in compensation year${from === to ? ` ${from}` : `s ${from}-${to}`} on a full-time basis (part-time pay scaled to 40 hours a week)`;
 };
@@ -44,7 +45,7 @@ function nationalDetail(d: Partial<SpecialtyFeed> & SpecialtyPayDocument, cut: D
       : `Top states: none ranked (no state has at least ${f.ranking.min_n} reports; ${f.states_with_data} states have published figures).`);
   }
   if (d.practice_settings) lines.push(`Practice settings: ${f.practice_settings.map((p) => `${p.practice_setting}: ${summaryText(p)}`).join('; ')}.`);
-  lines.push(`Total compensation per wRVU: ${f.wrvu.withheld || f.wrvu.median === null ? 'withheld' : summaryText(f.wrvu)}.`);
+  if (d.wrvu) lines.push(`Total compensation per wRVU: ${f.wrvu.withheld || f.wrvu.median === null ? 'withheld' : summaryText(f.wrvu)}.`);
   if (d.by_year) lines.push(`By compensation year (same full-time basis, all years): ${f.by_year.map((y) => `${y.year}: ${summaryText(y)}${y.partial ? ' (year still being reported)' : ''}`).join('; ')}.`);
   if (d.components) lines.push('The offer components (call pay, one-time payments, weeks off, call nights, pay models, non-competes, partnership tracks) are in the structured result and the feed (evaluate_offer checks an offer against them).');
   return lines;

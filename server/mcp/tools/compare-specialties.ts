@@ -1,6 +1,6 @@
 import { ComparisonFeed } from '../../../build/contract/open-feeds.ts';
 import { comparisonDoc } from '../lookup.ts';
-import { payText } from '../text.ts';
+import { basisText, payText } from '../text.ts';
 import { feedSchema, toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
@@ -18,8 +18,8 @@ export const compareSpecialtiesTool = defineTool({
   work: ({ specialty_a, specialty_b, state, detail }, build, day) => {
     const full = comparisonDoc(build, day, specialty_a, specialty_b, state);
     const links = feedLinks(build, full);
-    const a = sideSummary(full.specialty_a, 'specialty_a');
-    const b = sideSummary(full.specialty_b, 'specialty_b');
+    const a = sideSummary(full.specialty_a, 'specialty_a', full.basis);
+    const b = sideSummary(full.specialty_b, 'specialty_b', full.basis);
     const left_out = detail === 'full' ? [] : [...a.left_out, ...b.left_out];
     const cut: DetailCut | null = left_out.length
       ? { left_out, next: { specialty_a, specialty_b, ...(state ? { state } : {}), detail: 'full' }, ...fullLinks(build.baseUrl, links) }
@@ -28,9 +28,9 @@ export const compareSpecialtiesTool = defineTool({
     const diff = d.comparison.median_difference;
     const summary = diff === null
       ? 'No difference can be given: at least one median is withheld.'
-      : `Median difference: ${d.specialty_a.specialty.name} minus ${d.specialty_b.specialty.name} = ${diff < 0 ? '-' : ''}$${Math.abs(diff).toLocaleString('en-US')} (${d.comparison.median_difference_pct}%), from n=${d.n} approved self-reported reports in all, data as of ${d.as_of}.`;
+      : `Median difference: ${d.specialty_a.specialty.name} minus ${d.specialty_b.specialty.name} = ${diff < 0 ? '-' : ''}$${Math.abs(diff).toLocaleString('en-US')} (${d.comparison.median_difference_pct}%), from n=${d.n} approved self-reported reports in all${basisText(d)}, data as of ${d.as_of}.`;
     const lines = [summary, `- ${payText(d.specialty_a)}`, `- ${payText(d.specialty_b)}`];
-    if (cut) lines.push(`Truncated: left out here: each specialty's top states, practice settings, by-year rows and offer components. Everything: the same call with "detail": "full", get_specialty_pay for one specialty, or ${cut.feed_url}.`);
+    if (cut) lines.push(`Truncated: left out here: each specialty's top states, practice settings, $/wRVU, by-year rows and offer components. Everything: the same call with "detail": "full", get_specialty_pay for one specialty, or ${cut.feed_url}.`);
     return { text: `${lines.join('\n')}\nCite the comparison: ${d.attribution}`, structured: d, links };
   },
 });

@@ -7,7 +7,7 @@ import { feedLinks } from '../resources/links.ts';
 import { fullLinks, pageArgs, pageOf } from '../paging.ts';
 
 /** A state's teaching hospitals per page: the default keeps the result under 8 kB (README, "Weight"). */
-export const HOSPITALS_PAGE = { def: 8, max: 100 } as const;
+export const HOSPITALS_PAGE = { def: 7, max: 100 } as const;
 
 export const getResidentPayTool = defineTool({
   name: 'get_resident_pay',

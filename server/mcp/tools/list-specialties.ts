@@ -7,7 +7,7 @@ import { feedLinks } from '../resources/links.ts';
 import { fullLinks, pageArgs, pageOf } from '../paging.ts';
 
 /** Specialties per page: the default keeps the result under 8 kB (README, "Weight"). */
-export const SPECIALTIES_PAGE = { def: 12, max: 100 } as const;
+export const SPECIALTIES_PAGE = { def: 10, max: 100 } as const;
 
 export const listSpecialtiesTool = defineTool({
   name: 'list_specialties',
