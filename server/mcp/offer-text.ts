@@ -11,7 +11,7 @@ const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const num = (v: number | null) => (v === null ? 'withheld' : dollars.format(v));
 const plural = (v: number, one: string, many: string) => `${num(v)} ${v === 1 ? one : many}`;
-const shareText = (s: number | null, what: string) => (s === null ? `how many reports have ${what} is withheld (fewer than ${FLOORS.national} answered)` : `${s}% of the reports answering have ${what}`);
+const shareText = (s: number | null, what: string) => (s === null ? `how many reports have ${what} is withheld (fewer than ${FLOORS.national} answered)` : `${s}% of reports answering have ${what}`);
 
 /** "P25 $17,000, median $23,000, P75 $26,000" */
 const quartiles = (q: { p25: number | null; median: number | null; p75: number | null }, f: (v: number | null) => string) =>
@@ -28,7 +28,7 @@ function positionText(p: NonNullable<OfferCheck['position']>, where: string): st
   const figs = pc.p10 !== null && pc.p90 !== null
     ? `P10 ${usd(pc.p10)}, P25 ${usd(pc.p25)}, median ${usd(pc.median)}, P75 ${usd(pc.p75)}, P90 ${usd(pc.p90)}`
     : `P25 ${usd(pc.p25)}, median ${usd(pc.median)}, P75 ${usd(pc.p75)}; P10 and P90 withheld (fewer than ${FLOORS.tails} reports)`;
-  return `Where it falls among the published percentiles of ${where} (${figs}; n=${p.n} approved self-reported reports${p.rounded ? ', figures rounded to $1,000' : ''}): ${what} ${at}. The percentile is an estimate interpolated between published percentiles, never from individual reports.`;
+  return `Where it falls among the published percentiles of ${where} (${figs}; n=${p.n} approved self-reported reports${p.rounded ? ', figures rounded to $1,000' : ''}): ${what} ${at}. (The percentile is interpolated between published percentiles, never from individual reports.)`;
 }
 
 export function offerText(a: OfferCheck): string {
@@ -52,7 +52,7 @@ export function offerText(a: OfferCheck): string {
     return `${c.label} ${usd(c.amount)} (${c.unit}): ${range}; ${shareText(c.share_with_pct, 'it')}.`;
   }).filter((s): s is string => s !== null);
   const absent = a.components.filter((c) => c.amount === null || c.amount <= 0).map((c) => `${c.label}${c.amount === 0 ? ' (none)' : ''}: ${c.withheld ? 'range withheld' : quartiles(c, usd)}, ${shareText(c.share_with_pct, 'it')}`);
-  out.push(`Each part against its published range among the reports that have it: ${parts.length ? parts.join(' ') : 'the offer gives no other money component.'}${absent.length ? ` Not in the offer: ${absent.join('; ')}.` : ''}`);
+  out.push(`Each part against its published range (among reports with it): ${parts.length ? parts.join(' ') : 'the offer gives no other money component.'}${absent.length ? ` Not in the offer: ${absent.join('; ')}.` : ''}`);
 
   const t = a.terms;
   const qty = (label: string, q: OfferCheck['terms']['pto_weeks'], none: string, among = '') => {
