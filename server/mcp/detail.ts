@@ -30,17 +30,28 @@ export function specialtySummary(d: SpecialtyPayDocument): { doc: SpecialtyPayDo
   return { doc: { ...rest, top_states: d.top_states.slice(0, SUMMARY_TOP_STATES) } as unknown as SpecialtyPayDocument, left_out };
 }
 
-/** The parts of a national document that compare_specialties' summary leaves out of each side. */
-const SIDE_LEFT_OUT = ['top_states', 'ranking', 'states_with_data', 'states_with_data_min_n', 'practice_settings', 'wrvu', 'by_year', 'components'] as const;
+/** The lists of a national document that compare_specialties' summary leaves out of each side. */
+const SIDE_LISTS = ['top_states', 'ranking', 'states_with_data', 'states_with_data_min_n', 'practice_settings', 'wrvu', 'by_year', 'components'];
+/** Each side's own citation fields: the comparison's (at its top) cite both; each side keeps n, as_of and feed_url. */
+const SIDE_CITATION = ['attribution', 'title', 'publisher', 'citation_url', 'methodology_url', 'license', 'license_url', 'release', 'release_url', 'modified', 'synthetic'];
 
 /**
- * compare_specialties' summary of one side: its headline figures, without the lists of a national document
- * (nor its basis when it is the comparison's own, said once at the top).
+ * compare_specialties' summary of both sides: each side's headline figures with its n, as_of and feed_url,
+ * without the lists of a national document, its own citation fields (the comparison's cite both) and its
+ * basis when it is the comparison's own (said once at the top). What is left out is named once for both sides.
  */
-export function sideSummary(d: SpecialtyPayDocument, side: string, basis: unknown): { doc: SpecialtyPayDocument; left_out: string[] } {
-  const same = JSON.stringify(d.basis) === JSON.stringify(basis);
-  const drop = [...(national(d) ? SIDE_LEFT_OUT : []), ...(same ? ['basis'] : [])];
-  if (!drop.length) return { doc: d, left_out: [] };
-  const doc = Object.fromEntries(Object.entries(d).filter(([k]) => !drop.includes(k)));
-  return { doc: doc as unknown as SpecialtyPayDocument, left_out: drop.map((k) => `${side}.${k}${k === 'basis' ? ' (the same as basis)' : ''}`) };
+export function sidesSummary(sides: SpecialtyPayDocument[], basis: unknown): { docs: SpecialtyPayDocument[]; left_out: string[] } {
+  const left_out = new Set<string>();
+  const docs = sides.map((d) => {
+    const drop = new Set(SIDE_CITATION);
+    if (national(d)) for (const k of SIDE_LISTS) drop.add(k);
+    if (JSON.stringify(d.basis) === JSON.stringify(basis)) drop.add('basis');
+    for (const k of Object.keys(d)) {
+      if (!drop.has(k)) continue;
+      left_out.add(SIDE_LISTS.includes(k) ? 'each national side\'s lists (top_states, ranking, states_with_data, practice_settings, wrvu, by_year, components)'
+        : k === 'basis' ? 'each side\'s basis (the same as basis)' : 'each side\'s own citation fields (attribution, title, citation_url, license, release...; the comparison\'s cite both)');
+    }
+    return Object.fromEntries(Object.entries(d).filter(([k]) => !drop.has(k))) as unknown as SpecialtyPayDocument;
+  });
+  return { docs, left_out: [...left_out] };
 }

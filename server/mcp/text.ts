@@ -8,6 +8,8 @@ import type { DetailCut } from './detail.ts';
 const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }); // one formatter: toLocaleString builds one per call
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const cite = (d: { attribution: string }) => `Cite: ${d.attribution}`;
+/** The citation line as a line of its own; none for a document without its own (a side of a summarized comparison). */
+const citeLine = (d: { attribution?: string }) => (d.attribution === undefined ? [] : [`Cite: ${d.attribution}`]);
 /** ", pay in 2023-2025 on a full-time basis" (the headline basis, as every headline figure says it) */
 export const basisText = (d: { basis?: HeadlineBasis }) => {
   if (!d.basis) return '';
@@ -63,10 +65,10 @@ export function payText(d: SpecialtyPayDocument, cut: DetailCut | null = null): 
   const vsNational = d.scope === 'state' && 'national_median' in d
     ? ` National median ${usd(d.national_median)}${d.difference_from_national_pct !== null ? `; the state median is ${Math.abs(d.difference_from_national_pct)}% ${d.difference_from_national_pct >= 0 ? 'above' : 'below'} it` : ''}.`
     : '';
-  if (d.withheld) return [`${where}: ${withheldText(d.notice)} Data as of ${d.as_of}.${vsNational}${synthetic(d)}`, ...national, ...detailText(cut), cite(d)].join('\n');
+  if (d.withheld) return [`${where}: ${withheldText(d.notice)} Data as of ${d.as_of}.${vsNational}${synthetic(d)}`, ...national, ...detailText(cut), ...citeLine(d)].join('\n');
   const tails = d.p10 !== null && d.p90 !== null ? `; 10th-90th percentile ${usd(d.p10)}-${usd(d.p90)}` : '';
   const head = `${where}: median total compensation ${usd(d.median)} (mean ${usd(d.mean)}; middle half ${usd(d.p25)}-${usd(d.p75)}${tails}), from n=${d.n} approved self-reported salary reports${basisText(d)}, data as of ${d.as_of}${d.rounded ? '; rounded to the nearest $1,000 because n <= 24' : ''}.${vsNational}${synthetic(d)}`;
-  return [head, ...national, ...detailText(cut), cite(d)].join('\n');
+  return [head, ...national, ...detailText(cut), ...citeLine(d)].join('\n');
 }
 
 export function wrvuText(d: WrvuFeed): string {

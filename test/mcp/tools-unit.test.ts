@@ -57,8 +57,8 @@ function fileDoc(feedPath: string): unknown {
 describe('results are the build files of the day', () => {
   it('every tool answers the document of the build', async () => {
     const c = await linked();
-    expect(okResult(await callTool(c, 'list_specialties')).doc).toEqual(fileDoc('specialties.json'));
-    expect(okResult(await callTool(c, 'get_specialty_pay', { specialty: 'Pediatrics' })).doc).toEqual(fileDoc('specialties/pediatrics.json'));
+    expect(okResult(await callTool(c, 'list_specialties', { limit: 100 })).doc).toEqual(fileDoc('specialties.json'));
+    expect(okResult(await callTool(c, 'get_specialty_pay', { specialty: 'Pediatrics', detail: 'full' })).doc).toEqual(fileDoc('specialties/pediatrics.json'));
     expect(okResult(await callTool(c, 'get_specialty_pay', { specialty: 'pediatrics', state: 'DC' })).doc)
       .toEqual(fileDoc('specialties/pediatrics/states/district-of-columbia.json'));
     expect(okResult(await callTool(c, 'get_wrvu_rate', { specialty: 'pediatrics' })).doc).toEqual(fileDoc('wrvu/pediatrics.json'));

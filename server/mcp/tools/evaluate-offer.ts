@@ -11,7 +11,7 @@ import { FTE_HOURS } from '../../../build/compute/stats.ts';
 import { MIN_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
 import { offerDocuments } from '../../open-data/offer-documents.ts';
 import { resolveEntity, ToolInputError } from '../lookup.ts';
-import { offerText } from '../offer-text.ts';
+import { offerText, type OfferAnswer } from '../offer-text.ts';
 import { toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
@@ -36,6 +36,27 @@ const numbers = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
   return [f, f === 'base_salary' ? t : t.optional()];
 })) as { base_salary: z.ZodNumber } & Record<Exclude<OfferNumberField, 'base_salary'>, z.ZodOptional<z.ZodNumber>>;
 
+/**
+ * The summary (without `detail: "full"`): the published ranges of the parts the offer does not give are left
+ * out (components and terms; `missing` still names what most offers have and this one lacks), so that a
+ * small offer's result stays small; everything the offer gives is checked as in the full answer.
+ */
+function offerSummary(a: OfferCheck): { answer: OfferAnswer; left_out: string[] } {
+  const left_out: string[] = [];
+  const components = a.components.filter((c) => c.amount !== null);
+  const absent = a.components.filter((c) => c.amount === null).map((c) => c.component);
+  if (absent.length) left_out.push(`components not in the offer (${absent.join(', ')})`);
+  const t = a.terms;
+  const given: Partial<OfferCheck['terms']> = {};
+  if (t.pto_weeks.value !== null) given.pto_weeks = t.pto_weeks;
+  if (t.call_nights_per_month.value !== null) given.call_nights_per_month = t.call_nights_per_month;
+  if (t.non_compete.miles !== null || t.non_compete.years !== null) given.non_compete = t.non_compete;
+  if (t.partnership_track.years !== null) given.partnership_track = t.partnership_track;
+  const notGiven = Object.keys(t).filter((k) => !(k in given));
+  if (notGiven.length) left_out.push(`terms not in the offer (${notGiven.join(', ')})`);
+  return { answer: { ...a, components, terms: given }, left_out };
+}
+
 export const evaluateOfferTool = defineTool({
   name: 'evaluate_offer',
   title: 'Check a whole job offer',
@@ -45,9 +66,10 @@ export const evaluateOfferTool = defineTool({
     state: stateArg,
     ...numbers,
     compensation_model: z.enum(COMPENSATION_MODEL_VALUES).optional().describe('Pay model'),
+    detail: z.enum(['summary', 'full']).optional().describe('"full": also the published ranges of the parts the offer does not give'),
   }),
   outputSchema: OfferCheck,
-  listed: { keep: ['specialty', 'scope_used', 'total_compensation', 'position', 'components', 'terms', 'value', 'productivity', 'missing', 'state_source'], see: 'the OfferCheck of /api/v1/openapi.json (the answer of /api/v1/offer-check)' },
+  listed: { keep: ['specialty', 'scope_used', 'total_compensation', 'position', 'components', 'terms', 'value', 'productivity', 'missing', 'state_source', 'truncated'], see: 'the OfferCheck of /api/v1/openapi.json (the answer of /api/v1/offer-check)' },
   meta: PAY_CHART_TOOL_META,
   work: (args, build, day) => {
     const sp = resolveEntity(build, 'specialty', args.specialty);
@@ -63,6 +85,11 @@ export const evaluateOfferTool = defineTool({
       if (err instanceof OfferInputError) throw new ToolInputError(`${err.message}.`);
       throw err;
     }
-    return { text: offerText(a), structured: a, links: [...feedLinks(build, a), ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])] };
+    const links = [...feedLinks(build, a), ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])];
+    if (args.detail === 'full') return { text: offerText(a), structured: a, links };
+    const { answer, left_out } = offerSummary(a);
+    if (!left_out.length) return { text: offerText(a), structured: a, links };
+    const out = { ...answer, truncated: true as const, page: { left_out, next: { ...args, detail: 'full' } } };
+    return { text: offerText(answer, { left_out }), structured: out, links };
   },
 });
