@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SpecialtyFeed, SpecialtyPayDocument } from '../../build/contract/open-feeds.ts';
 
-export const detailArg = z.enum(['summary', 'full']).optional().describe('"full": every part of the national document (about 10 kB); default "summary" leaves out the offer components and all but the top 3 states');
+export const detailArg = z.enum(['summary', 'full']).optional().describe('"full": the whole document; default: a summary saying what it left out');
 
 /** Top states kept in a summary of get_specialty_pay. */
 export const SUMMARY_TOP_STATES = 3;

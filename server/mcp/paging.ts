@@ -13,7 +13,7 @@ import { ToolInputError } from './lookup.ts';
 export function pageArgs(items: string, def: number, max: number) {
   return {
     limit: z.number().int().min(1).max(max, `limit is at most ${max}; page with offset (page.next) for more`).optional().describe(`Most ${items} to return (default ${def})`),
-    offset: z.number().int().min(0).optional().describe(`${items[0]!.toUpperCase()}${items.slice(1)} to skip (page.next gives it)`),
+    offset: z.number().int().min(0).max(100_000).optional().describe(`${items[0]!.toUpperCase()}${items.slice(1)} to skip (page.next gives it)`),
   };
 }
 

@@ -238,7 +238,8 @@ describe('paging and detail', () => {
     const wholeCmp = okResult<ComparisonFeed>(await callTool(client, 'compare_specialties', cmp.doc.page.next)).doc;
     expect('truncated' in wholeCmp).toBe(false);
     expect(cmp.doc.comparison).toEqual(wholeCmp.comparison);
-    expect(cmp.doc.page.left_out).toContain('specialty_a.practice_settings');
+    expect(cmp.doc.page.left_out.join('; ')).toContain('practice_settings');
+    expect(cmp.text).toContain(`left out here: ${cmp.doc.page.left_out.join('; ')}`);
     for (const side of ['specialty_a', 'specialty_b'] as const) {
       for (const [k, v] of Object.entries(cmp.doc[side])) expect(v, `${side}.${k}`).toEqual((wholeCmp[side] as Record<string, unknown>)[k]);
       expect(cmp.text).toContain(`median total compensation ${dollars(wholeCmp[side].median!)}`);

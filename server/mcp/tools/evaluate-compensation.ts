@@ -48,7 +48,7 @@ export const evaluateCompensationTool = defineTool({
     state: stateArg,
   }),
   outputSchema: PayEvaluationOutput,
-  listed: { keep: ['specialty', 'scope', 'state', 'compensation', 'experience_levels', 'percentile', 'band', 'percentiles', 'withheld'], see: `the fields of ${feedSchema('specialty')} common to every feed, and basis, rounded, national_median (in a state), band_lower/upper_percentile/value, method` },
+  listed: { keep: ['specialty', 'scope', 'state', 'compensation', 'experience_levels', 'percentile', 'band', 'percentiles', 'withheld'], see: `the common fields of ${feedSchema('specialty')}, basis, band bounds, method` },
   meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, compensation, state }, build, day) => {
     const issue = annualPayIssue(compensation);

@@ -66,7 +66,7 @@ export const evaluateOfferTool = defineTool({
     state: stateArg,
     ...numbers,
     compensation_model: z.enum(COMPENSATION_MODEL_VALUES).optional().describe('Pay model'),
-    detail: z.enum(['summary', 'full']).optional().describe('"full": also the published ranges of the parts the offer does not give'),
+    detail: z.enum(['summary', 'full']).optional().describe('"full": also the ranges of parts not in the offer'),
   }),
   outputSchema: OfferCheck,
   listed: { keep: ['specialty', 'scope_used', 'total_compensation', 'position', 'components', 'terms', 'value', 'productivity', 'missing', 'state_source', 'truncated'], see: 'the OfferCheck of /api/v1/openapi.json (the answer of /api/v1/offer-check)' },
