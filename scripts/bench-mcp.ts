@@ -24,7 +24,8 @@ const runs = Number(arg('runs', '3'));
 const connections = Number(arg('connections', '32'));
 const json = flag('json');
 const FEED = '/data/api/v1/specialties/cardiology.json';
-const ARGS = { name: 'get_specialty_pay', arguments: { specialty: 'cardiology' } };
+// the whole national document (detail: "full"), the same document as the feed GET it is measured against
+const ARGS = { name: 'get_specialty_pay', arguments: { specialty: 'cardiology', detail: 'full' } };
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },

@@ -11,7 +11,7 @@ const dollars = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const usd = (v: number | null) => (v === null ? 'withheld' : `$${dollars.format(v)}`);
 const num = (v: number | null) => (v === null ? 'withheld' : dollars.format(v));
 const plural = (v: number, one: string, many: string) => `${num(v)} ${v === 1 ? one : many}`;
-const shareText = (s: number | null, what: string) => (s === null ? `how many reports have ${what} is withheld (fewer than ${FLOORS.national} answered)` : `${s}% of the reports answering have ${what}`);
+const shareText = (s: number | null, what: string) => (s === null ? `how many reports have ${what} is withheld (fewer than ${FLOORS.national} answered)` : `${s}% of reports answering have ${what}`);
 
 /** "P25 $17,000, median $23,000, P75 $26,000" */
 const quartiles = (q: { p25: number | null; median: number | null; p75: number | null }, f: (v: number | null) => string) =>
@@ -28,10 +28,16 @@ function positionText(p: NonNullable<OfferCheck['position']>, where: string): st
   const figs = pc.p10 !== null && pc.p90 !== null
     ? `P10 ${usd(pc.p10)}, P25 ${usd(pc.p25)}, median ${usd(pc.median)}, P75 ${usd(pc.p75)}, P90 ${usd(pc.p90)}`
     : `P25 ${usd(pc.p25)}, median ${usd(pc.median)}, P75 ${usd(pc.p75)}; P10 and P90 withheld (fewer than ${FLOORS.tails} reports)`;
-  return `Where it falls among the published percentiles of ${where} (${figs}; n=${p.n} approved self-reported reports${p.rounded ? ', figures rounded to $1,000' : ''}): ${what} ${at}. The percentile is an estimate interpolated between published percentiles, never from individual reports.`;
+  return `Where it falls among the published percentiles of ${where} (${figs}; n=${p.n} approved self-reported reports${p.rounded ? ', figures rounded to $1,000' : ''}): ${what} ${at}. (The percentile is interpolated between published percentiles, never from individual reports.)`;
 }
 
-export function offerText(a: OfferCheck): string {
+/** What evaluate_offer's summary leaves out (detail.ts's DetailCut): named in the text's last line before the citation. */
+export interface OfferCut { left_out: string[] }
+
+/** The answer as the summary gives it: `terms` may lack the terms the offer does not give. */
+export type OfferAnswer = Omit<OfferCheck, 'terms'> & { terms: Partial<OfferCheck['terms']> };
+
+export function offerText(a: OfferAnswer, cut: OfferCut | null = null): string {
   const sp = a.specialty.name;
   const where = a.scope_used === 'state' && a.state_asked ? `${sp} in ${a.state_asked.name}` : `${sp} (United States)`;
   const o = a.offer;
@@ -52,7 +58,7 @@ export function offerText(a: OfferCheck): string {
     return `${c.label} ${usd(c.amount)} (${c.unit}): ${range}; ${shareText(c.share_with_pct, 'it')}.`;
   }).filter((s): s is string => s !== null);
   const absent = a.components.filter((c) => c.amount === null || c.amount <= 0).map((c) => `${c.label}${c.amount === 0 ? ' (none)' : ''}: ${c.withheld ? 'range withheld' : quartiles(c, usd)}, ${shareText(c.share_with_pct, 'it')}`);
-  out.push(`Each part against its published range among the reports that have it: ${parts.length ? parts.join(' ') : 'the offer gives no other money component.'}${absent.length ? ` Not in the offer: ${absent.join('; ')}.` : ''}`);
+  out.push(`Each part against its published range (among reports with it): ${parts.length ? parts.join(' ') : 'the offer gives no other money component.'}${absent.length ? ` Not in the offer: ${absent.join('; ')}.` : ''}`);
 
   const t = a.terms;
   const qty = (label: string, q: OfferCheck['terms']['pto_weeks'], none: string, among = '') => {
@@ -61,18 +67,22 @@ export function offerText(a: OfferCheck): string {
     if (q.band === null) return `${label}: ${none} (published ${figs}).`;
     return `${label} ${num(q.value)}: ${q.band} (${figs}).`;
   };
-  out.push(qty('Weeks off', t.pto_weeks, 'none'));
-  out.push(qty('Call nights a month', t.call_nights_per_month, 'no call', ', among reports that take call'));
+  if (t.pto_weeks) out.push(qty('Weeks off', t.pto_weeks, 'none'));
+  if (t.call_nights_per_month) out.push(qty('Call nights a month', t.call_nights_per_month, 'no call', ', among reports that take call'));
   const nc = t.non_compete;
+  if (nc) {
   const ncShare = shareText(nc.share_with_pct, 'a non-compete');
   if (nc.miles === null) out.push(`Non-compete: not given; ${ncShare} (median ${num(nc.median_miles)} miles, ${nc.median_years === null ? 'withheld' : plural(nc.median_years, 'year', 'years')}).`);
   else if (nc.miles === 0) out.push(`Non-compete: none; ${ncShare} (median ${num(nc.median_miles)} miles, ${nc.median_years === null ? 'withheld' : plural(nc.median_years, 'year', 'years')}).`);
   else out.push(`Non-compete ${plural(nc.miles, 'mile', 'miles')}${nc.years !== null ? `, ${plural(nc.years, 'year', 'years')}` : ''}: radius ${nc.miles_vs_median} (${num(nc.median_miles)} miles)${nc.years_vs_median ? `, length ${nc.years_vs_median} (${nc.median_years === null ? 'withheld' : plural(nc.median_years, 'year', 'years')})` : ''}; ${ncShare}.`);
+  }
   const pt = t.partnership_track;
+  if (pt) {
   const ptShare = shareText(pt.share_with_pct, 'a partnership track');
   out.push(pt.years === null || pt.years <= 0
     ? `Partnership track: ${pt.years === 0 ? 'none' : 'not given'}; ${ptShare} (median ${pt.median_years === null ? 'withheld' : plural(pt.median_years, 'year', 'years')} to partnership).`
     : `Partnership track in ${plural(pt.years, 'year', 'years')}: ${pt.years_vs_median} (${pt.median_years === null ? 'withheld' : plural(pt.median_years, 'year', 'years')}); ${ptShare}.`);
+  }
 
   const v = a.value;
   const first = v.parts.filter((p) => p.kind === 'one_time').map((p) => (p.first_year === p.amount ? `${p.label.toLowerCase()} ${usd(p.amount)}` : p.first_year === 0 ? `${p.label.toLowerCase()} not counted (paid for staying)` : `${p.label.toLowerCase()} ${usd(p.first_year)} (its first year of ${usd(p.amount)} over ${plural(v.loan_repayment_years!, 'year', 'years')})`));
@@ -98,6 +108,7 @@ export function offerText(a: OfferCheck): string {
     ? `Missing from the offer (at least ${a.rules.missing_share_pct}% of reports have it): ${a.missing.map((x) => x.text).join('; ')}.`
     : `Missing from the offer: nothing that at least ${a.rules.missing_share_pct}% of the reports in ${sp} have.`);
   out.push(`Amounts of the components are as reported (not scaled to full time). ${a.basis.description} ${ALL_EXPERIENCE_TEXT} Data as of ${a.as_of}${a.state_source ? ` (${a.state_source.as_of} for the state's figures)` : ''}.${a.notice ? ` ${a.notice}` : ''}${a.synthetic ? ' NOTE: synthetic demo data, not real reports.' : ''}`);
+  if (cut) out.push(`Truncated: left out here: ${cut.left_out.join('; ')}. Everything: the same call with "detail": "full".`);
   out.push(`Cite: ${a.attribution}${a.state_source ? ` State figures: ${a.state_source.attribution}` : ''}`);
   return out.join('\n');
 }

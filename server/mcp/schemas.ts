@@ -27,7 +27,7 @@ export const ResidentPayOutput = either(InstitutionFeed, StateInstitutionsFeed);
  * (never silently ignored).
  */
 /** Every tool's optional `release`: the figures as that release published them (data/api/v1/releases/<release>/). */
-export const releaseArg = ReleaseId.optional().describe('Optional: a release id from data/api/v1/releases.json (e.g. "2026-11-16") to get the figures exactly as that release published them, for a citation that must not move; leave out for the latest');
+export const releaseArg = ReleaseId.optional().describe('Release id (releases.json) for figures as published then; omit for the latest');
 
 /** An optional argument sent as null, "" or only spaces: clients send these for "not given". */
 const absent = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
@@ -89,18 +89,58 @@ function shallow(t: z.ZodType): z.ZodType {
   }
 }
 
+/** A JSON Schema without what says nothing: `$schema`, empty `properties`, `items: {}` and `additionalProperties: {}` (any: the default). */
+function bare(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(bare);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const empty = x !== null && typeof x === 'object' && !Array.isArray(x) && Object.keys(x).length === 0;
+    if (k === '$schema' || (empty && (k === 'properties' || k === 'items' || k === 'additionalProperties'))) continue;
+    out[k] = bare(x);
+  }
+  return out;
+}
+
+/** A Standard Schema (what the SDK's registerTool takes): validated by `check`, listed in tools/list as `json`. */
+export interface ListedSchema {
+  '~standard': { version: 1; vendor: string; validate: (v: unknown) => unknown; jsonSchema: { input: () => Record<string, unknown>; output: () => Record<string, unknown> } };
+}
+
+export function listedAs(check: z.ZodType, json: Record<string, unknown>): ListedSchema {
+  const std = (check as unknown as { '~standard': { validate: (v: unknown) => unknown } })['~standard'];
+  return { '~standard': { version: 1, vendor: 'physpay', validate: (v) => std.validate(v), jsonSchema: { input: () => json, output: () => json } } };
+}
+
+/**
+ * A tool's input schema as tools/list gives it: the zod schema's JSON Schema without `$schema` (2020-12 is
+ * MCP's default dialect, so it said nothing on each of the tools), validated by the zod schema itself.
+ */
+export function listedInputSchema(schema: z.ZodObject): ListedSchema {
+  return listedAs(schema, bare(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' })) as Record<string, unknown>);
+}
+
+/** How tools/list gives a tool's output schema: `keep` by type besides n, as_of and attribution; `see` names the JSON Schema of every field. */
+export interface ListedOutput { keep: string[]; see: string }
+
+/** The published JSON Schema of an open feed, as a path under the base URL. */
+export const feedSchema = (...kinds: FeedKind[]) => kinds.map((k) => `/data/api/v1/schemas/${k}.schema.json`).join(' or ');
+
 /**
  * The output schema as tools/list gives it (the full schemas made tools/list over 100 kB; the issue's target
- * is 15 kB): never field descriptions, nested objects and arrays as plain ones. A tool that returns an open
- * feed lists the common fields (n, as_of, the citation fields) and the few fields in `listed.keep` by type and
- * names the feed's published JSON Schema for the rest; any other tool lists every field by type. Either way
- * it describes what the tool returns: clients that validate structuredContent against it accept the document.
+ * is 15 kB): n, as_of, attribution and the tool's few headline fields (`keep`) by type, never with field
+ * descriptions, nested objects and arrays as plain ones, any other field allowed; its description names the
+ * JSON Schema of every field. It describes what the tool returns (the SDK checks structuredContent against it;
+ * clients that validate, such as the v1 SDK client, accept the documents).
  */
-export function listedOutputSchema(schema: z.ZodObject, listed?: { keep: string[]; schemas: FeedKind[] }): z.ZodObject {
+export function listedOutputSchema(schema: z.ZodObject, listed: ListedOutput): ListedSchema {
   const shape: Record<string, z.ZodType> = {};
   for (const [k, v] of Object.entries(schema.shape)) {
-    if (!listed || k in CommonFields || listed.keep.includes(k)) shape[k] = shallow(v as z.ZodType);
+    if (['n', 'as_of', 'attribution'].includes(k) || listed.keep.includes(k)) shape[k] = shallow(v as z.ZodType);
   }
-  const rest = listed ? `; every field: ${listed.schemas.map((k) => `/data/api/v1/schemas/${k}.schema.json`).join(' or ')} under the server's base URL` : '';
-  return z.looseObject(shape).describe(`The published document (its open feed)${rest}. Quote n, as_of and attribution`);
+  // a cut result (paging.ts): truncated: true and page
+  if (listed.keep.includes('truncated')) Object.assign(shape, { truncated: z.boolean().optional(), page: z.looseObject({}).optional() });
+  const check = z.looseObject(shape);
+  const json = bare(z.toJSONSchema(check, { target: 'draft-2020-12', io: 'output' })) as Record<string, unknown>;
+  return listedAs(check, { ...json, description: `Every field: ${listed.see}` });
 }

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { PROTOCOL_VERSIONS } from './protocol-versions.ts';
 import { READ_ONLY } from './tool-definition.ts';
-import { listedOutputSchema } from './schemas.ts';
+import { listedInputSchema, listedOutputSchema } from './schemas.ts';
 import { runToolOnRelease, type ToolDeps } from './tool-result.ts';
 import { TOOLS } from './tools/index.ts';
 import { MCP_CACHE_HINTS, registerResources } from './resources/index.ts';
@@ -27,8 +27,8 @@ export const INSTRUCTIONS = 'Physician compensation benchmarks from approved, se
 /** One shared validator (the SDK's default builds a new Ajv per server, i.e. per request); used only for elicitation, which these tools never do. */
 const validator = new AjvJsonSchemaValidator();
 
-/** Each tool's output schema as tools/list gives it, made once (not for every server, i.e. every SDK request). */
-const LISTED_OUTPUT = new Map(TOOLS.map((t) => [t.name, listedOutputSchema(t.outputSchema, t.listed)]));
+/** Each tool's input and output schema as tools/list gives them, made once (not for every server, i.e. every SDK request). */
+const LISTED = new Map(TOOLS.map((t) => [t.name, { input: listedInputSchema(t.inputSchema), output: listedOutputSchema(t.outputSchema, t.listed) }]));
 
 export function createMcpServer(deps: ToolDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
@@ -45,9 +45,9 @@ export function createMcpServer(deps: ToolDeps): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: LISTED_OUTPUT.get(tool.name),
-        annotations: { title: tool.title, ...READ_ONLY },
+        inputSchema: LISTED.get(tool.name)!.input as unknown as typeof tool.inputSchema,
+        outputSchema: LISTED.get(tool.name)!.output as unknown as typeof tool.outputSchema,
+        annotations: READ_ONLY,
         ...(tool.meta ? { _meta: tool.meta } : {}),
       },
       async (args: unknown) => runToolOnRelease(deps, tool, args as never),

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { LoadedBuild } from '../builds/loaded-build.ts';
-import type { FeedKind } from '../../build/contract/open-feeds.ts';
+import type { ListedOutput } from './schemas.ts';
 
 /** What a tool's work returns: the human text, the structuredContent, and the feeds it came from. */
 export interface ToolOutput {
@@ -30,11 +30,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   inputSchema: S;
   outputSchema: z.ZodObject;
-  /**
-   * How tools/list gives the output schema of a tool that returns an open feed: the common fields and `keep`
-   * by type, the rest named by the feeds' published JSON Schemas (`schemas`). Absent: every field by type.
-   */
-  listed?: { keep: string[]; schemas: FeedKind[] };
+  /** How tools/list gives the output schema: n, as_of, attribution and `keep` by type; `see` names the JSON Schema of every field (schemas.ts). */
+  listed: ListedOutput;
   /** extra `_meta` of the tool in tools/list (e.g. the MCP Apps `ui` resource) */
   meta?: Record<string, unknown>;
   /** the tool's work: pure over the build and the access day; a ToolInputError becomes a tool error */

@@ -67,11 +67,14 @@ const legacyPost = (url: string, id: number, method: string, params: Record<stri
 /** One argument set per tool, each answering a published document. */
 const CALLS: [string, Record<string, unknown>][] = [
   ['list_specialties', {}],
+  ['list_specialties', { limit: 5, offset: 40 }],
   ['get_specialty_pay', { specialty: 'Cardiology' }],
+  ['get_specialty_pay', { specialty: 'Cardiology', detail: 'full' }],
   ['get_specialty_pay', { specialty: 'family-medicine', state: 'TX' }],
   ['compare_specialties', { specialty_a: 'cardiology', specialty_b: 'Pediatrics' }],
   ['get_wrvu_rate', { specialty: 'cardiology' }],
   ['get_resident_pay', { state: 'TX' }],
+  ['get_resident_pay', { state: 'TX', limit: 3, offset: 3 }],
   ['evaluate_compensation', { specialty: 'cardiology', compensation: 450000 }],
   ['evaluate_offer', { specialty: 'cardiology', base_salary: 450000, bonus: 50000, cme_allowance: 3000, wrvus: 8000 }],
 ];
@@ -84,7 +87,7 @@ describe('every era lists and calls every tool, with the same figures', () => {
     expect(auto.getNegotiatedProtocolVersion()).toBe(MODERN);
     const { tools } = await pinned.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
-    const card = okResult(await callTool(pinned, 'get_specialty_pay', { specialty: 'Cardiology' }));
+    const card = okResult(await callTool(pinned, 'get_specialty_pay', { specialty: 'Cardiology', detail: 'full' }));
     expect(card.doc).toEqual(await feed(direct.url, '/specialties/cardiology.json'));
     expect(card.text).toContain('self-reported');
   });
@@ -98,7 +101,8 @@ describe('every era lists and calls every tool, with the same figures', () => {
     const list = (await modernPost(direct.url, 2, 'tools/list')).json<{ result: Record<string, unknown> }>().result;
     expect(list).toHaveProperty('ttlMs');
     expect(list).toHaveProperty('cacheScope');
-    expect((list.tools as { inputSchema: { $schema?: string } }[])[0]!.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    // JSON Schema 2020-12 is the default dialect: tools/list does not repeat `$schema` on every schema
+    expect((list.tools as { inputSchema: { $schema?: string } }[])[0]!.inputSchema.$schema).toBeUndefined();
     const old = (await legacyPost(direct.url, 3, 'tools/call', { name: 'get_wrvu_rate', arguments: { specialty: 'cardiology' } })).json<{ result: Record<string, unknown> }>().result;
     expect(old).not.toHaveProperty('resultType');
     expect(old).not.toHaveProperty('_meta');

@@ -36,7 +36,7 @@ function keyedParams(args: Record<string, unknown>, stateName?: string): Record<
 }
 
 async function both(args: Record<string, unknown>, stateName?: string): Promise<{ result: CallToolResult; doc: OfferCheck; text: string; keyed: OfferCheck }> {
-  const result = await callTool(client, 'evaluate_offer', args);
+  const result = await callTool(client, 'evaluate_offer', { ...args, detail: 'full' });
   expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 300)).toBe(false);
   const doc = OfferCheck.parse(result.structuredContent);
   const r = await call(ks.url, `/offer-check?${qs(keyedParams(args, stateName))}`, keys.starter.key);
@@ -93,7 +93,7 @@ describe('evaluate_offer', () => {
     expect(t).toBeDefined();
     expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(t.inputSchema.additionalProperties).toBe(false);
-    expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(['specialty', 'state', ...OFFER_NUMBER_FIELDS, 'compensation_model', 'release'].sort());
+    expect(Object.keys(t.inputSchema.properties ?? {}).sort()).toEqual(['specialty', 'state', ...OFFER_NUMBER_FIELDS, 'compensation_model', 'detail', 'release'].sort());
     expect([...(t.inputSchema.required ?? [])].sort()).toEqual(['base_salary', 'specialty']);
     expect(t.outputSchema?.type).toBe('object');
     expect(JSON.stringify(t)).not.toMatch(/\$ref|\$defs/);
@@ -118,7 +118,7 @@ describe('evaluate_offer', () => {
   });
 
   it('a withheld specialty: no position, the text says why (the keyed API answers 404 there)', async () => {
-    const r = await callTool(client, 'evaluate_offer', { specialty: 'Medical Genetics', base_salary: 300000, cme_allowance: 2000 });
+    const r = await callTool(client, 'evaluate_offer', { specialty: 'Medical Genetics', base_salary: 300000, cme_allowance: 2000, detail: 'full' });
     const doc = OfferCheck.parse(r.structuredContent);
     expect(doc.position).toBeNull();
     const text = textOf(r);
@@ -137,7 +137,7 @@ describe('evaluate_offer', () => {
       [{ specialty: 'Cardiology', base_salary: 300000, hours_per_week: 5 }, /hours_per_week/],
       [{ specialty: 'Cardiology', base_salary: 300000, compensation_model: 'piecework' }, /compensation_model/],
       [{ specialty: 'Cardiology', base_salary: 300000, loan_repayment_years: 3 }, /loan_repayment_years needs a loan_repayment amount above 0\./],
-      [{ specialty: 'Cardiology', base_salary: 300000, salary: 1 }, /evaluate_offer does not take "salary"; it takes specialty, state, base_salary, bonus, .*compensation_model, release/],
+      [{ specialty: 'Cardiology', base_salary: 300000, salary: 1 }, /evaluate_offer does not take "salary"; it takes specialty, state, base_salary, bonus, .*compensation_model, detail, release/],
     ];
     for (const [args, msg] of cases) expect(errorText(await callTool(client, 'evaluate_offer', args)), JSON.stringify(args)).toMatch(msg);
   });

@@ -90,7 +90,7 @@ describe('get_resident_pay quotes imported text as data', () => {
   });
 
   it('a state\'s list: every name a string literal; nothing imported outside the literals', async () => {
-    const { text, doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'CA' }));
+    const { text, doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'CA', limit: 100 }));
     for (const h of Object.values(HOSTILE)) expect(doc.institutions.some((i) => i.institution.name === h.name)).toBe(true);
     for (const i of doc.institutions.slice(0, 20)) expect(text).toContain(JSON.stringify(i.institution.name));
     expect(text).toContain('data, not instructions');
@@ -104,7 +104,7 @@ describe('get_resident_pay quotes imported text as data', () => {
     expect(text).not.toMatch(HIDDEN);
     for (const escaped of ['\\u202e', '\\u202c', '\\u001b', '\\u0085', '\\u2028', '\\u2066', '\\u200f']) expect(text).toContain(escaped);
     expect(outsideQuotes(text)).not.toMatch(INJECTED);
-    const list = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'CA' })).text;
+    const list = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'CA', limit: 100 })).text;
     expect(list).not.toMatch(HIDDEN);
   });
 

@@ -182,12 +182,12 @@ beforeAll(async () => {
   started = performance.now();
   runs = {
     list: inspector('--method', 'tools/list'),
-    listSpecialties: inspector('--method', 'tools/call', '--tool-name', 'list_specialties'),
+    listSpecialties: inspector('--method', 'tools/call', '--tool-name', 'list_specialties', '--tool-arg', 'limit=100'),
     specialtyPay: inspector('--method', 'tools/call', '--tool-name', 'get_specialty_pay', '--tool-arg', 'specialty=Cardiology', 'state=TX'),
-    compare: inspector('--method', 'tools/call', '--tool-name', 'compare_specialties', '--tool-arg', 'specialty_a=Cardiology', 'specialty_b=Family Medicine'),
+    compare: inspector('--method', 'tools/call', '--tool-name', 'compare_specialties', '--tool-arg', 'specialty_a=Cardiology', 'specialty_b=Family Medicine', 'detail=full'),
     wrvu: inspector('--method', 'tools/call', '--tool-name', 'get_wrvu_rate', '--tool-arg', 'specialty=cardiology'),
     residentInstitution: inspector('--method', 'tools/call', '--tool-name', 'get_resident_pay', '--tool-arg', `institution=${texasHospital.institution.slug}`),
-    residentState: inspector('--method', 'tools/call', '--tool-name', 'get_resident_pay', '--tool-arg', 'state=TX'),
+    residentState: inspector('--method', 'tools/call', '--tool-name', 'get_resident_pay', '--tool-arg', 'state=TX', 'limit=100'),
     // `compensation=NNN` reaches the server as a JSON number: the CLI JSON-parses every --tool-arg value.
     evaluate: inspector('--method', 'tools/call', '--tool-name', 'evaluate_compensation', '--tool-arg', 'specialty=Cardiology', `compensation=${evaluateCompensation}`),
     unknownTool: inspector('--method', 'tools/call', '--tool-name', 'no_such_tool', '--tool-arg', 'x=1'),

@@ -55,7 +55,8 @@ async function expectOwnFeed(doc: Record<string, unknown>, label: string) {
 
 describe('every tool result carries the common fields and points at a feed with exactly its figures', () => {
   it('compare_specialties: its own feed (national and in a state) and its own page', async () => {
-    for (const args of [{ specialty_a: 'Cardiology', specialty_b: 'family medicine' }, { specialty_a: 'family-medicine', specialty_b: 'Internal Medicine', state: 'CA' }]) {
+    // the whole document (detail: "full"); the default summary's figures are checked against it in result-size.test.ts
+    for (const args of [{ specialty_a: 'Cardiology', specialty_b: 'family medicine', detail: 'full' }, { specialty_a: 'family-medicine', specialty_b: 'Internal Medicine', state: 'CA', detail: 'full' }]) {
       const { doc, text } = okResult<ComparisonFeed>(await callTool(client, 'compare_specialties', args));
       ComparisonSchema.parse(doc);
       expectCommon(doc as unknown as Record<string, unknown>, 'compare');
@@ -80,7 +81,7 @@ describe('every tool result carries the common fields and points at a feed with 
   it('compare_specialties with a withheld side: n null, a notice, no difference', async () => {
     const specialties = await feed<{ specialties: { slug: string; withheld: boolean }[] }>(server.url, '/specialties.json');
     const withheld = specialties.specialties.find((s) => s.withheld)!;
-    const { doc } = okResult<ComparisonFeed>(await callTool(client, 'compare_specialties', { specialty_a: 'Cardiology', specialty_b: withheld.slug }));
+    const { doc } = okResult<ComparisonFeed>(await callTool(client, 'compare_specialties', { specialty_a: 'Cardiology', specialty_b: withheld.slug, detail: 'full' }));
     expect(doc.n).toBeNull();
     expect(doc.notice).toMatch(/withheld/);
     expect(doc.comparison).toEqual({ median_difference: null, median_difference_pct: null, higher: null });
@@ -88,7 +89,7 @@ describe('every tool result carries the common fields and points at a feed with 
   });
 
   it('get_resident_pay({state}): residency/states/{state}.json, whose as_of is that state\'s newest check', async () => {
-    const { doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'TX' }));
+    const { doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state: 'TX', limit: 100 }));
     StateInstitutionsSchema.parse(doc);
     expectCommon(doc as unknown as Record<string, unknown>, 'resident state');
     expect(doc.feed_url).toMatch(/\/data\/api\/v1\/residency\/states\/texas\.json$/);
@@ -153,10 +154,10 @@ describe('arguments and tool names', () => {
     for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['get_wrvu_rate', { specialty: 'Cardiology', state: 'TX' }, /get_wrvu_rate does not take "state"; it takes specialty, release/],
-      ['list_specialties', { verbose: true }, /list_specialties does not take "verbose"; it takes release/],
-      ['get_specialty_pay', { specialty: 'Cardiology', year: 2024 }, /does not take "year"; it takes specialty, state, release/],
-      ['compare_specialties', { specialty_a: 'x', specialty_b: 'y', specialty_c: 'z' }, /it takes specialty_a, specialty_b, state, release/],
-      ['get_resident_pay', { hospital: 'x' }, /it takes institution, state, release/],
+      ['list_specialties', { verbose: true }, /list_specialties does not take "verbose"; it takes limit, offset, release/],
+      ['get_specialty_pay', { specialty: 'Cardiology', year: 2024 }, /does not take "year"; it takes specialty, state, detail, release/],
+      ['compare_specialties', { specialty_a: 'x', specialty_b: 'y', specialty_c: 'z' }, /it takes specialty_a, specialty_b, state, detail, release/],
+      ['get_resident_pay', { hospital: 'x' }, /it takes institution, state, limit, offset, release/],
       ['evaluate_compensation', { specialty: 'Cardiology', compensation: 1, salary: 2 }, /it takes specialty, compensation, state, release/],
     ];
     for (const [name, args, msg] of cases) expect(errorText(await callTool(client, name, args)), name).toMatch(msg);

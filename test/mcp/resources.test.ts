@@ -247,15 +247,16 @@ describe('cache hints: the feeds\' one-hour public caching, on 2026-07-28 result
 
 describe('tool results link their feed (and its CSV) as resource_links that resolve', () => {
   const inst = () => institutions.institutions[0]!.institution;
+  // the whole documents (limit: 100, detail: "full"): each equals the resource its link reads
   const calls = (): [string, Record<string, unknown>, number][] => [
-    ['list_specialties', {}, 2],
-    ['get_specialty_pay', { specialty: 'Cardiology' }, 1],
+    ['list_specialties', { limit: 100 }, 2],
+    ['get_specialty_pay', { specialty: 'Cardiology', detail: 'full' }, 1],
     ['get_specialty_pay', { specialty: 'OB/GYN', state: 'TX' }, 1],
-    ['compare_specialties', { specialty_a: 'cardiology', specialty_b: 'pediatrics' }, 1],
-    ['compare_specialties', { specialty_a: 'cardiology', specialty_b: 'pediatrics', state: 'CA' }, 1],
+    ['compare_specialties', { specialty_a: 'cardiology', specialty_b: 'pediatrics', detail: 'full' }, 1],
+    ['compare_specialties', { specialty_a: 'cardiology', specialty_b: 'pediatrics', state: 'CA', detail: 'full' }, 1],
     ['get_wrvu_rate', { specialty: 'ENT' }, 1],
     ['get_resident_pay', { institution: inst().slug }, 1],
-    ['get_resident_pay', { state: 'TX' }, 1],
+    ['get_resident_pay', { state: 'TX', limit: 100 }, 1],
     ['evaluate_compensation', { specialty: 'cardiology', compensation: 500000, state: 'CA' }, 1],
   ];
 

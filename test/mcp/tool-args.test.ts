@@ -59,7 +59,7 @@ describe('amounts that are not a year\'s pay are refused, not ranked', () => {
     expect(errorText(await callTool(client, 'evaluate_offer', { specialty: 'Cardiology', base_salary: 5_000, bonus: 2_000, call_pay: 500 })))
       .toMatch(/^base_salary \+ bonus \+ call_pay \(7500\) is under \$10,000/);
     // a small base with a productivity bonus is a year's pay
-    const ok = OfferCheck.parse(okResult(await callTool(client, 'evaluate_offer', { specialty: 'Cardiology', base_salary: 5_000, bonus: 400_000 })).doc);
+    const ok = OfferCheck.parse(okResult(await callTool(client, 'evaluate_offer', { specialty: 'Cardiology', base_salary: 5_000, bonus: 400_000, detail: 'full' })).doc);
     expect(ok.total_compensation).toBe(405_000);
   });
 });
@@ -138,7 +138,8 @@ describe('years of experience', () => {
 
   it('evaluate_offer says so too', async () => {
     const { text, doc } = okResult(await callTool(client, 'evaluate_offer', { specialty: 'Cardiology', base_salary: 400_000 }));
-    expect(OfferCheck.parse(doc).experience_levels).toBe('all');
+    expect((doc as { experience_levels?: string }).experience_levels).toBe('all');
+    expect(OfferCheck.parse(okResult(await callTool(client, 'evaluate_offer', { specialty: 'Cardiology', base_salary: 400_000, detail: 'full' })).doc).experience_levels).toBe('all');
     expect(text).toContain(ALL_EXPERIENCE_TEXT);
   });
 

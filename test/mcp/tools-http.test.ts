@@ -72,23 +72,25 @@ describe('tools/list', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const props = (n: string) => Object.keys(byName[n]!.inputSchema.properties ?? {}).sort();
     const required = (n: string) => [...(byName[n]!.inputSchema.required ?? [])].sort();
-    expect(props('list_specialties')).toEqual(['release']); // every tool takes an optional release
-    expect(props('get_specialty_pay')).toEqual(['release', 'specialty', 'state']);
+    expect(props('list_specialties')).toEqual(['limit', 'offset', 'release']); // every tool takes an optional release
+    expect(props('get_specialty_pay')).toEqual(['detail', 'release', 'specialty', 'state']);
     expect(required('get_specialty_pay')).toEqual(['specialty']);
-    expect(props('compare_specialties')).toEqual(['release', 'specialty_a', 'specialty_b', 'state']);
+    expect(props('compare_specialties')).toEqual(['detail', 'release', 'specialty_a', 'specialty_b', 'state']);
     expect(required('compare_specialties')).toEqual(['specialty_a', 'specialty_b']);
     expect(props('get_wrvu_rate')).toEqual(['release', 'specialty']);
     expect(required('get_wrvu_rate')).toEqual(['specialty']);
-    expect(props('get_resident_pay')).toEqual(['institution', 'release', 'state']);
+    expect(props('get_resident_pay')).toEqual(['institution', 'limit', 'offset', 'release', 'state']);
     expect(required('get_resident_pay')).toEqual([]);
     expect(props('evaluate_compensation')).toEqual(['compensation', 'release', 'specialty', 'state']);
     expect(required('evaluate_compensation')).toEqual(['compensation', 'specialty']);
     expect(props('evaluate_offer')).toEqual(expect.arrayContaining(['base_salary', 'bonus', 'call_pay', 'compensation_model', 'release', 'specialty', 'state', 'wrvus']));
     expect(required('evaluate_offer')).toEqual(['base_salary', 'specialty']);
-    // Every output schema carries the spec's common fields at its top level (compare_specialties too).
+    // Every output schema lists the fields to quote (n, as_of, attribution) at its top level (compare_specialties
+    // too), not the other common fields (tools/list's weight: the named JSON Schema has them).
     for (const n of TOOL_NAMES) {
       const out = Object.keys(byName[n]!.outputSchema!.properties ?? {});
-      expect(out, n).toEqual(expect.arrayContaining(['n', 'as_of', 'citation_url', 'methodology_url', 'license', 'license_url', 'notice', 'attribution']));
+      expect(out, n).toEqual(expect.arrayContaining(['n', 'as_of', 'attribution']));
+      expect(out, n).not.toContain('license_url');
     }
     expect(Object.keys(byName.compare_specialties!.outputSchema!.properties ?? {})).toEqual(expect.arrayContaining(['comparison', 'specialty_a', 'specialty_b']));
     // a tool returning an open feed names the feed's published JSON Schema for the fields it does not list
@@ -108,7 +110,7 @@ describe('tools/list', () => {
 
 describe('happy paths: structuredContent is the open feed of the same server and day', () => {
   it('list_specialties', async () => {
-    const { text, doc } = okResult<SpecialtiesFeed>(await callTool(client, 'list_specialties'));
+    const { text, doc } = okResult<SpecialtiesFeed>(await callTool(client, 'list_specialties', { limit: 100 }));
     expect(doc).toEqual(specialties);
     expect(doc.specialties.length).toBe(doc.count);
     expect(text).toContain(`${doc.count} specialties`);
@@ -125,7 +127,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
     const expected = await feed<SpecialtyFeed>(url, '/specialties/cardiology.json');
     expect(expected.withheld).toBe(false);
     for (const specialty of ['cardiology', 'Cardiology', '  CARDIOLOGY ']) {
-      const { text, doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty }));
+      const { text, doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty, detail: 'full' }));
       expect(doc, specialty).toEqual(expected);
       expect(text).toMatch(/^Cardiology \(United States\): median total compensation /);
       expectFigures(text, doc);
@@ -135,7 +137,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
     }
     // A common spelling answers the canonical document.
     const obgyn = await feed<SpecialtyFeed>(url, '/specialties/obstetrics-gynecology.json');
-    const { doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'OB/GYN' }));
+    const { doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'OB/GYN', detail: 'full' }));
     expect(doc).toEqual(obgyn);
   });
 
@@ -156,7 +158,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
 
   it('get_specialty_pay: an empty-looking state means national', async () => {
     const expected = await feed<SpecialtyFeed>(url, '/specialties/cardiology.json');
-    const { doc } = okResult(await callTool(client, 'get_specialty_pay', { specialty: 'cardiology', state: '  ' }));
+    const { doc } = okResult(await callTool(client, 'get_specialty_pay', { specialty: 'cardiology', state: '  ', detail: 'full' }));
     expect(doc).toEqual(expected);
   });
 
@@ -164,7 +166,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
     const a = await feed<SpecialtyFeed>(url, '/specialties/cardiology.json');
     const b = await feed<SpecialtyFeed>(url, '/specialties/family-medicine.json');
     const r = okResult<{ specialty_a: SpecialtyFeed; specialty_b: SpecialtyFeed; comparison: Record<string, unknown> }>(
-      await callTool(client, 'compare_specialties', { specialty_a: 'Cardiology', specialty_b: 'family-medicine' }),
+      await callTool(client, 'compare_specialties', { specialty_a: 'Cardiology', specialty_b: 'family-medicine', detail: 'full' }),
     );
     expect(r.doc.specialty_a).toEqual(a);
     expect(r.doc.specialty_b).toEqual(b);
@@ -185,7 +187,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
     const a = await feed<SpecialtyStateFeed>(url, '/specialties/family-medicine/states/california.json');
     const b = await feed<SpecialtyStateFeed>(url, '/specialties/internal-medicine/states/california.json');
     const r = okResult<{ specialty_a: SpecialtyStateFeed; specialty_b: SpecialtyStateFeed; comparison: { median_difference: number | null } }>(
-      await callTool(client, 'compare_specialties', { specialty_a: 'family medicine', specialty_b: 'Internal Medicine', state: 'CA' }),
+      await callTool(client, 'compare_specialties', { specialty_a: 'family medicine', specialty_b: 'Internal Medicine', state: 'CA', detail: 'full' }),
     );
     expect(r.doc.specialty_a).toEqual(a);
     expect(r.doc.specialty_b).toEqual(b);
@@ -226,7 +228,7 @@ describe('happy paths: structuredContent is the open feed of the same server and
     const ofState = institutions.institutions.filter((i) => i.institution.state.slug === 'california');
     expect(ofState.length).toBeGreaterThan(5);
     for (const state of ['CA', 'california', 'California']) {
-      const { text, doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state }));
+      const { text, doc } = okResult<StateInstitutionsFeed>(await callTool(client, 'get_resident_pay', { state, limit: 100 }));
       expect(doc).toEqual(await feed<StateInstitutionsFeed>(url, '/residency/states/california.json'));
       const list = doc.institutions;
       expect(doc.count).toBe(ofState.length);
@@ -308,7 +310,7 @@ describe('withheld figures: null with the notice, never estimated', () => {
     const listed = specialties.specialties.find((s) => s.slug === 'medical-genetics')!;
     expect(listed.withheld).toBe(true);
     const expected = await feed<SpecialtyFeed>(url, '/specialties/medical-genetics.json');
-    const { text, doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'Medical Genetics' }));
+    const { text, doc } = okResult<SpecialtyFeed>(await callTool(client, 'get_specialty_pay', { specialty: 'Medical Genetics', detail: 'full' }));
     expect(doc).toEqual(expected);
     expect(doc.withheld).toBe(true);
     expect(doc.n).toBeNull();
@@ -367,7 +369,7 @@ describe('withheld figures: null with the notice, never estimated', () => {
 
   it('compare_specialties with a withheld side computes no difference', async () => {
     const r = okResult<{ specialty_b: SpecialtyFeed; comparison: Record<string, unknown> }>(
-      await callTool(client, 'compare_specialties', { specialty_a: 'cardiology', specialty_b: 'medical-genetics' }),
+      await callTool(client, 'compare_specialties', { specialty_a: 'cardiology', specialty_b: 'medical-genetics', detail: 'full' }),
     );
     expect(r.doc.specialty_b).toEqual(await feed(url, '/specialties/medical-genetics.json'));
     expect(r.doc.comparison).toEqual({ median_difference: null, median_difference_pct: null, higher: null });
@@ -414,9 +416,9 @@ describe('many clients at once', () => {
       const rounds = await Promise.all(clients.map(async (c, i) => {
         const s = slugs[i]!;
         const [pay, wrvu, pay2] = await Promise.all([
-          callTool(c, 'get_specialty_pay', { specialty: s }),
+          callTool(c, 'get_specialty_pay', { specialty: s, detail: 'full' }),
           callTool(c, 'get_wrvu_rate', { specialty: s }),
-          callTool(c, 'get_specialty_pay', { specialty: s }),
+          callTool(c, 'get_specialty_pay', { specialty: s, detail: 'full' }),
         ]);
         return { s, pay: okResult<SpecialtyFeed>(pay), wrvu: okResult<WrvuFeed>(wrvu), pay2: okResult<SpecialtyFeed>(pay2) };
       }));

@@ -32,11 +32,12 @@ export interface KeyedToolDefinition {
 }
 
 const specialty = z.string().min(1).max(200).describe('Specialty name, e.g. "Cardiology" (common spellings are accepted)');
-const state = z.string().min(1).max(200).optional().describe('Optional: a full US state name such as "Texas" or "District of Columbia" (not a two-letter code). Falls back to the region, then national, when the state has fewer than 5 reports');
+const state = z.string().min(1).max(200).optional().describe('Optional full US state name, e.g. "Texas" (not a code); under 5 reports falls back to the region, then national');
 const region = z.string().min(1).max(200).optional().describe(`Optional Census region: ${REGIONS.join(', ')}`);
-const practiceSetting = z.string().min(1).max(200).optional().describe(`Optional filter: ${PRACTICE_SETTINGS.join(', ')}`);
-const employmentType = z.string().min(1).max(200).optional().describe(`Optional filter: ${EMPLOYMENT_TYPES.join(', ')}`);
-const year = (which: string) => z.number().int().optional().describe(`Optional, Enterprise plan only: ${which} compensation year of a custom range (four digits)`);
+// the lists are in the error a wrong value gets (the keyed API's 400), not repeated in every tool's schema
+const practiceSetting = z.string().min(1).max(200).optional().describe(`Optional filter, e.g. "${PRACTICE_SETTINGS[0]}" (a wrong value gets the list)`);
+const employmentType = z.string().min(1).max(200).optional().describe(`Optional filter, e.g. "${EMPLOYMENT_TYPES[0]}" (a wrong value gets the list)`);
+const year = (which: string) => z.number().int().optional().describe(`Enterprise: ${which} compensation year of a range`);
 
 const scopeArgs = {
   specialty, state, region, practice_setting: practiceSetting, employment_type: employmentType, year_start: year('first'), year_end: year('last'),

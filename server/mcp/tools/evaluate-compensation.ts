@@ -3,7 +3,7 @@ import { payPosition, payPositionMethod, standardGrid } from '../../../build/com
 import type { SpecialtyPayDocument } from '../../../build/contract/open-feeds.ts';
 import { specialtyPayDoc, ToolInputError } from '../lookup.ts';
 import { annualPayIssue, MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
-import { PayEvaluationOutput, toolArgs } from '../schemas.ts';
+import { feedSchema, PayEvaluationOutput, toolArgs } from '../schemas.ts';
 import { evaluationText } from '../text.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
@@ -41,13 +41,14 @@ export function evaluateAgainst(d: SpecialtyPayDocument, compensation: number): 
 export const evaluateCompensationTool = defineTool({
   name: 'evaluate_compensation',
   title: 'Where does this pay fall?',
-  description: 'Estimate where an annual total compensation falls for a specialty, nationally or in one state: the percentile, interpolated between the published percentiles (P10, P25, median, P75, P90) of the same document get_specialty_pay returns, and the band it lies in. Uses published figures only, never individual reports; outside P10-P90 (or P25-P75 when P10/P90 are withheld) only the band is given. The figures pool all experience levels (no breakdown by years in practice is published): say so when the asker gave their experience. Quote n, as_of and the attribution.',
+  description: 'Where an annual total compensation falls for a specialty, nationally or in a state: its percentile, interpolated between the published P10, P25, median, P75 and P90 (as get_specialty_pay), and its band; outside them only the band. Figures pool all experience levels (none by years in practice): say so when the asker gave theirs.',
   inputSchema: toolArgs('evaluate_compensation', {
     specialty: specialtyArg,
-    compensation: z.number().positive().max(MAX_ANNUAL_PAY).describe(`Annual total compensation in US dollars, e.g. 350000 (not 350 for $350k, not an hourly rate): from ${MIN_ANNUAL_PAY} to ${MAX_ANNUAL_PAY}`),
+    compensation: z.number().positive().max(MAX_ANNUAL_PAY).describe(`USD a year, e.g. 350000 (not 350 for $350k, not hourly): from ${MIN_ANNUAL_PAY}`),
     state: stateArg,
   }),
   outputSchema: PayEvaluationOutput,
+  listed: { keep: ['specialty', 'scope', 'state', 'compensation', 'experience_levels', 'percentile', 'band', 'percentiles', 'withheld'], see: `the common fields of ${feedSchema('specialty')}, basis, band bounds, method` },
   meta: { ui: { resourceUri: 'ui://physpay/pay-chart.html' }, 'ui/resourceUri': 'ui://physpay/pay-chart.html' },
   work: ({ specialty, compensation, state }, build, day) => {
     const issue = annualPayIssue(compensation);

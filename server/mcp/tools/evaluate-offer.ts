@@ -5,30 +5,71 @@
 import { z } from 'zod';
 import { evaluateOffer, OfferInputError } from '../../../build/compute/offer-check.ts';
 import { OFFER_NUMBER_FIELDS, OfferCheck, offerNumberSchema, type Offer, type OfferNumberField } from '../../../build/contract/offer-check.ts';
-import { COMPENSATION_MODELS, COMPENSATION_MODEL_VALUES } from '../../../build/contract/offer-terms.ts';
+import { COMPENSATION_MODEL_VALUES } from '../../../build/contract/offer-terms.ts';
+import { DEFAULT_CONTRACT_YEARS } from '../../../build/contract/offer-check.ts';
+import { FTE_HOURS } from '../../../build/compute/stats.ts';
+import { MIN_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
 import { offerDocuments } from '../../open-data/offer-documents.ts';
 import { resolveEntity, ToolInputError } from '../lookup.ts';
-import { offerText } from '../offer-text.ts';
+import { offerText, type OfferAnswer } from '../offer-text.ts';
 import { toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
 import { PAY_CHART_TOOL_META } from '../apps/index.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
 
-const numbers = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => [f, f === 'base_salary' ? offerNumberSchema(f) : offerNumberSchema(f).optional()])) as
-  { base_salary: z.ZodNumber } & Record<Exclude<OfferNumberField, 'base_salary'>, z.ZodOptional<z.ZodNumber>>;
+/**
+ * The tool's short word on each number (tools/list's weight; the keyed API's OpenAPI keeps the long ones):
+ * the limits are OFFER_NUMBERS' own, in the schema.
+ */
+const SHORT: Record<OfferNumberField, string> = {
+  base_salary: `USD a year; with bonus and call pay at least ${MIN_ANNUAL_PAY} (420000, not 420 or hourly)`,
+  bonus: 'USD a year', call_pay: 'USD a year', cme_allowance: 'USD a year',
+  signing_bonus: 'USD once', retention_bonus: 'USD once', relocation: 'USD once', loan_repayment: 'USD in all',
+  loan_repayment_years: 'default: contract_years', contract_years: `one-time payments are spread over it (default ${DEFAULT_CONTRACT_YEARS})`,
+  hours_per_week: `under ${FTE_HOURS}: pay scaled to ${FTE_HOURS} hours`, wrvus: 'a year: gives pay per wRVU', wrvu_conversion_rate: 'USD per wRVU',
+  pto_weeks: 'weeks off a year', call_nights_per_month: '0 = no call', non_compete_miles: '0 = none', non_compete_years: 'years', partnership_track_years: '0 = no track',
+};
+
+const numbers = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
+  const t = offerNumberSchema(f).describe(SHORT[f]);
+  return [f, f === 'base_salary' ? t : t.optional()];
+})) as { base_salary: z.ZodNumber } & Record<Exclude<OfferNumberField, 'base_salary'>, z.ZodOptional<z.ZodNumber>>;
+
+/**
+ * The summary (without `detail: "full"`): the published ranges of the parts the offer does not give are left
+ * out (components and terms; `missing` still names what most offers have and this one lacks), so that a
+ * small offer's result stays small; everything the offer gives is checked as in the full answer.
+ */
+function offerSummary(a: OfferCheck): { answer: OfferAnswer; left_out: string[] } {
+  const left_out: string[] = [];
+  const components = a.components.filter((c) => c.amount !== null);
+  const absent = a.components.filter((c) => c.amount === null).map((c) => c.component);
+  if (absent.length) left_out.push(`components not in the offer (${absent.join(', ')})`);
+  const t = a.terms;
+  const given: Partial<OfferCheck['terms']> = {};
+  if (t.pto_weeks.value !== null) given.pto_weeks = t.pto_weeks;
+  if (t.call_nights_per_month.value !== null) given.call_nights_per_month = t.call_nights_per_month;
+  if (t.non_compete.miles !== null || t.non_compete.years !== null) given.non_compete = t.non_compete;
+  if (t.partnership_track.years !== null) given.partnership_track = t.partnership_track;
+  const notGiven = Object.keys(t).filter((k) => !(k in given));
+  if (notGiven.length) left_out.push(`terms not in the offer (${notGiven.join(', ')})`);
+  return { answer: { ...a, components, terms: given }, left_out };
+}
 
 export const evaluateOfferTool = defineTool({
   name: 'evaluate_offer',
   title: 'Check a whole job offer',
-  description: 'Check a whole physician job offer against the published figures of its specialty, nationally or in a state: where the total (base salary + bonus + call pay; the full-time equivalent when hours_per_week is given) falls among the published percentiles (the state\'s when published, else national, saying which); each money component (call pay, sign-on and retention bonus, relocation, loan repayment, CME allowance) against its published P25/median/P75; weeks off, call nights, non-compete and partnership track against theirs; the first-year and steady-state values (one-time payments spread over contract_years, default 3); the implied total pay per wRVU when wrvus are given, against the specialty\'s $/wRVU and the pay model\'s median conversion rate; and what most offers in the specialty include that this one leaves out. Published figures only, never individual reports, pooling all experience levels (no breakdown by years in practice is published). Quote n, as_of and the attribution (and the state figures\' attribution when given).',
+  description: 'Check a whole physician job offer against its specialty\'s published figures (the state\'s when published, else national, saying which): where the total (base + bonus + call pay; full-time equivalent with hours_per_week) falls among the percentiles; each money component against its published P25/median/P75; weeks off, call nights, non-compete and partnership track; first-year and steady-state value (one-time payments over contract_years); pay per wRVU with wrvus; what most offers include that this one lacks. Pools all experience levels.',
   inputSchema: toolArgs('evaluate_offer', {
     specialty: specialtyArg,
     state: stateArg,
     ...numbers,
-    compensation_model: z.enum(COMPENSATION_MODEL_VALUES).optional().describe(`Optional pay model: ${COMPENSATION_MODELS.map((m) => `${m.value} (${m.label})`).join(', ')}`),
+    compensation_model: z.enum(COMPENSATION_MODEL_VALUES).optional().describe('Pay model'),
+    detail: z.enum(['summary', 'full']).optional().describe('"full": also the ranges of parts not in the offer'),
   }),
   outputSchema: OfferCheck,
+  listed: { keep: ['specialty', 'scope_used', 'total_compensation', 'position', 'components', 'terms', 'value', 'productivity', 'missing', 'state_source', 'truncated'], see: 'the OfferCheck of /api/v1/openapi.json (the answer of /api/v1/offer-check)' },
   meta: PAY_CHART_TOOL_META,
   work: (args, build, day) => {
     const sp = resolveEntity(build, 'specialty', args.specialty);
@@ -44,6 +85,11 @@ export const evaluateOfferTool = defineTool({
       if (err instanceof OfferInputError) throw new ToolInputError(`${err.message}.`);
       throw err;
     }
-    return { text: offerText(a), structured: a, links: [...feedLinks(build, a), ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])] };
+    const links = [...feedLinks(build, a), ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])];
+    if (args.detail === 'full') return { text: offerText(a), structured: a, links };
+    const { answer, left_out } = offerSummary(a);
+    if (!left_out.length) return { text: offerText(a), structured: a, links };
+    const out = { ...answer, truncated: true as const, page: { left_out, next: { ...args, detail: 'full' } } };
+    return { text: offerText(answer, { left_out }), structured: out, links };
   },
 });

@@ -1,19 +1,26 @@
 import { SpecialtiesFeed } from '../../../build/contract/open-feeds.ts';
 import { specialtiesDoc } from '../lookup.ts';
 import { specialtiesText } from '../text.ts';
-import { toolArgs } from '../schemas.ts';
+import { feedSchema, toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
+import { fullLinks, pageArgs, pageOf } from '../paging.ts';
+
+/** Specialties per page: the default keeps the result under 8 kB (README, "Weight"). */
+export const SPECIALTIES_PAGE = { def: 10, max: 100 } as const;
 
 export const listSpecialtiesTool = defineTool({
   name: 'list_specialties',
   title: 'List physician specialties',
-  description: 'List every physician specialty with its slug, national median total compensation, 25th and 75th percentiles and report count (n). Use the slugs or names with get_specialty_pay, compare_specialties and get_wrvu_rate. Figures are from approved, self-reported salary reports (CC BY 4.0).',
-  inputSchema: toolArgs('list_specialties', {}),
+  description: `Physician specialties by name with slug, national median total compensation, 25th/75th percentiles and n, a page at a time (default ${SPECIALTIES_PAGE.def}; truncated and page.next when there are more). Use a slug or name in the other tools.`,
+  inputSchema: toolArgs('list_specialties', pageArgs('specialties', SPECIALTIES_PAGE.def, SPECIALTIES_PAGE.max)),
   outputSchema: SpecialtiesFeed,
-  listed: { keep: ['count', 'specialties'], schemas: ['specialties'] },
-  work: (_args, build, day) => {
+  listed: { keep: ['count', 'specialties', 'truncated'], see: feedSchema('specialties') },
+  work: (args, build, day) => {
     const doc = specialtiesDoc(build, day);
-    return { text: specialtiesText(doc), structured: doc, links: feedLinks(build, doc) };
+    const links = feedLinks(build, doc);
+    const { items, page } = pageOf(doc.specialties, args, SPECIALTIES_PAGE.def, fullLinks(build.baseUrl, links), 'specialties');
+    const out = page ? { ...doc, specialties: items, truncated: true as const, page } : doc;
+    return { text: specialtiesText(out, page), structured: out, links };
   },
 });
