@@ -174,7 +174,7 @@ describe('citation pages', () => {
       }));
     }
     expect(problems.slice(0, 30)).toEqual([]);
-    expect(kinds.size).toBe(9); // every feed kind the build writes (comparisons are derived by the server: test/mcp/interfaces.test.ts)
+    expect(kinds.size).toBe(10); // every feed kind the build writes (comparisons are derived by the server: test/mcp/interfaces.test.ts)
     expect(checkedFigures).toBeGreaterThan(20_000);
     expect(withheldShown).toBeGreaterThan(100); // the golden data has thin cells, so withheld figures really occur
     expect(notYetPages).toBeGreaterThan(0); // and specialties below the national floor

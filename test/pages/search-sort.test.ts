@@ -80,6 +80,36 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     await context.close();
   });
 
+  it('a PGY level page (/residency/pgy/3) sorts by adjusted pay and by hospital at 390 px; its level menu and state list are plain links', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${s.url}/residency/pgy/3`);
+    expect(await page.locator('h1').textContent()).toBe('PGY-3 resident salaries by teaching hospital');
+    const menu = page.getByRole('navigation', { name: 'Postgraduate year' });
+    expect(await menu.getByRole('link', { name: 'PGY-1' }).getAttribute('href')).toBe('/residency');
+    expect(await menu.locator('[aria-current="page"]').textContent()).toBe('PGY-3');
+    const table = page.locator('table[data-sortable]');
+    const col = (k: number) => table.locator(`tbody tr td:nth-child(${k}), tbody tr th:nth-child(${k})`).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value') ?? c.textContent!.trim()));
+    const adjusted = table.locator('thead th').nth(5);
+    await adjusted.getByRole('button').click();
+    await adjusted.getByRole('button').click();
+    expect(await adjusted.getAttribute('aria-sort')).toBe('descending');
+    const desc = (await col(6)).filter((v) => v !== 'null').map(Number);
+    expect(desc.length).toBeGreaterThan(20);
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    await page.screenshot({ path: join(OUT, 'residency-level-sorted-390.png') });
+    const name = table.locator('thead th').nth(1);
+    await name.getByRole('button').click();
+    const names = await col(2);
+    expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect(errors).toEqual([]);
+    await Promise.all([page.waitForURL(`${s.url}/residency/pgy/3/texas`), page.locator('#states-h + ul').getByRole('link', { name: 'Texas' }).click()]);
+    expect(await page.locator('h1').textContent()).toBe('PGY-3 resident salaries in Texas');
+    await context.close();
+  });
+
   it('without JavaScript: no search box, tables in their default order', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
