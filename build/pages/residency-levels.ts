@@ -16,6 +16,12 @@ type Row = ResidencyLevelFeed['institutions'][number];
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const TOP = 15;
 
+/** A link to one of our URLs that may carry a #fragment (layout's href keeps path and query only). */
+function linkTo(site: SiteContext, url: string, text: string, extra: Record<string, string> = {}): string {
+  const [u, frag] = url.split('#');
+  return `<a${attrs({ href: `${href(u!, site.baseUrl)}${frag ? `#${frag}` : ''}`, ...extra })}>${esc(text)}</a>`;
+}
+
 /** The levels' CSV (every hospital at every level). */
 export const levelsCsvUrl = (site: Pick<SiteContext, 'baseUrl'>) => `${site.baseUrl}/data/api/v1/residency/pgy-levels.csv`;
 
@@ -29,7 +35,7 @@ export function levelNav(site: SiteContext, current: number, max: number, target
   for (let pgy = 1; pgy <= max; pgy++) {
     const url = target(pgy);
     if (url === null) continue;
-    items.push(`<li>${pgy === current ? `<a${attrs({ href: href(url, site.baseUrl), 'aria-current': 'page' })}>PGY-${pgy}</a>` : link(site, url, `PGY-${pgy}`)}</li>`);
+    items.push(`<li>${linkTo(site, url, `PGY-${pgy}`, pgy === current ? { 'aria-current': 'page' } : {})}</li>`);
   }
   return `<nav class="levels" aria-label="Postgraduate year"><ul>${items.join('')}</ul></nav>`;
 }
@@ -125,7 +131,7 @@ ${metaLine(f, null)}
 ${residencyCaveat(site)}
 ${table(`Teaching hospitals in ${st.name} by cost-of-living-adjusted PGY-${n} salary`, ['State rank', 'Teaching hospital', 'City', 'Year', `PGY-${n} salary`, `PGY-${n} adjusted`, 'National rank'], rows(site, f, list, true), { numericFrom: 4 })}
 <p class="meta">${esc(adjustNote(n))}</p>
-<p>${link(site, `${site.baseUrl}${pagePaths.residencyLevel(n)}`, `PGY-${n} in every state`)} · ${link(site, `${site.baseUrl}${pagePaths.state(stateSlug)}#residency`, `Every teaching hospital in ${st.name}`)}</p>
+<p>${link(site, `${site.baseUrl}${pagePaths.residencyLevel(n)}`, `PGY-${n} in every state`)} · ${linkTo(site, `${site.baseUrl}${pagePaths.state(stateSlug)}#residency`, `Every teaching hospital in ${st.name}`)}</p>
 ${citeBlock(site, f, 'attr', { heading: `Cite the PGY-${n} data`, csv: levelsCsvUrl(site) })}
 </article>`;
   return page(site, {

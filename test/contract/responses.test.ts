@@ -133,7 +133,7 @@ describe('the served documents are the committed ones', () => {
     }
     // the open data contract does not need a build, and the feed schemas are served at their $id
     expect((await request(empty.url, '/data/api/v1/openapi.json')).json()).toEqual(DOCS.open);
-    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution', 'stateInstitutions', 'comparison']) {
+    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution', 'stateInstitutions', 'residencyLevel', 'comparison']) {
       const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/schemas', `${kind}.schema.json`), 'utf8'));
       const r = await request(main.url, committed.$id);
       expect(r.status, committed.$id).toBe(200);
@@ -157,6 +157,8 @@ const openPaths = () => ({
   '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
   '/specialty-offer-components.csv': { ok: '/specialty-offer-components.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
+  '/residency/pgy-levels.csv': { ok: '/residency/pgy-levels.csv', alias: null, bad: null, unknown: null },
+  '/residency/pgy/{pgy}.json': { ok: '/residency/pgy/3.json', alias: null, bad: null, unknown: '/residency/pgy/99.json' },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
   '/residency/states/{state}.json': { ok: '/residency/states/texas.json', alias: '/residency/states/TX.json', bad: '/residency/states/%zz.json', unknown: '/residency/states/texsa.json' },
   '/compare/{slug}/{other}.json': { ok: '/compare/cardiology/family-medicine.json', alias: '/compare/CARDIOLOGY/fm.json', bad: '/compare/%zz/family-medicine.json', unknown: '/compare/cardiology/famliy-medicine.json' },
