@@ -449,8 +449,8 @@ export const pagePaths = {
   institutionsIndex: () => '/residency',
   /** one PGY level across teaching hospitals: PGY-1's is the residency index */
   residencyLevel: (pgy: number) => (pgy === 1 ? '/residency' : `/residency/pgy/${pgy}`),
-  /** one PGY level (2 and up) in one state; PGY-1 in a state is the state page's residency section */
-  residencyLevelState: (pgy: number, stateSlug: string) => `/residency/pgy/${pgy}/${stateSlug}`,
+  /** one state's teaching hospitals at every PGY level */
+  residencyLevelsState: (stateSlug: string) => `/residency/levels/${stateSlug}`,
   methodology: () => '/methodology',
   license: () => '/license',
 };

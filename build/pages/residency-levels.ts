@@ -1,12 +1,13 @@
 /**
- * Resident pay at one postgraduate year across teaching hospitals (residency/pgy/{n}.json, n >= 2):
- *   /residency/pgy/{n}          every hospital whose scale has PGY-n, nationally
- *   /residency/pgy/{n}/{state}  the same hospitals of one state
- * Static pages, one per level and per level and state, linked from a level menu (PGY-1 is /residency, and in
- * a state the state page's residency section), so every view is a plain link: no query string, no script.
- * Figures keep their path in the level feed (institutions[i]) whatever order a table shows them in.
+ * Resident pay at each postgraduate year across teaching hospitals:
+ *   /residency/pgy/{n}          every hospital whose scale has PGY-n, nationally (residency/pgy/{n}.json, n >= 2)
+ *   /residency/levels/{state}   every hospital of one state at every level, one column per level (PGY-1 from
+ *                               residency/institutions.json, each later level from its own feed)
+ * Static pages linked from a level menu (PGY-1 is /residency) and a list of states, so every view is a plain
+ * link: no query string, no script. Figures keep their path in their feed (institutions[i]) whatever order a
+ * table shows them in; a cell of another feed than its page's names that feed itself (data-feed).
  */
-import { pagePaths, type ResidencyLevelFeed } from '../contract/open-feeds.ts';
+import { pagePaths, type InstitutionsFeed, type ResidencyLevelFeed } from '../contract/open-feeds.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
@@ -100,8 +101,9 @@ ${figure(chart, `${adjustNote(n)} Among ${newestYear} scales.`)}
 <h2>Every teaching hospital with a PGY-${n} salary</h2>
 ${table(`Teaching hospitals by cost-of-living-adjusted PGY-${n} salary`, ['Rank', 'Teaching hospital', 'State', 'Year', `PGY-${n} salary`, `PGY-${n} adjusted`, 'State rank'], rows(site, f, order, false), { numericFrom: 4 })}
 <p class="meta">${esc(adjustNote(n))}</p>
-<h2 id="states-h">PGY-${n} by state</h2>
-<ul class="columns">${states.map((s) => `<li>${link(site, `${site.baseUrl}${pagePaths.residencyLevelState(n, s.slug)}`, s.name)} (${esc(s.count)})</li>`).join('')}</ul>
+<h2 id="states-h">By state</h2>
+<p>Each state's hospitals at every PGY level side by side (in brackets: how many have a PGY-${n} salary).</p>
+<ul class="columns">${states.map((s) => `<li>${link(site, `${site.baseUrl}${pagePaths.residencyLevelsState(s.slug)}`, s.name)} (${esc(s.count)})</li>`).join('')}</ul>
 ${citeBlock(site, f, 'attr', { csv: levelsCsvUrl(site) })}
 </article>`;
   return page(site, {
@@ -114,42 +116,56 @@ ${citeBlock(site, f, 'attr', { csv: levelsCsvUrl(site) })}
 }
 
 /**
- * One state's hospitals at one level. `levelsIn(pgy)`: whether the state has a page at that level (PGY-1's
- * is the state page's residency section).
+ * One state's teaching hospitals at every level: a row per hospital, a column per PGY level (adjusted for the
+ * state's cost of living, as nationally). `levels` holds the feeds of PGY-2 and up.
  */
-export function renderResidencyLevelStatePage(site: SiteContext, f: ResidencyLevelFeed, stateSlug: string, levelsIn: (pgy: number) => boolean): string {
-  const n = f.pgy;
-  const list = ordered(f, (e) => e.institution.state.slug === stateSlug)
-    .sort((a, b) => b.e.academic_year.localeCompare(a.e.academic_year) || (a.e.state_rank ?? Infinity) - (b.e.state_rank ?? Infinity) || byName(a.e.institution.slug, b.e.institution.slug));
-  const st = list[0]!.e.institution.state;
-  const nav = levelNav(site, n, f.max_pgy, (p) => (p === 1 ? `${site.baseUrl}${pagePaths.state(stateSlug)}#residency` : levelsIn(p) ? `${site.baseUrl}${pagePaths.residencyLevelState(p, stateSlug)}` : null));
-  const body = `<article${attrs({ 'data-feed': f.feed_url })}>
-<h1>PGY-${n} resident salaries in ${esc(st.name)}</h1>
-${nav}
-<p class="lead">Published PGY-${n} salaries of ${esc(list.length)} teaching hospital${list.length === 1 ? '' : 's'} in ${esc(st.name)}, ranked within the state by salary adjusted for the cost of living, with each hospital's national rank.</p>
-${metaLine(f, null)}
+export function renderResidencyLevelsStatePage(site: SiteContext, list: InstitutionsFeed, levels: ResidencyLevelFeed[], stateSlug: string): string {
+  const inState = list.institutions.map((e, i) => ({ e, i })).filter((x) => x.e.institution.state.slug === stateSlug)
+    .sort((a, b) => b.e.academic_year.localeCompare(a.e.academic_year) || (b.e.pgy1_col_adjusted ?? -Infinity) - (a.e.pgy1_col_adjusted ?? -Infinity) || byName(a.e.institution.slug, b.e.institution.slug));
+  const st = inState[0]!.e.institution.state;
+  const top = Math.max(1, ...inState.map((x) => x.e.levels));
+  const byLevel = [...levels].filter((f) => f.pgy <= top).sort((a, b) => a.pgy - b.pgy);
+  const at = byLevel.map((f) => new Map(f.institutions.map((e, j) => [e.institution.slug, { e, j }] as const)));
+  const rows = inState.map(({ e, i }) => {
+    const cells = byLevel.map((f, k) => {
+      const hit = at[k]!.get(e.institution.slug);
+      return hit
+        ? `<td${attrs({ class: 'num', 'data-feed': f.feed_url })}>${fig(`institutions[${hit.j}].col_adjusted`, hit.e.col_adjusted, 'usd')}</td>`
+        : '<td class="num na" data-value="">none</td>';
+    });
+    return `<tr><th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(e.institution.city)}</td><td>${esc(e.academic_year)}</td>`
+      + fig(`institutions[${i}].pgy1_col_adjusted`, e.pgy1_col_adjusted, 'usd', { tag: 'td', className: 'num' })
+      + `${cells.join('')}</tr>`;
+  });
+  const head = ['Teaching hospital', 'City', 'Year', ...Array.from({ length: byLevel.length + 1 }, (_, k) => `PGY-${k + 1}`)];
+  const index = inState[0]!.e.cost_of_living_index;
+  const body = `<article${attrs({ 'data-feed': list.feed_url })}>
+<h1>Resident salaries by PGY level in ${esc(st.name)}</h1>
+<p class="lead">Published salaries of ${esc(inState.length)} teaching hospital${inState.length === 1 ? '' : 's'} in ${esc(st.name)} at each postgraduate year, adjusted for the cost of living like the national lists.</p>
+${metaLine(list, null)}
 ${residencyCaveat(site)}
-${table(`Teaching hospitals in ${st.name} by cost-of-living-adjusted PGY-${n} salary`, ['State rank', 'Teaching hospital', 'City', 'Year', `PGY-${n} salary`, `PGY-${n} adjusted`, 'National rank'], rows(site, f, list, true), { numericFrom: 4 })}
-<p class="meta">${esc(adjustNote(n))}</p>
-<p>${link(site, `${site.baseUrl}${pagePaths.residencyLevel(n)}`, `PGY-${n} in every state`)} · ${linkTo(site, `${site.baseUrl}${pagePaths.state(stateSlug)}#residency`, `Every teaching hospital in ${st.name}`)}</p>
-${citeBlock(site, f, 'attr', { heading: `Cite the PGY-${n} data`, csv: levelsCsvUrl(site) })}
+${table(`Teaching hospitals in ${st.name}: cost-of-living-adjusted salary by postgraduate year`, head, rows, { numericFrom: 3 })}
+<p class="meta">Each salary divided by the ${esc(st.name)} cost-of-living index${index !== null ? ` (${esc(index)})` : ''} / 100, as nationally; every hospital here has the same index, so the order is that of the published salaries. "none": the hospital's scale ends before that year (nothing published, not $0). Each hospital's page has its published scale.</p>
+<h2>Every state</h2>
+${levelNav(site, 0, top)}
+${citeBlock(site, list, 'attr', { csv: levelsCsvUrl(site) })}
+<ul class="links">${byLevel.map((f) => `<li>PGY-${f.pgy} feed: ${link(site, f.feed_url, href(f.feed_url, site.baseUrl), { type: 'application/json' })}</li>`).join('')}</ul>
 </article>`;
   return page(site, {
-    title: `PGY-${n} resident salaries in ${st.name}`,
-    description: `PGY-${n} resident salaries of ${list.length} teaching hospital${list.length === 1 ? '' : 's'} in ${st.name}, adjusted for cost of living.`,
-    canonical: `${site.baseUrl}${pagePaths.residencyLevelState(n, stateSlug)}`,
-    feeds: [f.feed_url],
+    title: `Resident salaries by PGY level in ${st.name}`,
+    description: `Resident salaries of ${inState.length} teaching hospital${inState.length === 1 ? '' : 's'} in ${st.name} at each postgraduate year (PGY), adjusted for cost of living.`,
+    canonical: `${site.baseUrl}${pagePaths.residencyLevelsState(stateSlug)}`,
+    feeds: [list.feed_url, ...byLevel.map((f) => f.feed_url)],
     body,
   });
 }
 
-/** Every level page and level-in-state page: URL path -> HTML. */
-export function renderResidencyLevelPages(site: SiteContext, levels: ResidencyLevelFeed[]): Map<string, string> {
+/** Every level page and every state's levels page: URL path -> HTML. */
+export function renderResidencyLevelPages(site: SiteContext, list: InstitutionsFeed, levels: ResidencyLevelFeed[]): Map<string, string> {
   const out = new Map<string, string>();
-  const has = new Set(levels.flatMap((f) => f.institutions.map((e) => `${f.pgy}/${e.institution.state.slug}`)));
-  for (const f of levels) {
-    out.set(pagePaths.residencyLevel(f.pgy), renderResidencyLevelPage(site, f));
-    for (const s of statesOf(f)) out.set(pagePaths.residencyLevelState(f.pgy, s.slug), renderResidencyLevelStatePage(site, f, s.slug, (p) => has.has(`${p}/${s.slug}`)));
-  }
+  for (const f of levels) out.set(pagePaths.residencyLevel(f.pgy), renderResidencyLevelPage(site, f));
+  if (levels.length === 0) return out; // every scale is one year long: /residency and the state pages say it all
+  const states = [...new Set(list.institutions.map((e) => e.institution.state.slug))].sort();
+  for (const slug of states) out.set(pagePaths.residencyLevelsState(slug), renderResidencyLevelsStatePage(site, list, levels, slug));
   return out;
 }

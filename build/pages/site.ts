@@ -114,7 +114,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
   const levels = feeds.filter((f) => f.kind === 'residencyLevel').map((f) => f.doc as ResidencyLevelFeed);
-  for (const [path, html] of renderResidencyLevelPages(site, levels)) out.set(pageFile(path), html);
+  for (const [path, html] of renderResidencyLevelPages(site, institutions, levels)) out.set(pageFile(path), html);
   return out;
 }
 

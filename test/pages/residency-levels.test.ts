@@ -1,10 +1,10 @@
 /**
  * The PGY level pages (build/pages/residency-levels.ts), rendered from a hand-made residency/pgy/{n}.json:
  * every figure from the feed (data-field paths into it), the level menu as plain links (PGY-1 is
- * /residency), hospitals without the level said in words (not listed, never $0), the state pages.
+ * /residency), hospitals without the level said in words (not listed, never $0), a state's page of every level.
  */
 import { describe, expect, it } from 'vitest';
-import { ResidencyLevelFeed } from '../../build/contract/open-feeds.ts';
+import { InstitutionsFeed, ResidencyLevelFeed } from '../../build/contract/open-feeds.ts';
 import { levelNav, renderResidencyLevelPage, renderResidencyLevelPages } from '../../build/pages/residency-levels.ts';
 import type { SiteContext } from '../../build/pages/layout.ts';
 
@@ -51,24 +51,35 @@ describe('PGY level pages', () => {
     const nav = /<nav class="levels" aria-label="Postgraduate year">(.*?)<\/nav>/.exec(html)![1]!;
     expect([...nav.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/residency', '/residency/pgy/2', '/residency/pgy/3', '/residency/pgy/4', '/residency/pgy/5']);
     expect(nav).toContain('<a href="/residency/pgy/4" aria-current="page">PGY-4</a>');
-    expect(html).toContain('<a href="/residency/pgy/4/new-york">New York</a> (1)');
-    expect(html).toContain('<a href="/residency/pgy/4/texas">Texas</a> (2)');
+    expect(html).toContain('<a href="/residency/levels/new-york">New York</a> (1)');
+    expect(html).toContain('<a href="/residency/levels/texas">Texas</a> (2)');
     expect(html).not.toMatch(/href="[^"]*\?/);
     expect(levelNav(site, 1, 1)).toBe(''); // no menu when every scale is one year long
   });
 
-  it('a state page lists only that state\'s hospitals, by state rank, with their national rank, and links its other levels', () => {
-    const pages = renderResidencyLevelPages(site, [feed]);
-    expect([...pages.keys()].sort()).toEqual(['/residency/pgy/4', '/residency/pgy/4/new-york', '/residency/pgy/4/texas']);
-    const t = pages.get('/residency/pgy/4/texas')!;
-    expect(t).toContain('<h1>PGY-4 resident salaries in Texas</h1>');
-    expect(t).toContain('institutions[0].salary');
-    expect(t).toContain('institutions[2].salary');
-    expect(t).not.toContain('institutions[1].salary'); // New York's
-    expect(t).toContain('<span data-field="institutions[0].rank_position" data-value="2">2</span> of <span data-field="institutions[0].rank_of" data-value="2">2</span>');
+  it('a state\'s page shows its hospitals at every level, each figure from its own feed, "none" past a scale\'s end', () => {
+    const listRow = (r: { institution: { slug: string }; academic_year: string; col_adjusted: number | null; cost_of_living_index: number | null; feed_url: string; citation_url: string } & Record<string, unknown>, levels: number) => ({
+      institution: r.institution, academic_year: r.academic_year, pgy1_salary: 60_000, pgy1_col_adjusted: r.col_adjusted === null ? null : 63_158,
+      rank: 1, rank_position: 1, rank_of: 3, cost_of_living_index: r.cost_of_living_index, levels, feed_url: r.feed_url, citation_url: r.citation_url,
+    });
+    const list = InstitutionsFeed.parse({
+      ...Object.fromEntries(Object.entries(feed).filter(([k]) => !['pgy', 'max_pgy', 'count', 'without_level', 'rank_basis', 'institutions'].includes(k))),
+      feed_url: `${base}/data/api/v1/residency/institutions.json`, citation_url: `${base}/residency`, count: 4,
+      institutions: [listRow(feed.institutions[0]!, 4), listRow(feed.institutions[1]!, 4), listRow(feed.institutions[2]!, 4), listRow(row('d', tx, 1, 1, 1, 1), 2)],
+    });
+    const pages = renderResidencyLevelPages(site, list, [feed]);
+    expect([...pages.keys()].sort()).toEqual(['/residency/levels/new-york', '/residency/levels/texas', '/residency/pgy/4']);
+    const t = pages.get('/residency/levels/texas')!;
+    expect(t).toContain('<h1>Resident salaries by PGY level in Texas</h1>');
+    expect(t).toContain(`<article data-feed="${base}/data/api/v1/residency/institutions.json">`);
+    // PGY-1 from institutions.json, PGY-4 from its own feed (the cell names it); New York's hospital is not here
+    expect(t).toContain('data-field="institutions[0].pgy1_col_adjusted" data-value="63158"');
+    expect(t).toContain(`<td class="num" data-feed="${base}/data/api/v1/residency/pgy/4.json"><span data-field="institutions[0].col_adjusted" data-value="73684">$73,684</span></td>`);
+    expect(t).not.toContain('institutions[1].');
+    expect(t).toContain('<td class="num na" data-value="">none</td>'); // d's scale ends at PGY-2
+    expect(t).not.toContain('$0<');
+    expect(t).toContain('<link rel="canonical" href="https://physpay.example/residency/levels/texas">');
     const nav = /<nav class="levels" aria-label="Postgraduate year">(.*?)<\/nav>/.exec(t)![1]!;
-    // PGY-1 in a state is the state page's residency section; only levels with a page here are linked
-    expect([...nav.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/states/texas#residency', '/residency/pgy/4/texas']);
-    expect(t).toContain('<link rel="canonical" href="https://physpay.example/residency/pgy/4/texas">');
+    expect([...nav.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/residency', '/residency/pgy/2', '/residency/pgy/3', '/residency/pgy/4']);
   });
 });

@@ -80,7 +80,7 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     await context.close();
   });
 
-  it('a PGY level page (/residency/pgy/3) sorts by adjusted pay and by hospital at 390 px; its level menu and state list are plain links', async () => {
+  it('a PGY level page (/residency/pgy/3) sorts by adjusted pay and by hospital at 390 px; its level menu and state list are plain links; a state\'s page of every level sorts too', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -105,8 +105,18 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     const names = await col(2);
     expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     expect(errors).toEqual([]);
-    await Promise.all([page.waitForURL(`${s.url}/residency/pgy/3/texas`), page.locator('#states-h + ul').getByRole('link', { name: 'Texas' }).click()]);
-    expect(await page.locator('h1').textContent()).toBe('PGY-3 resident salaries in Texas');
+    await Promise.all([page.waitForURL(`${s.url}/residency/levels/texas`), page.locator('#states-h ~ ul').getByRole('link', { name: 'Texas' }).click()]);
+    expect(await page.locator('h1').textContent()).toBe('Resident salaries by PGY level in Texas');
+    // a state's page sorts by any level; "none" (the scale ends earlier) sorts last
+    const pgy5 = page.locator('table[data-sortable] thead th').nth(7);
+    expect(await pgy5.textContent()).toBe('PGY-5');
+    await pgy5.getByRole('button').click();
+    const cells = await page.locator('table[data-sortable] tbody tr td:nth-child(8)').evaluateAll((cs) => cs.map((c) => c.querySelector('[data-value]')?.getAttribute('data-value') ?? c.textContent!.trim()));
+    const figures = cells.filter((c) => c !== 'none').map(Number);
+    expect(figures).toEqual([...figures].sort((a, b) => a - b));
+    expect(cells.slice(figures.length).every((c) => c === 'none')).toBe(true);
+    expect(cells.length).toBeGreaterThan(figures.length);
+    await page.screenshot({ path: join(OUT, 'residency-levels-state-sorted-390.png') });
     await context.close();
   });
 

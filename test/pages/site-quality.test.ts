@@ -43,7 +43,7 @@ const KINDS: Kind[] = [
   { kind: 'residency', path: '/residency' },
   { kind: 'institution', path: '/residency/baptist-general-hospital-fargo' },
   { kind: 'residency-level', path: '/residency/pgy/3' },
-  { kind: 'residency-level-state', path: '/residency/pgy/3/texas' },
+  { kind: 'residency-levels-state', path: '/residency/levels/texas' },
   { kind: 'methodology', path: '/methodology' },
   { kind: 'license', path: '/license' },
   { kind: 'changelog', path: '/changelog' },
