@@ -17,26 +17,15 @@ type Row = ResidencyLevelFeed['institutions'][number];
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const TOP = 15;
 
-/** A link to one of our URLs that may carry a #fragment (layout's href keeps path and query only). */
-function linkTo(site: SiteContext, url: string, text: string, extra: Record<string, string> = {}): string {
-  const [u, frag] = url.split('#');
-  return `<a${attrs({ href: `${href(u!, site.baseUrl)}${frag ? `#${frag}` : ''}`, ...extra })}>${esc(text)}</a>`;
-}
-
 /** The levels' CSV (every hospital at every level). */
 export const levelsCsvUrl = (site: Pick<SiteContext, 'baseUrl'>) => `${site.baseUrl}/data/api/v1/residency/pgy-levels.csv`;
 
-/**
- * The menu of levels: PGY-1 to `max`, each a link (the current one marked aria-current). `target` gives a
- * level's page, or null when there is none (then the level is left out).
- */
-export function levelNav(site: SiteContext, current: number, max: number, target: (pgy: number) => string | null = (p) => `${site.baseUrl}${pagePaths.residencyLevel(p)}`): string {
+/** The menu of levels: PGY-1 (/residency) to `max`, each a link, the current one (if any) marked aria-current. */
+export function levelNav(site: SiteContext, current: number, max: number): string {
   if (max < 2) return '';
   const items: string[] = [];
   for (let pgy = 1; pgy <= max; pgy++) {
-    const url = target(pgy);
-    if (url === null) continue;
-    items.push(`<li>${linkTo(site, url, `PGY-${pgy}`, pgy === current ? { 'aria-current': 'page' } : {})}</li>`);
+    items.push(`<li>${link(site, `${site.baseUrl}${pagePaths.residencyLevel(pgy)}`, `PGY-${pgy}`, pgy === current ? { 'aria-current': 'page' } : {})}</li>`);
   }
   return `<nav class="levels" aria-label="Postgraduate year"><ul>${items.join('')}</ul></nav>`;
 }
@@ -47,21 +36,14 @@ function ordered(f: ResidencyLevelFeed, keep: (r: Row) => boolean = () => true):
     .sort((a, b) => b.e.academic_year.localeCompare(a.e.academic_year) || (a.e.rank_position ?? Infinity) - (b.e.rank_position ?? Infinity) || byName(a.e.institution.slug, b.e.institution.slug));
 }
 
-const rankOf = (i: number, pos: number | null, of: number | null, field: 'rank' | 'state_rank') =>
-  `<td class="num">${fig(`institutions[${i}].${field === 'rank' ? 'rank_position' : 'state_rank'}`, pos, 'rank')}${pos !== null && of !== null ? ` of ${fig(`institutions[${i}].${field === 'rank' ? 'rank_of' : 'state_rank_of'}`, of, 'rank')}` : ''}</td>`;
-
-function rows(site: SiteContext, f: ResidencyLevelFeed, list: { e: Row; i: number }[], inState: boolean): string[] {
-  return list.map(({ e, i }) => {
-    const first = inState ? rankOf(i, e.state_rank, e.state_rank_of, 'state_rank') : fig(`institutions[${i}].rank_position`, e.rank_position, 'rank', { tag: 'td', className: 'num' });
-    // the national list stays light (about 300 rows): its state rank without "of N" (the state's own page has it)
-    const last = inState ? rankOf(i, e.rank_position, e.rank_of, 'rank') : fig(`institutions[${i}].state_rank`, e.state_rank, 'rank', { tag: 'td', className: 'num' });
-    // the national list names the state (its code: a narrow column), a state's list the city
-    const where = inState ? e.institution.city : e.institution.state.code;
-    return `<tr>${first}<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(where)}</td><td>${esc(e.academic_year)}</td>`
-      + fig(`institutions[${i}].salary`, e.salary, 'usd', { tag: 'td', className: 'num' })
-      + fig(`institutions[${i}].col_adjusted`, e.col_adjusted, 'usd', { tag: 'td', className: 'num' })
-      + `${last}</tr>`;
-  });
+/** The national list: rank, hospital, state (its code: a narrow column), year, salary, adjusted, state rank. */
+function rows(site: SiteContext, list: { e: Row; i: number }[]): string[] {
+  return list.map(({ e, i }) => `<tr>${fig(`institutions[${i}].rank_position`, e.rank_position, 'rank', { tag: 'td', className: 'num' })}`
+    + `<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(e.institution.state.code)}</td><td>${esc(e.academic_year)}</td>`
+    + fig(`institutions[${i}].salary`, e.salary, 'usd', { tag: 'td', className: 'num' })
+    + fig(`institutions[${i}].col_adjusted`, e.col_adjusted, 'usd', { tag: 'td', className: 'num' })
+    // without "of N": the list stays light (about 300 rows)
+    + `${fig(`institutions[${i}].state_rank`, e.state_rank, 'rank', { tag: 'td', className: 'num' })}</tr>`);
 }
 
 /** The states with hospitals at this level: slug -> name and count, by name. */
@@ -99,7 +81,7 @@ ${residencyCaveat(site)}
 <h2>Highest adjusted PGY-${n} pay, ${esc(newestYear)}</h2>
 ${figure(chart, `${adjustNote(n)} Among ${newestYear} scales.`)}
 <h2>Every teaching hospital with a PGY-${n} salary</h2>
-${table(`Teaching hospitals by cost-of-living-adjusted PGY-${n} salary`, ['Rank', 'Teaching hospital', 'State', 'Year', `PGY-${n} salary`, `PGY-${n} adjusted`, 'State rank'], rows(site, f, order, false), { numericFrom: 4 })}
+${table(`Teaching hospitals by cost-of-living-adjusted PGY-${n} salary`, ['Rank', 'Teaching hospital', 'State', 'Year', `PGY-${n} salary`, `PGY-${n} adjusted`, 'State rank'], rows(site, order), { numericFrom: 4 })}
 <p class="meta">${esc(adjustNote(n))}</p>
 <h2 id="states-h">By state</h2>
 <p>Each state's hospitals at every PGY level side by side (in brackets: how many have a PGY-${n} salary).</p>
