@@ -8,6 +8,7 @@
  * table shows them in; a cell of another feed than its page's names that feed itself (data-feed).
  */
 import { pagePaths, type InstitutionsFeed, type ResidencyLevelFeed } from '../contract/open-feeds.ts';
+import { csvPaths } from '../compute/open-csv.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
@@ -18,7 +19,7 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const TOP = 15;
 
 /** The levels' CSV (every hospital at every level). */
-export const levelsCsvUrl = (site: Pick<SiteContext, 'baseUrl'>) => `${site.baseUrl}/data/api/v1/residency/pgy-levels.csv`;
+export const levelsCsvUrl = (site: Pick<SiteContext, 'baseUrl'>) => `${site.baseUrl}/${csvPaths.residencyLevels()}`;
 
 /** The menu of levels: PGY-1 (/residency) to `max`, each a link, the current one (if any) marked aria-current. */
 export function levelNav(site: SiteContext, current: number, max: number): string {
@@ -31,8 +32,8 @@ export function levelNav(site: SiteContext, current: number, max: number): strin
 }
 
 /** Newest academic year first, then by national rank, then by slug (as /residency lists PGY-1). */
-function ordered(f: ResidencyLevelFeed, keep: (r: Row) => boolean = () => true): { e: Row; i: number }[] {
-  return f.institutions.map((e, i) => ({ e, i })).filter((x) => keep(x.e))
+function ordered(f: ResidencyLevelFeed): { e: Row; i: number }[] {
+  return f.institutions.map((e, i) => ({ e, i }))
     .sort((a, b) => b.e.academic_year.localeCompare(a.e.academic_year) || (a.e.rank_position ?? Infinity) - (b.e.rank_position ?? Infinity) || byName(a.e.institution.slug, b.e.institution.slug));
 }
 
