@@ -94,6 +94,19 @@ const OFFER_FIELDS: Record<string, FieldSpec> = {
   full_time_basis: { type: 'boolean', description: 'true: the rows count the reports of the headline figures (the compensation years named, the full-time basis population, outliers left out); the amounts, weeks and nights themselves are as reported, not scaled to full time' },
 };
 
+/** The columns of residency/pgy-levels.csv whose meaning differs from institutions.csv's (figures of the row's level). */
+const LEVEL_FIELDS: Record<string, FieldSpec> = {
+  pgy: { type: 'integer', description: 'postgraduate year (PGY) level of the row' },
+  salary: { type: 'number', unit: 'USD', description: `${definitionText('pgy_salary')} Empty when the scale has no such level.` },
+  col_adjusted: { type: 'number', unit: 'USD', description: `${definitionText('col_adjusted')} Empty when the scale has no such level or the state no index.` },
+  rank: { type: 'integer', description: 'national rank of col_adjusted among the pay scales of the same academic year with this level, every state (1 = highest; ties share a rank); empty when not ranked' },
+  rank_of: { type: 'integer', description: 'how many pay scales of that academic year with this level are ranked nationally; empty when the row is not ranked' },
+  state_rank: { type: 'integer', description: 'rank of col_adjusted among the same state\'s pay scales of that academic year with this level; empty when not ranked' },
+  state_rank_of: { type: 'integer', description: 'how many of the state\'s pay scales of that academic year with this level are ranked; empty when not ranked' },
+  citation_url: { type: 'string', format: 'uri', description: 'the page of the row\'s level to cite (/residency for PGY-1, /residency/pgy/{n} above)' },
+  feed_url: { type: 'string', format: 'uri', description: 'the JSON feed of the row\'s level (residency/institutions.json for PGY-1, residency/pgy/{n}.json above)' },
+};
+
 function field(name: string, own: Record<string, FieldSpec> = {}): Json {
   const pgy = /^pgy(\d+)_salary$/.exec(name);
   const spec = pgy ? { type: 'number' as const, unit: 'USD', description: `PGY-${pgy[1]}: ${definitionText('pgy_salary')} Empty when the scale has no PGY-${pgy[1]} level.` } : own[name] ?? FIELDS[name];
@@ -114,6 +127,11 @@ const RESOURCES: CsvResource[] = [
     primaryKey: ['specialty_slug', 'item'], fields: OFFER_FIELDS,
   },
   { name: 'residency-institutions', path: 'residency/institutions.csv', title: 'Resident salaries by teaching hospital', description: 'One row per teaching hospital: its published PGY pay scale (wide), from the hospital\'s own publication.', primaryKey: ['slug'] },
+  {
+    name: 'residency-pgy-levels', path: 'residency/pgy-levels.csv', title: 'Resident salaries by teaching hospital and PGY level',
+    description: 'One row per teaching hospital and PGY level, from PGY-1 to the highest level any scale has: the published salary, the salary adjusted for the state\'s cost of living, and its national and state rank among the scales of the same academic year with that level. A level the hospital\'s scale does not have is a row with those cells empty (not 0).',
+    primaryKey: ['slug', 'pgy'], fields: LEVEL_FIELDS,
+  },
 ];
 
 export interface PackageInput {

@@ -5,6 +5,7 @@
  *   data/api/v1/specialty-states.csv         one row per specialty and state, every pair (most withheld)
  *   data/api/v1/states.csv                   one row per state (all specialties)
  *   data/api/v1/residency/institutions.csv   one row per teaching hospital (its PGY scale, wide)
+ *   data/api/v1/residency/pgy-levels.csv     one row per teaching hospital and PGY level (long)
  *   data/api/v1/specialty-offer-components.csv   one row per specialty and item of the rest of the offer
  *                                            (the `components` of specialties/{slug}.json, long: OFFER_ITEMS)
  *
@@ -18,7 +19,7 @@
  * of reported pay also carry their basis (`compensation_year_from`, `compensation_year_to`,
  * `full_time_basis`), so an extract still says which years and which basis its figures count.
  */
-import type { HeadlineBasis, InstitutionFeed, InstitutionsFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
+import type { HeadlineBasis, InstitutionFeed, InstitutionsFeed, ResidencyLevelFeed, SpecialtiesFeed, SpecialtyFeed, SpecialtyStateFeed, StateFeed, StatesFeed } from '../contract/open-feeds.ts';
 import type { FeedFile } from './open-feeds.ts';
 import type { OfferComponents } from '../contract/offer-figures.ts';
 import { ROUNDING_MAX_N } from './stats.ts';
@@ -115,6 +116,7 @@ export const csvPaths = {
   specialtyStates: () => 'data/api/v1/specialty-states.csv',
   states: () => 'data/api/v1/states.csv',
   institutions: () => 'data/api/v1/residency/institutions.csv',
+  residencyLevels: () => 'data/api/v1/residency/pgy-levels.csv',
 };
 
 function index<T>(feeds: FeedFile[], kind: FeedFile['kind'], key: (d: T) => string): Map<string, T> {
@@ -186,6 +188,43 @@ export function buildOpenCsv(feeds: FeedFile[]): Map<string, string> {
       return [i.slug, i.name, i.city, i.state.code, i.state.name, d.academic_year, ...pay, d.pgy1_col_adjusted, d.rank?.position ?? null, d.rank?.of ?? null, d.cost_of_living.index, d.source_url, ...licence(d)];
     });
     out.set(csvPaths.institutions(), csvText(header, rows));
+    out.set(csvPaths.residencyLevels(), residencyLevelsCsv(institutions, docs, feeds));
   }
   return out;
+}
+
+export const RESIDENCY_LEVELS_CSV_HEADER = [
+  'slug', 'name', 'city', 'state_code', 'state', 'academic_year', 'pgy', 'salary', 'col_adjusted', 'rank', 'rank_of', 'state_rank', 'state_rank_of',
+  'cost_of_living_index', 'source_url', ...LICENCE_COLUMNS,
+];
+
+/**
+ * residency/pgy-levels.csv: every teaching hospital at every PGY level from 1 to the highest any scale has
+ * (long: one row per hospital and level, in the order of institutions.json, then by level). PGY-1's figures
+ * are those of residency/institutions.json, the others those of residency/pgy/{n}.json; a level the scale
+ * does not have is a row with salary, adjustment and ranks empty (never 0). Each row cites its level's page
+ * and feed, with the hospital's check date as as_of.
+ */
+function residencyLevelsCsv(list: InstitutionsFeed, docs: Map<string, InstitutionFeed>, feeds: FeedFile[]): string {
+  const levels = new Map<number, ResidencyLevelFeed>();
+  for (const f of feeds) if (f.kind === 'residencyLevel') levels.set((f.doc as ResidencyLevelFeed).pgy, f.doc as ResidencyLevelFeed);
+  const rowOf = new Map([...levels.values()].flatMap((l) => l.institutions.map((r) => [`${l.pgy}/${r.institution.slug}`, r] as const)));
+  const top = Math.max(1, ...levels.keys());
+  const rows = list.institutions.flatMap((e) => {
+    const d = docs.get(e.institution.slug)!;
+    const i = d.institution;
+    return Array.from({ length: top }, (_, k) => {
+      const pgy = k + 1;
+      const level = pgy === 1 ? list : levels.get(pgy)!;
+      let figures: CsvCell[];
+      if (pgy === 1) figures = [d.pgy1_salary, d.pgy1_col_adjusted, d.rank?.position ?? null, d.rank?.of ?? null, d.state_rank?.position ?? null, d.state_rank?.of ?? null];
+      else {
+        const r = rowOf.get(`${pgy}/${i.slug}`);
+        figures = r ? [r.salary, r.col_adjusted, r.rank_position, r.rank_of, r.state_rank, r.state_rank_of] : [null, null, null, null, null, null];
+      }
+      return [i.slug, i.name, i.city, i.state.code, i.state.name, d.academic_year, pgy, ...figures, d.cost_of_living.index, d.source_url,
+        ...licence({ ...level, as_of: d.as_of })];
+    });
+  });
+  return csvText(RESIDENCY_LEVELS_CSV_HEADER, rows);
 }

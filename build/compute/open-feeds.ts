@@ -5,7 +5,7 @@
 import { PRACTICE_SETTINGS } from '../contract/vocab.ts';
 import {
   LICENSE, LICENSE_URL, RANKING_MIN_N, feedPaths, pagePaths,
-  type FeedKind, type InstitutionFeed, type InstitutionsFeed, type OpenSummary, type SpecialtiesFeed, type SpecialtyFeed,
+  type FeedKind, type InstitutionFeed, type InstitutionsFeed, type OpenSummary, type ResidencyLevelFeed, type SpecialtiesFeed, type SpecialtyFeed,
   type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import { dayToIso, type Dataset, type StateRow } from './dataset.ts';
@@ -14,6 +14,7 @@ import { NO_VALUES, groupBy, openCell, range, ratesOf, totalsOf, type OpenCellRe
 import { byYearRows, yearSpan } from './by-year.ts';
 import { DEFAULT_HEADLINE_YEARS, basisSentence, headlineBasis, openPopulations, type HeadlineBasis, type OpenPopulations } from './headline.ts';
 import { rankHighestFirst } from './ranking.ts';
+import { levelRows, maxLevel } from './residency-levels.ts';
 import { offerFigures } from './offer-figures.ts';
 import { FLOORS, roundMoney, roundPct } from './stats.ts';
 
@@ -300,25 +301,16 @@ export function buildOpenFeeds(raw: Dataset, opts: FeedOptions, pop: OpenPopulat
 
   // ---- residency: published pay scales (not reports: n is null, no floors)
   const stateByCode = new Map(ds.states.map((s) => [s.code, s]));
-  const adjusted = ds.institutions.map((inst) => {
-    const st = stateByCode.get(inst.state)!;
-    return st.col_index ? Math.round(inst.pay[0]! / (st.col_index / 100)) : null;
-  });
-  // Scales are ranked only against scales of the same academic year (a 2025-2026 scale is not compared
-  // with a 2026-2027 one); ties share a position.
-  const ranked = ds.institutions
-    .map((inst, k) => ({ k, adj: adjusted[k], slug: inst.slug, year: inst.academic_year, state: inst.state }))
-    .filter((x): x is { k: number; adj: number; slug: string; year: string; state: string } => x.adj !== null);
-  const rankWithin = (group: typeof ranked) => rankHighestFirst(group, (x) => x.adj, (a, b) => a.slug.localeCompare(b.slug));
+  // PGY-1 is adjusted and ranked like every other level (residency-levels.ts): among scales of the same
+  // academic year only (a 2025-2026 scale is not compared with a 2026-2027 one); ties share a position.
+  const pgy1 = levelRows(ds.institutions, ds.states, 1);
+  const adjusted = ds.institutions.map(() => null as number | null);
   const rankOf = new Map<number, { position: number; of: number }>();
   const stateRankOf = new Map<number, { position: number; of: number }>();
-  for (const year of new Set(ranked.map((x) => x.year))) {
-    const sameYear = ranked.filter((x) => x.year === year);
-    for (const { rank, item } of rankWithin(sameYear)) rankOf.set(item.k, { position: rank, of: sameYear.length });
-    for (const code of new Set(sameYear.map((x) => x.state))) {
-      const sameState = sameYear.filter((x) => x.state === code);
-      for (const { rank, item } of rankWithin(sameState)) stateRankOf.set(item.k, { position: rank, of: sameState.length });
-    }
+  for (const r of pgy1) {
+    adjusted[r.k] = r.col_adjusted;
+    if (r.rank) rankOf.set(r.k, r.rank);
+    if (r.state_rank) stateRankOf.set(r.k, r.state_rank);
   }
   const instRef = (k: number) => {
     const inst = ds.institutions[k]!;
@@ -405,5 +397,38 @@ export function buildOpenFeeds(raw: Dataset, opts: FeedOptions, pop: OpenPopulat
     };
     files.push({ kind: 'stateInstitutions', path: feedPaths.stateInstitutions(st.slug), doc });
   });
+  // each PGY level from 2 across teaching hospitals (residency-levels.ts), adjusted and ranked like PGY-1
+  // (whose list is residency/institutions.json)
+  const top = maxLevel(ds.institutions);
+  for (let pgy = 2; pgy <= top; pgy++) {
+    const rows = levelRows(ds.institutions, ds.states, pgy);
+    const newest = rows.reduce((a, r) => (ds.institutions[r.k]!.checked_at > a ? ds.institutions[r.k]!.checked_at : a), '');
+    const doc: ResidencyLevelFeed = {
+      ...common(`PGY-${pgy} Resident Salary Data by Teaching Hospital`, feedPaths.residencyLevel(pgy), pagePaths.residencyLevel(pgy), null, newest || NO_FIGURES_AS_OF),
+      pgy,
+      max_pgy: top,
+      count: rows.length,
+      without_level: ds.institutions.length - rows.length,
+      rank_basis: `PGY-${pgy} salary divided by the state cost-of-living index / 100, among scales of the same academic year with a PGY-${pgy} level; 1 = highest`,
+      institutions: rows.map((r) => {
+        const inst = ds.institutions[r.k]!;
+        return {
+          institution: instRef(r.k),
+          academic_year: inst.academic_year,
+          salary: r.salary,
+          col_adjusted: r.col_adjusted,
+          cost_of_living_index: stateByCode.get(inst.state)!.col_index,
+          rank_position: r.rank?.position ?? null,
+          rank_of: r.rank?.of ?? null,
+          state_rank: r.state_rank?.position ?? null,
+          state_rank_of: r.state_rank?.of ?? null,
+          levels: inst.pay.length,
+          feed_url: url(feedPaths.institution(inst.slug)),
+          citation_url: url(pagePaths.institution(inst.slug)),
+        };
+      }),
+    };
+    files.push({ kind: 'residencyLevel', path: feedPaths.residencyLevel(pgy), doc });
+  }
   return files;
 }

@@ -19,6 +19,7 @@ const RULES: { pattern: RegExp; schema: z.ZodType; feed?: FeedKind }[] = [
   { pattern: /^public\/data\/api\/v1\/residency\/institutions\.json$/, schema: FEED_SCHEMAS.institutions, feed: 'institutions' },
   { pattern: new RegExp(`^public/data/api/v1/residency/institutions/${SLUG}\\.json$`), schema: FEED_SCHEMAS.institution, feed: 'institution' },
   { pattern: new RegExp(`^public/data/api/v1/residency/states/${SLUG}\\.json$`), schema: FEED_SCHEMAS.stateInstitutions, feed: 'stateInstitutions' },
+  { pattern: /^public\/data\/api\/v1\/residency\/pgy\/(?:[2-9]|10)\.json$/, schema: FEED_SCHEMAS.residencyLevel, feed: 'residencyLevel' },
   { pattern: /^public\/data\/api\/v1\/releases\.json$/, schema: ReleasesFeed },
   { pattern: /^public\/data\/api\/v1\/definitions\.json$/, schema: DefinitionsDocument },
   { pattern: /^private\/keyed\/index\.json$/, schema: KeyedIndex },

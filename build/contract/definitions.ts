@@ -101,6 +101,10 @@ export const FIGURE_DEFINITIONS: readonly FigureDefinition[] = [
     figure: 'pgy1_col_adjusted', title: 'PGY-1 salary adjusted for cost of living, and its rank', population: 'The hospital\'s published PGY-1 salary divided by its state\'s cost-of-living index / 100; ranked only among scales of the same academic year (1 = highest, ties share a rank)',
     n: 'none', rounding: 'whole dollars', noise: 'none', unit: USD_YEAR,
   },
+  {
+    figure: 'col_adjusted', title: 'Resident salary at one PGY level adjusted for cost of living, and its rank (residency/pgy/{n}.json)', population: 'The hospital\'s published salary at that PGY level divided by its state\'s cost-of-living index / 100, as for PGY-1; ranked only among scales of the same academic year that have the level (1 = highest, ties share a rank); a hospital whose scale ends before the level has no figure (not 0)',
+    n: 'none', rounding: 'whole dollars', noise: 'none', unit: USD_YEAR,
+  },
 ];
 
 /** definitions.json (pure). */

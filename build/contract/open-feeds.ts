@@ -355,6 +355,41 @@ export const StateInstitutionsFeed = z
   })
   .strict();
 
+/**
+ * residency/pgy/{n}.json (n = 2 and up; PGY-1 is residency/institutions.json): resident pay at one postgraduate year across teaching hospitals: every hospital
+ * whose published scale has PGY-n, its salary adjusted for cost of living like PGY-1, national and state
+ * rank among the scales of the same academic year. A hospital whose scale ends earlier is not listed
+ * (`without_level` counts them): its pay at that level is not published, never 0.
+ */
+export const ResidencyLevelFeed = z
+  .object({
+    ...CommonFields,
+    pgy: z.number().int().min(2).max(10).describe('the postgraduate year of this document (PGY-1 is residency/institutions.json)'),
+    max_pgy: z.number().int().min(2).max(10).describe('the highest PGY level any published scale has: residency/pgy/2.json to residency/pgy/{max_pgy}.json exist'),
+    count: count.describe('teaching hospitals whose scale has this level (listed)'),
+    without_level: count.describe('teaching hospitals whose published scale ends before this level: not listed (their pay at this level is not published, never 0)'),
+    rank_basis: z.string(),
+    institutions: z.array(
+      z
+        .object({
+          institution: InstitutionRef,
+          academic_year: z.string(),
+          salary: z.number().describe('the published annual salary at this PGY level'),
+          col_adjusted: z.number().nullable().describe('salary divided by the state cost-of-living index / 100, whole dollars (as pgy1_col_adjusted); null without an index'),
+          cost_of_living_index: z.number().nullable(),
+          rank_position: z.number().int().positive().nullable().describe('national rank of col_adjusted among the scales of the same academic_year with this level; ties share a rank'),
+          rank_of: z.number().int().positive().nullable().describe('how many scales of that academic year with this level are ranked'),
+          state_rank: z.number().int().positive().nullable().describe('rank among the same state\'s scales of that academic year with this level'),
+          state_rank_of: z.number().int().positive().nullable(),
+          levels: z.number().int().positive().describe('how many PGY levels the hospital\'s scale has'),
+          feed_url: url.describe('the hospital\'s own document (its whole scale)'),
+          citation_url: url.describe('the hospital\'s page'),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
 export const FEED_SCHEMAS = {
   specialties: SpecialtiesFeed,
   specialty: SpecialtyFeed,
@@ -365,6 +400,7 @@ export const FEED_SCHEMAS = {
   institutions: InstitutionsFeed,
   institution: InstitutionFeed,
   stateInstitutions: StateInstitutionsFeed,
+  residencyLevel: ResidencyLevelFeed,
   comparison: ComparisonFeed,
 } as const;
 export type FeedKind = keyof typeof FEED_SCHEMAS;
@@ -379,6 +415,7 @@ export type InstitutionFeed = z.infer<typeof InstitutionFeed>;
 export type InstitutionsFeed = z.infer<typeof InstitutionsFeed>;
 export type StateInstitutionsFeed = z.infer<typeof StateInstitutionsFeed>;
 export type ComparisonFeed = z.infer<typeof ComparisonFeed>;
+export type ResidencyLevelFeed = z.infer<typeof ResidencyLevelFeed>;
 export type SpecialtyPayDocument = z.infer<typeof SpecialtyPayDocument>;
 
 /** Paths of the public tree (relative to the build's public/ folder). */
@@ -392,6 +429,7 @@ export const feedPaths = {
   institutions: () => 'data/api/v1/residency/institutions.json',
   institution: (slug: string) => `data/api/v1/residency/institutions/${slug}.json`,
   stateInstitutions: (stateSlug: string) => `data/api/v1/residency/states/${stateSlug}.json`,
+  residencyLevel: (pgy: number) => `data/api/v1/residency/pgy/${pgy}.json`,
   /** derived on request by the server (not a file of the build) */
   comparison: (a: string, b: string, stateSlug?: string) => `data/api/v1/compare/${a}/${b}${stateSlug ? `/states/${stateSlug}` : ''}.json`,
 };
@@ -409,6 +447,10 @@ export const pagePaths = {
   specialtiesIndex: () => '/salaries',
   statesIndex: () => '/states',
   institutionsIndex: () => '/residency',
+  /** one PGY level across teaching hospitals: PGY-1's is the residency index */
+  residencyLevel: (pgy: number) => (pgy === 1 ? '/residency' : `/residency/pgy/${pgy}`),
+  /** one state's teaching hospitals at every PGY level */
+  residencyLevelsState: (stateSlug: string) => `/residency/levels/${stateSlug}`,
   methodology: () => '/methodology',
   license: () => '/license',
 };

@@ -268,6 +268,7 @@ const FEED_ROUTES: { path: string; kind: FeedKind; params: string[]; summary: st
   { path: '/residency/institutions.json', kind: 'institutions', params: [], summary: 'Every teaching hospital ranked by cost-of-living-adjusted PGY-1 pay' },
   { path: '/residency/institutions/{slug}.json', kind: 'institution', params: ['slug'], summary: 'One teaching hospital\'s PGY pay scale' },
   { path: '/residency/states/{state}.json', kind: 'stateInstitutions', params: ['state'], summary: 'One state\'s teaching hospitals, each academic year ranked by cost-of-living-adjusted PGY-1 pay' },
+  { path: '/residency/pgy/{pgy}.json', kind: 'residencyLevel', params: ['pgy'], summary: 'One postgraduate year (2 to max_pgy; PGY-1 is /residency/institutions.json) across teaching hospitals: salary, cost-of-living-adjusted salary, national and state rank' },
   { path: '/compare/{slug}/{other}.json', kind: 'comparison', params: ['slug', 'other'], summary: 'Two different specialties nationally, side by side, with the difference of their medians (derived from their published documents); a specialty with itself is a 404' },
   { path: '/compare/{slug}/{other}/states/{state}.json', kind: 'comparison', operationId: 'get_comparison_in_state', params: ['slug', 'other', 'state'], summary: 'Two different specialties in one state, side by side, with the difference of their medians; a specialty with itself is a 404' },
 ];
@@ -279,6 +280,7 @@ const CSV_ROUTES: { path: string; feed: string; summary: string }[] = [
   { path: '/states.csv', feed: '/states.json', summary: 'Every state as CSV (code, slug, name, region, figures, cost of living, licence fields per row)' },
   { path: '/specialty-offer-components.csv', feed: '/specialties/{slug}.json (components)', summary: 'The rest of the offer as CSV, one row per specialty and item (call pay, one-time payments, CME money, weeks off, call nights, pay models with their $/wRVU, non-compete, partnership track): share with it, answered, n, P25, median, P75 in the row\'s unit, rounding step, withheld, basis and licence fields per row' },
   { path: '/residency/institutions.csv', feed: '/residency/institutions.json', summary: 'Every teaching hospital as CSV (PGY scale, adjusted PGY-1, rank, licence fields per row)' },
+  { path: '/residency/pgy-levels.csv', feed: '/residency/pgy/{pgy}.json (every level)', summary: 'Every teaching hospital at every PGY level as CSV, one row per hospital and level (salary and adjusted salary empty where the scale has no such level), national and state rank, licence fields per row' },
 ];
 
 /** Files of each release beside the feeds: the list of releases and the whole open data at once. */
@@ -318,7 +320,7 @@ const RELEASE_ROUTES: { path: string; summary: string; content: Json }[] = [
 const FEED_SCHEMA_NAMES: Record<FeedKind, string> = {
   specialties: 'SpecialtiesFeed', specialty: 'SpecialtyFeed', specialtyState: 'SpecialtyStateFeed', states: 'StatesFeed',
   state: 'StateFeed', wrvu: 'WrvuFeed', institutions: 'InstitutionsFeed', institution: 'InstitutionFeed',
-  stateInstitutions: 'StateInstitutionsFeed', comparison: 'ComparisonFeed',
+  stateInstitutions: 'StateInstitutionsFeed', residencyLevel: 'ResidencyLevelFeed', comparison: 'ComparisonFeed',
 };
 
 export function openDataOpenApi(): Json {
@@ -330,9 +332,10 @@ export function openDataOpenApi(): Json {
     slug: 'specialty (or teaching hospital) slug; common spellings and any letter case are accepted and answered with the canonical document and a Link rel="canonical" header',
     state: 'state slug or two-letter code, any letter case',
     other: 'the second specialty (slug or common spelling); the difference is slug minus other',
+    pgy: 'postgraduate year, 2 to the max_pgy of any level\'s document (digits only)',
   };
   const paramExample = (path: string, p: string) =>
-    p === 'state' ? 'texas' : p === 'other' ? 'family-medicine' : path.startsWith('/residency/') ? 'methodist-medical-center-houston' : 'cardiology';
+    p === 'pgy' ? '3' : p === 'state' ? 'texas' : p === 'other' ? 'family-medicine' : path.startsWith('/residency/') ? 'methodist-medical-center-houston' : 'cardiology';
   const paths: Json = {};
   const routes = [
     ...FEED_ROUTES.map((r) => ({ ...r, operationId: r.operationId ?? `get_${r.kind}`, content: { 'application/json': { schema: ref(FEED_SCHEMA_NAMES[r.kind]) } } })),

@@ -12,6 +12,7 @@ import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
 import { noticeBlock } from './blocks.ts';
 import { statesMapBlock } from './map-blocks.ts';
+import { levelNav } from './residency-levels.ts';
 import { citeBlock, figure, href, link, metaLine, page, residencyCaveat, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 
 const csvOf = (feedUrl: string) => feedUrl.replace(/\.json$/, '.csv');
@@ -113,6 +114,7 @@ export function renderInstitutionsIndex(site: SiteContext, f: InstitutionsFeed):
     + '</tr>');
   const body = `<article${attrs({ 'data-feed': f.feed_url })}>
 <h1>Resident salaries by teaching hospital</h1>
+${levelNav(site, 1, Math.max(1, ...f.institutions.map((e) => e.levels)))}
 <p class="lead">Published resident pay scales of ${esc(f.count)} teaching hospitals, ranked by PGY-1 salary adjusted for the state's cost of living. Scales are ranked only against scales of the same academic year.</p>
 ${metaLine(f, null)}
 ${residencyCaveat(site)}

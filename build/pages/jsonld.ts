@@ -120,6 +120,7 @@ export function homeDatasetJsonLd(site: SiteContext, sp: SpecialtiesFeed, st: St
       download(u(csvPaths.specialtyOffer()), 'text/csv', 'The rest of the offer by specialty: call pay, one-time payments, terms (CSV)'),
       download(st.feed_url, 'application/json', 'States (JSON)'),
       download(u(csvPaths.states()), 'text/csv', 'States (CSV)'),
+      download(u(csvPaths.residencyLevels()), 'text/csv', 'Resident salaries by teaching hospital and PGY level (CSV)'),
       ...wholeData(site),
     ],
   });

@@ -142,6 +142,7 @@ th[aria-sort="ascending"] button.sort::after{content:" \\2191";color:var(--fg)}
 th[aria-sort="descending"] button.sort::after{content:" \\2193";color:var(--fg)}
 .note{border-left:4px solid var(--accent);background:#f3f7fc;padding:.5rem .75rem}
 ul.columns{columns:14rem;padding-left:1.2rem}
+nav.levels ul{display:flex;flex-wrap:wrap;gap:.35rem 1rem;list-style:none;padding:0;margin:.5rem 0 1rem}nav.levels a{display:inline-block;padding:.35rem 0}nav.levels [aria-current]{font-weight:700;color:var(--fg)}
 /* Home page: headline figures, two columns on wide screens */
 dl.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.75rem;margin:1rem 0}
 dl.stats>div{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem}

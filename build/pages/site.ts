@@ -10,7 +10,7 @@
  */
 import {
   LICENSE, LICENSE_URL, pagePaths,
-  type InstitutionFeed, type InstitutionsFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
+  type InstitutionFeed, type InstitutionsFeed, type ResidencyLevelFeed, type SpecialtiesFeed, type SpecialtyFeed, type SpecialtyStateFeed, type StateFeed, type StateInstitutionsFeed, type StatesFeed, type WrvuFeed,
 } from '../contract/open-feeds.ts';
 import type { FeedFile } from '../compute/open-feeds.ts';
 import type { KeyedOpenRow } from '../compute/compare.ts';
@@ -18,6 +18,7 @@ import type { SiteContext } from './layout.ts';
 import { renderHomePage } from './home.ts';
 import { renderInstitutionsIndex, renderSpecialtiesIndex, renderStatesIndex } from './indexes.ts';
 import { renderInstitutionPage } from './institution.ts';
+import { renderResidencyLevelPages } from './residency-levels.ts';
 import { renderLicensePage } from './license.ts';
 import { renderMethodologyPage } from './methodology.ts';
 import type { AccuracyRow } from '../compute/disclosure-accuracy.ts';
@@ -112,6 +113,8 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
     out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug)));
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
+  const levels = feeds.filter((f) => f.kind === 'residencyLevel').map((f) => f.doc as ResidencyLevelFeed);
+  for (const [path, html] of renderResidencyLevelPages(site, institutions, levels)) out.set(pageFile(path), html);
   return out;
 }
 

@@ -74,6 +74,7 @@ export function apiIndexDocument(build: LoadedBuild, limits: IpLimits): ApiIndex
   const fill: Record<string, string | undefined> = {
     slug: sp[0]?.slug,
     other: sp[1]?.slug,
+    pgy: '2',
     state: build.keyedIndex.states.find((s) => s.slug === 'texas')?.slug ?? build.keyedIndex.states[0]?.slug,
   };
   const feeds = FEED_INDEX.map((path): ApiIndexFeed => {

@@ -32,6 +32,7 @@ export const FEED_INDEX = [
   '/data/api/v1/residency/institutions.json',
   '/data/api/v1/residency/institutions/{slug}.json',
   '/data/api/v1/residency/states/{state}.json',
+  '/data/api/v1/residency/pgy/{pgy}.json',
   '/data/api/v1/compare/{slug}/{other}.json',
   '/data/api/v1/compare/{slug}/{other}/states/{state}.json',
   '/data/api/v1/specialties.csv',
@@ -39,6 +40,7 @@ export const FEED_INDEX = [
   '/data/api/v1/states.csv',
   '/data/api/v1/specialty-offer-components.csv',
   '/data/api/v1/residency/institutions.csv',
+  '/data/api/v1/residency/pgy-levels.csv',
   '/data/api/v1/releases.json',
 ];
 

@@ -48,7 +48,13 @@ describe('datapackage.json', () => {
     expect(pkg.$schema).toBe('https://datapackage.org/profiles/2.0/datapackage.json');
     expect(pkg.licenses).toEqual([{ name: 'CC-BY-4.0', path: 'https://creativecommons.org/licenses/by/4.0/', title: 'Creative Commons Attribution 4.0 International' }]);
     expect(pkg.description).toMatch(/Publication floors: .*Disclosure control: /);
-    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'specialty-states.csv', 'states.csv', 'specialty-offer-components.csv', 'residency/institutions.csv']);
+    expect(pkg.resources.map((r: Json) => r.path)).toEqual(['specialties.csv', 'specialty-states.csv', 'states.csv', 'specialty-offer-components.csv', 'residency/institutions.csv', 'residency/pgy-levels.csv']);
+    // every teaching hospital at every PGY level: salary and adjustment of the row's level, empty past a scale's end
+    const levels = pkg.resources[5];
+    expect(levels.schema.primaryKey).toEqual(['slug', 'pgy']);
+    const levelField = (name: string) => (levels.schema.fields as Json[]).find((f) => f.name === name)!;
+    expect(levelField('salary').description).toMatch(/Empty when the scale has no such level/);
+    expect(levelField('col_adjusted').description).toMatch(/cost-of-living index \/ 100, as for PGY-1/);
     expect(pkg.resources[1].schema.primaryKey).toEqual(['specialty_slug', 'state_code']);
     // the rest of the offer: its figures are in the row's unit (a column of its own), not USD like the other CSVs'
     const offer = pkg.resources[3];

@@ -20,7 +20,7 @@ describe('generated contracts', () => {
     expect(Object.keys(a.paths).sort()).toEqual(['/available-data', '/benchmarks', '/me/assistants', '/me/assistants/disconnect', '/me/key/rotate', '/me/usage', '/me/usage/history', '/offer-check', '/percentile-rank', '/specialties']);
     expect(b.openapi).toBe('3.1.0');
     expect(Object.keys(b.paths).sort()).toEqual([
-      '/compare/{slug}/{other}.json', '/compare/{slug}/{other}/states/{state}.json', '/residency/institutions.csv', '/residency/institutions.json', '/residency/institutions/{slug}.json', '/residency/states/{state}.json', '/specialties.csv', '/specialties.json', '/specialty-states.csv', '/specialty-offer-components.csv',
+      '/compare/{slug}/{other}.json', '/compare/{slug}/{other}/states/{state}.json', '/residency/institutions.csv', '/residency/institutions.json', '/residency/institutions/{slug}.json', '/residency/states/{state}.json', '/residency/pgy/{pgy}.json', '/residency/pgy-levels.csv', '/specialties.csv', '/specialties.json', '/specialty-states.csv', '/specialty-offer-components.csv',
       '/specialties/{slug}.json', '/specialties/{slug}/states/{state}.json', '/states.csv', '/states.json', '/states/{state}.json', '/wrvu/{slug}.json',
       '/releases.json', '/datapackage.json', '/definitions.json', '/CITATION.cff', '/physpay-open-data.tar.gz', '/physpay-open-data.tar.gz.sha256',
       '/releases/{release}/{path}',

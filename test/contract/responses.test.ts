@@ -41,10 +41,11 @@ const RELEASE_FILE = '/releases/{release}/{path}';
 const covered = new Set<string>();
 /** Documented pairs no request can produce, with the reason. */
 const UNREACHABLE: Record<string, string> = {};
-for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/specialty-states.csv', '/states.csv', '/specialty-offer-components.csv', '/residency/institutions.csv', ...RELEASE_FILES]) {
+for (const p of ['/specialties.json', '/states.json', '/residency/institutions.json', '/specialties.csv', '/specialty-states.csv', '/states.csv', '/specialty-offer-components.csv', '/residency/institutions.csv', '/residency/pgy-levels.csv', ...RELEASE_FILES]) {
   UNREACHABLE[`open ${p} 400`] = 'a fixed path has no segment to malform: any other path is another path (404 without a template)';
   UNREACHABLE[`open ${p} 404`] = 'a fixed path always names a file of every build';
 }
+UNREACHABLE['open /residency/pgy/{pgy}.json 400'] = 'a level is a number, not a name to decode: any other segment is a level no build has (404)';
 
 /**
  * Validate one real answer against the document: the status is documented for the path, the content type
@@ -133,7 +134,7 @@ describe('the served documents are the committed ones', () => {
     }
     // the open data contract does not need a build, and the feed schemas are served at their $id
     expect((await request(empty.url, '/data/api/v1/openapi.json')).json()).toEqual(DOCS.open);
-    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution', 'stateInstitutions', 'comparison']) {
+    for (const kind of ['specialties', 'specialty', 'specialtyState', 'states', 'state', 'wrvu', 'institutions', 'institution', 'stateInstitutions', 'residencyLevel', 'comparison']) {
       const committed = JSON.parse(readFileSync(join(process.cwd(), 'docs/schemas', `${kind}.schema.json`), 'utf8'));
       const r = await request(main.url, committed.$id);
       expect(r.status, committed.$id).toBe(200);
@@ -157,6 +158,8 @@ const openPaths = () => ({
   '/states.csv': { ok: '/states.csv', alias: null, bad: null, unknown: null },
   '/specialty-offer-components.csv': { ok: '/specialty-offer-components.csv', alias: null, bad: null, unknown: null },
   '/residency/institutions.csv': { ok: '/residency/institutions.csv', alias: null, bad: null, unknown: null },
+  '/residency/pgy-levels.csv': { ok: '/residency/pgy-levels.csv', alias: null, bad: null, unknown: null },
+  '/residency/pgy/{pgy}.json': { ok: '/residency/pgy/3.json', alias: null, bad: null, unknown: null },
   '/residency/institutions/{slug}.json': { ok: `/residency/institutions/${institution}.json`, alias: `/residency/institutions/${institution.toUpperCase()}.json`, bad: '/residency/institutions/a%5Cb.json', unknown: '/residency/institutions/no-such-hospital.json' },
   '/residency/states/{state}.json': { ok: '/residency/states/texas.json', alias: '/residency/states/TX.json', bad: '/residency/states/%zz.json', unknown: '/residency/states/texsa.json' },
   '/compare/{slug}/{other}.json': { ok: '/compare/cardiology/family-medicine.json', alias: '/compare/CARDIOLOGY/fm.json', bad: '/compare/%zz/family-medicine.json', unknown: '/compare/cardiology/famliy-medicine.json' },
@@ -210,6 +213,13 @@ describe('open data API: every path, every status', () => {
         conforms('open', template, r);
       }
     }
+  });
+
+  it('a PGY level no scale has: 404 naming the feeds', async () => {
+    const r = await request(main.url, '/data/api/v1/residency/pgy/99.json');
+    expect(r.status).toBe(404);
+    expect(r.json().feeds).toContain('/data/api/v1/residency/pgy/{pgy}.json');
+    conforms('open', '/residency/pgy/{pgy}.json', r);
   });
 
   it('a release that is not kept: 404 naming the kept releases', async () => {

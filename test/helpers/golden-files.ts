@@ -17,6 +17,7 @@ export const GOLDEN_SAMPLES = [
   'public/data/api/v1/states/texas.json',
   'public/data/api/v1/wrvu/family-medicine.json',
   'public/data/api/v1/residency/institutions/baptist-general-hospital-fargo.json',
+  'public/data/api/v1/residency/pgy/7.json',
   'private/keyed/index.json',
 ];
 

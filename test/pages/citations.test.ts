@@ -67,6 +67,8 @@ function requiredFields(kind: FeedKind, doc: Record<string, unknown>): string[] 
       return ['pgy1_salary', 'pgy1_col_adjusted', 'cost_of_living.index', ...list('pgy_scale', ['salary'])];
     case 'stateInstitutions':
       return list('institutions', ['pgy1_salary', 'pgy1_col_adjusted', 'state_rank']);
+    case 'residencyLevel':
+      return list('institutions', ['salary', 'col_adjusted', 'rank_position', 'state_rank']);
     case 'comparison':
       return ['specialty_a.median', 'specialty_b.median', 'specialty_a.n', 'specialty_b.n', 'comparison.median_difference', 'comparison.median_difference_pct'];
   }
@@ -172,7 +174,7 @@ describe('citation pages', () => {
       }));
     }
     expect(problems.slice(0, 30)).toEqual([]);
-    expect(kinds.size).toBe(9); // every feed kind the build writes (comparisons are derived by the server: test/mcp/interfaces.test.ts)
+    expect(kinds.size).toBe(10); // every feed kind the build writes (comparisons are derived by the server: test/mcp/interfaces.test.ts)
     expect(checkedFigures).toBeGreaterThan(20_000);
     expect(withheldShown).toBeGreaterThan(100); // the golden data has thin cells, so withheld figures really occur
     expect(notYetPages).toBeGreaterThan(0); // and specialties below the national floor

@@ -228,6 +228,49 @@ describe('CSV downloads', () => {
       for (const f of LICENCE) expect(row[f], `${row.slug}.${f}`).toBe(cell(doc[f]));
     }
   });
+
+  it('residency/pgy-levels.csv has every hospital at every PGY level: PGY-1 as institutions.json, the others as residency/pgy/{n}.json, empty (never 0) past a scale\'s end', async () => {
+    type Level = { pgy: number; max_pgy: number; count: number; without_level: number; feed_url: string; citation_url: string; institutions: Record<string, unknown>[] };
+    const list = (await get(s.url, '/data/api/v1/residency/institutions.json')).json<{ feed_url: string; citation_url: string; institutions: Record<string, unknown>[] }>();
+    const two = (await get(s.url, '/data/api/v1/residency/pgy/2.json')).json<Level>();
+    const levels = new Map<number, Level>([[2, two]]);
+    for (let pgy = 3; pgy <= two.max_pgy; pgy++) levels.set(pgy, (await get(s.url, `/data/api/v1/residency/pgy/${pgy}.json`)).json<Level>());
+    const res = await get(s.url, '/data/api/v1/residency/pgy-levels.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.text.split('\r\n')[0]).toBe('slug,name,city,state_code,state,academic_year,pgy,salary,col_adjusted,rank,rank_of,state_rank,state_rank_of,cost_of_living_index,source_url,as_of,citation_url,feed_url,methodology_url,license,license_url,publisher,synthetic');
+    const rows = records(res.text);
+    const slugs = list.institutions.map((e) => (e.institution as { slug: string }).slug);
+    // long: every hospital (institutions.json's order) at every level 1..max_pgy
+    expect(rows.map((r) => `${r.slug}/${r.pgy}`)).toEqual(slugs.flatMap((slug) => Array.from({ length: two.max_pgy }, (_, k) => `${slug}/${k + 1}`)));
+    const byKey = new Map(rows.map((r) => [`${r.slug}/${r.pgy}`, r]));
+    list.institutions.forEach((e) => {
+      const slug = (e.institution as { slug: string }).slug;
+      const r = byKey.get(`${slug}/1`)!;
+      expect([r.salary, r.col_adjusted, r.rank, r.rank_of]).toEqual([cell(e.pgy1_salary), cell(e.pgy1_col_adjusted), cell(e.rank_position), cell(e.rank_of)]);
+      expect([r.citation_url, r.feed_url]).toEqual([list.citation_url, list.feed_url]);
+    });
+    let empty = 0;
+    for (const [pgy, f] of levels) {
+      expect(f.count + f.without_level).toBe(slugs.length);
+      const listed = new Set(f.institutions.map((e) => (e.institution as { slug: string }).slug));
+      for (const e of f.institutions) {
+        const r = byKey.get(`${(e.institution as { slug: string }).slug}/${pgy}`)!;
+        expect([r.salary, r.col_adjusted, r.rank, r.rank_of, r.state_rank, r.state_rank_of]).toEqual([e.salary, e.col_adjusted, e.rank_position, e.rank_of, e.state_rank, e.state_rank_of].map(cell));
+        expect([r.citation_url, r.feed_url]).toEqual([f.citation_url, f.feed_url]);
+        // adjusted like PGY-1: salary / (index / 100), whole dollars
+        const idx = e.cost_of_living_index as number | null;
+        expect(e.col_adjusted).toBe(idx ? Math.round((e.salary as number) / (idx / 100)) : null);
+      }
+      for (const slug of slugs.filter((x) => !listed.has(x))) {
+        const r = byKey.get(`${slug}/${pgy}`)!;
+        expect([r.salary, r.col_adjusted, r.rank, r.state_rank]).toEqual(['', '', '', '']);
+        empty++;
+      }
+    }
+    expect(empty).toBeGreaterThan(0); // the demo has 3- to 7-year scales
+    expect(rows.some((r) => r.salary === '0')).toBe(false);
+  });
 });
 
 describe('the cell encoder (every CSV the build writes, and moderate list --csv, goes through it)', () => {

@@ -26,6 +26,7 @@ const PAGES: [string, string][] = [
   ['state', '/states/texas'],
   ['residency', '/residency'],
   ['institution', ''], // the first hospital linked from /residency
+  ['residency-levels-state', '/residency/levels/texas'],
   ['methodology', '/methodology'],
   ['license', '/license'],
   ['changelog', '/changelog'],

@@ -80,6 +80,46 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     await context.close();
   });
 
+  it('a PGY level page (/residency/pgy/3) sorts by adjusted pay and by hospital at 390 px; its level menu and state list are plain links; a state\'s page of every level sorts too', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${s.url}/residency/pgy/3`);
+    expect(await page.locator('h1').textContent()).toBe('PGY-3 resident salaries by teaching hospital');
+    const menu = page.getByRole('navigation', { name: 'Postgraduate year' });
+    expect(await menu.getByRole('link', { name: 'PGY-1' }).getAttribute('href')).toBe('/residency');
+    expect(await menu.locator('[aria-current="page"]').textContent()).toBe('PGY-3');
+    const table = page.locator('table[data-sortable]');
+    const col = (k: number) => table.locator(`tbody tr td:nth-child(${k}), tbody tr th:nth-child(${k})`).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value') ?? c.textContent!.trim()));
+    const adjusted = table.locator('thead th').nth(5);
+    await adjusted.getByRole('button').click();
+    await adjusted.getByRole('button').click();
+    expect(await adjusted.getAttribute('aria-sort')).toBe('descending');
+    const desc = (await col(6)).filter((v) => v !== 'null').map(Number);
+    expect(desc.length).toBeGreaterThan(20);
+    expect(desc).toEqual([...desc].sort((a, b) => b - a));
+    await page.screenshot({ path: join(OUT, 'residency-level-sorted-390.png') });
+    const name = table.locator('thead th').nth(1);
+    await name.getByRole('button').click();
+    const names = await col(2);
+    expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect(errors).toEqual([]);
+    await Promise.all([page.waitForURL(`${s.url}/residency/levels/texas`), page.locator('#states-h ~ ul').getByRole('link', { name: 'Texas' }).click()]);
+    expect(await page.locator('h1').textContent()).toBe('Resident salaries by PGY level in Texas');
+    // a state's page sorts by any level; "none" (the scale ends earlier) sorts last
+    const pgy5 = page.locator('table[data-sortable] thead th').nth(7);
+    expect(await pgy5.textContent()).toBe('PGY-5');
+    await pgy5.getByRole('button').click();
+    const cells = await page.locator('table[data-sortable] tbody tr td:nth-child(8)').evaluateAll((cs) => cs.map((c) => c.querySelector('[data-value]')?.getAttribute('data-value') ?? c.textContent!.trim()));
+    const figures = cells.filter((c) => c !== 'none').map(Number);
+    expect(figures).toEqual([...figures].sort((a, b) => a - b));
+    expect(cells.slice(figures.length).every((c) => c === 'none')).toBe(true);
+    expect(cells.length).toBeGreaterThan(figures.length);
+    await page.screenshot({ path: join(OUT, 'residency-levels-state-sorted-390.png') });
+    await context.close();
+  });
+
   it('without JavaScript: no search box, tables in their default order', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -42,6 +42,8 @@ const KINDS: Kind[] = [
   { kind: 'state', path: '/states/texas' },
   { kind: 'residency', path: '/residency' },
   { kind: 'institution', path: '/residency/baptist-general-hospital-fargo' },
+  { kind: 'residency-level', path: '/residency/pgy/3' },
+  { kind: 'residency-levels-state', path: '/residency/levels/texas' },
   { kind: 'methodology', path: '/methodology' },
   { kind: 'license', path: '/license' },
   { kind: 'changelog', path: '/changelog' },
