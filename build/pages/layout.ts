@@ -34,7 +34,7 @@ export interface SiteContext {
 export function href(url: string, baseUrl: string): string {
   if (url !== baseUrl && !url.startsWith(`${baseUrl}/`)) return url;
   const u = new URL(url);
-  return u.pathname + u.search;
+  return u.pathname + u.search + u.hash;
 }
 
 export function link(site: Pick<SiteContext, 'baseUrl'>, url: string, text: string, extra: Record<string, string> = {}): string {

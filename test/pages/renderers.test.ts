@@ -11,7 +11,7 @@ import { renderSpecialtyStatePage } from '../../build/pages/specialty-state.ts';
 import { renderInstitutionPage } from '../../build/pages/institution.ts';
 import { pageFile } from '../../build/pages/site.ts';
 import { urlPathOf } from '../../server/builds/loaded-build.ts';
-import type { SiteContext } from '../../build/pages/layout.ts';
+import { href, type SiteContext } from '../../build/pages/layout.ts';
 import type { InstitutionFeed, SpecialtyStateFeed } from '../../build/contract/open-feeds.ts';
 import { auditCsv, auditPage } from '../../build/compute/audit-files.ts';
 import { csvField, csvText, SPECIALTIES_CSV_HEADER } from '../../build/compute/open-csv.ts';
@@ -66,6 +66,16 @@ describe('formatting and escaping', () => {
     expect(textOf(h1)).toBe(`${EVIL} salary in Texas`);
     const attribution = shownFigures(root!).find((f) => f.field === 'attribution')!;
     expect(attribution.text).toBe(cell().attribution);
+  });
+});
+
+describe('link targets', () => {
+  it('own URLs become their path, with the query and the #fragment kept; other URLs stay absolute', () => {
+    const base = 'https://physpay.example';
+    expect(href(`${base}/states/texas#residency`, base)).toBe('/states/texas#residency');
+    expect(href(`${base}/contribute?specialty=cardiology&state=TX#form`, base)).toBe('/contribute?specialty=cardiology&state=TX#form');
+    expect(href(base, base)).toBe('/');
+    expect(href('https://physpay.example.evil/x#y', base)).toBe('https://physpay.example.evil/x#y');
   });
 });
 
