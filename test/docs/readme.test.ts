@@ -72,7 +72,7 @@ describe('README documents', () => {
 
   const keyedPaths = Object.keys(keyedOpenApi().paths as object).map((p) => `/api/v1${p}`);
   const openPaths = Object.keys(openDataOpenApi().paths as object).map((p) => `/data/api/v1${p}`);
-  it.each([...keyedPaths, ...openPaths, '/mcp', '/.well-known/mcp.json', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/authorize', '/oauth/token', '/mcp?signin', '/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/data/api/v1/openapi.json'])(
+  it.each([...keyedPaths, ...openPaths, '/mcp', '/.well-known/mcp.json', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/authorize', '/oauth/token', '/oauth/revoke', '/mcp?signin', '/healthz', '/readyz', '/metrics', '/api/v1/openapi.json', '/data/api/v1/openapi.json'])(
     'the endpoint %s',
     (path) => {
       expect(readme).toContain(path);
