@@ -281,7 +281,7 @@ describe('attacks across builds and with planted reports (method version 3)', ()
       const fields = (l: string) => [...l.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!);
       const [header, ...rows] = readFileSync(f, 'utf8').split('\r\n').filter(Boolean).map(fields);
       for (const r of rows) expect(r.length, f).toBe(header!.length);
-      const cols = header!.flatMap((h, k) => (money.test(h) || /^pgy\d+_salary$|_col_adjusted$/.test(h) ? [k] : []));
+      const cols = header!.flatMap((h, k) => (money.test(h) || /^pgy\d+_salary$|_col_adjusted$|^(salary|col_adjusted)$/.test(h) ? [k] : []));
       expect(cols.length, f).toBeGreaterThan(0);
       for (const r of rows) for (const k of cols) expect(r[k] ?? '', `${f} ${header![k]}`).not.toMatch(/^-/);
     }
