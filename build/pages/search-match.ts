@@ -55,7 +55,7 @@ for(k=0;k<index.length;k++){e=index[k];if(e[1]==='Teaching hospital'&&(s=score(e
 var split=stateSplit(ws);for(k=0;k<split.length;k++){var c=split[k];if(!c.rest.length)continue;
 for(var i=0;i<specs.length;i++){var sc=score(specs[i],c.rest);if(!sc)continue;e=specs[i];var code=c.st[3],cells=e[5]||'',has=false;
 for(var j=0;j<cells.length;j+=2)if(cells.substr(j,2)===code)has=true;
-if(has)add([e[0]+' in '+c.st[0],'Specialty in state',e[2]+'/'+slug(c.st[2])],5+sc/8+(c.full?.01:0));else{add(e,4+sc/8);add(c.st,4)}}}
+if(has)add([e[0]+' in '+c.st[0],'Specialty in state',e[2]+'/'+slug(c.st[2])],5+sc/8+(c.full?.01:0));else{add(e,4+sc/8);add(c.st,4+sc/8-.001)}}}
 for(k=0;k<index.length;k++)if((s=score(index[k],ws)))add(index[k],s);
 hits.sort(function(a,b){return b.s-a.s||a.k-b.k});
 var matches=hits.slice(0,limit).map(function(x){return x.h}),sugg=[];
