@@ -91,7 +91,8 @@ export const SEARCH_SHOW_SCRIPT = `if(window.fetch)document.querySelector('.site
 /**
  * The search box's script: loads the index on first use (same origin, one small file, cached), matches with
  * search-match.ts (shipped here as is), shows up to 8 matches as a listbox (arrow keys move, Enter opens
- * the selected match or else the first, Escape closes) and announces the number of matches. With no match
+ * the selected match or else the first, Escape closes; a click opens one; options hold no links, which a
+ * listbox may not nest) and announces the number of matches. With no match
  * it says so visibly, with links to the closest entries (search-match.ts's suggestions).
  */
 export const SEARCH_SCRIPT = `(function(){var box=document.querySelector('.site-search');if(!box||!window.fetch)return;box.hidden=false;
@@ -100,10 +101,10 @@ var q=document.getElementById('site-search-q'),list=document.getElementById('sit
 function load(){if(!loading)loading=fetch(box.getAttribute('data-search-index')).then(function(r){return r.json()}).then(function(d){index=d;return d});return loading}
 function close(){list.hidden=true;none.hidden=true;q.setAttribute('aria-expanded','false');q.removeAttribute('aria-activedescendant');active=-1}
 function mark(k){var items=list.querySelectorAll('[role=option]');for(var i=0;i<items.length;i++)items[i].setAttribute('aria-selected',i===k?'true':'false');active=k;if(k>=0){q.setAttribute('aria-activedescendant','site-search-o'+k)}else q.removeAttribute('aria-activedescendant')}
-function link(e,k){var a=document.createElement('a');a.href=e[2];a.textContent=e[0];if(k!==undefined){a.tabIndex=-1;var s=document.createElement('span');s.className='kind';s.textContent=e[1];a.appendChild(s)}return a}
+function link(e){var a=document.createElement('a');a.href=e[2];a.textContent=e[0];return a}
 function render(){var term=q.value;if(!term.trim()){close();status.textContent='';return}
 load().then(function(){if(q.value!==term)return;var r=searchMatch(index,term,8);shown=r.matches;list.textContent='';none.textContent='';
-shown.forEach(function(e,k){var li=document.createElement('li');li.id='site-search-o'+k;li.setAttribute('role','option');li.setAttribute('aria-selected','false');li.appendChild(link(e,k));list.appendChild(li)});
+shown.forEach(function(e,k){var li=document.createElement('li');li.id='site-search-o'+k;li.setAttribute('role','option');li.setAttribute('aria-selected','false');li.textContent=e[0];var s=document.createElement('span');s.className='kind';s.textContent=e[1];li.appendChild(s);li.addEventListener('click',function(){location.href=e[2]});list.appendChild(li)});
 list.hidden=!shown.length;none.hidden=!!shown.length;q.setAttribute('aria-expanded',shown.length?'true':'false');active=-1;
 if(!shown.length){var p=document.createElement('p');p.textContent='Nothing matches \u201c'+term.trim()+'\u201d.'+(r.suggestions.length?' Closest:':' Try a specialty, a state or a teaching hospital.');none.appendChild(p);
 if(r.suggestions.length){var ul=document.createElement('ul');r.suggestions.forEach(function(e){var li=document.createElement('li');li.appendChild(link(e));ul.appendChild(li)});none.appendChild(ul)}}
