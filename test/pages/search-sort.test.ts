@@ -106,6 +106,11 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
       await q.fill('Residents Texas');
       await expect.poll(() => options.count()).toBeGreaterThan(0);
       await Promise.all([page.waitForURL(`${s.url}/states/texas#residency`), q.press('Enter')]);
+      // a click opens an option; a suggestion is a link
+      await firstOption('peds');
+      await Promise.all([page.waitForURL(`${s.url}/salaries/pediatrics`), options.first().click()]);
+      await q.fill('pediatric cardiology');
+      await Promise.all([page.waitForURL(`${s.url}/salaries/cardiology`), none.getByRole('link', { name: 'Cardiology', exact: true }).click()]);
       expect(errors).toEqual([]);
       await context.close();
     });
