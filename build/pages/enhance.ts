@@ -21,7 +21,7 @@ export interface SearchEntry {
   aliases: string[];
   /** normalised words that only suggest the entry (RELATED_TERMS) */
   related: string[];
-  /** a specialty: the two-letter codes (lower case, run together) of its specialty-in-state pages; a state: "r" when its page lists teaching hospitals */
+  /** a specialty: the two-letter codes (lower case, run together) of its specialty-in-state pages, or "-" and those of the states without one when shorter; a state: "r" when its page lists teaching hospitals */
   extra: string;
 }
 
@@ -35,6 +35,14 @@ export interface SearchIndexInput {
   residencyStates: ReadonlySet<string>;
 }
 
+/** The states with a specialty-in-state page, as codes run together, or "-" and the states without one when that is shorter. */
+export function cellCodes(withPage: readonly string[], all: readonly string[]): string {
+  const has = new Set(withPage.map((c) => c.toLowerCase()));
+  const yes = [...has].sort();
+  const no = [...new Set(all.map((c) => c.toLowerCase()))].filter((c) => !has.has(c)).sort();
+  return no.length < yes.length ? `-${no.join('')}` : yes.join('');
+}
+
 /** Every specialty, state and teaching hospital, in that order, each by name (code-point order), then the residency entry. */
 export function searchIndex(baseUrl: string, sp: SpecialtiesFeed, st: StatesFeed, inst: InstitutionsFeed, o: SearchIndexInput): SearchEntry[] {
   const href = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : url);
@@ -44,7 +52,7 @@ export function searchIndex(baseUrl: string, sp: SpecialtiesFeed, st: StatesFeed
     name: e.name, kind: 'Specialty', url: href(e.citation_url, baseUrl),
     aliases: phrases(e.name, [e.slug, ...(o.specialtyAliases.get(e.slug) ?? [])]),
     related: phrases(e.name, RELATED_TERMS[e.slug] ?? []),
-    extra: [...(o.cells.get(e.slug) ?? [])].map((c) => c.toLowerCase()).sort().join(''),
+    extra: cellCodes(o.cells.get(e.slug) ?? [], st.states.map((x) => x.state.code)),
   }));
   const states = st.states.map((e): SearchEntry => ({
     name: e.state.name, kind: 'State', url: href(e.citation_url, baseUrl), aliases: [e.state.code.toLowerCase()], related: [], extra: o.residencyStates.has(e.state.slug) ? 'r' : '',

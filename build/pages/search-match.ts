@@ -5,7 +5,7 @@
  * Index entries (search-index.json, enhance.ts): [name, kind, url, aliases, related, extra], where aliases
  * and related are normalised phrases joined by "|" (related words only suggest, never match), and extra is,
  * for a specialty, the two-letter codes (lower case, run together) of the states with a specialty-in-state
- * page, and for a state, "r" when its page lists teaching hospitals (#residency).
+ * page, or "-" and the codes of the states without one when that is shorter, and for a state, "r" when its page lists teaching hospitals (#residency).
  *
  * A query is normalised (lower case, no accents, "&" -> "and", punctuation -> space, "pgy 2" -> "pgy2"),
  * then tried as, best first:
@@ -53,8 +53,8 @@ if(isRes&&res){if(!rest.length)add(res,6);
 var sp=stateSplit(rest);for(k=0;k<sp.length;k++)if(!sp[k].rest.length){e=sp[k].st;add(e[5]==='r'?['Teaching hospitals in '+e[0],'Residency',e[2]+'#residency']:res,6)}
 for(k=0;k<index.length;k++){e=index[k];if(e[1]==='Teaching hospital'&&(s=score(e,rest)))add(e,4+s/4)}add(res,4)}
 var split=stateSplit(ws);for(k=0;k<split.length;k++){var c=split[k];if(!c.rest.length)continue;
-for(var i=0;i<specs.length;i++){var sc=score(specs[i],c.rest);if(!sc)continue;e=specs[i];var code=c.st[3],cells=e[5]||'',has=false;
-for(var j=0;j<cells.length;j+=2)if(cells.substr(j,2)===code)has=true;
+for(var i=0;i<specs.length;i++){var sc=score(specs[i],c.rest);if(!sc)continue;e=specs[i];var code=c.st[3],cells=e[5]||'',not=cells.charAt(0)==='-',has=false;if(not)cells=cells.slice(1);
+for(var j=0;j<cells.length;j+=2)if(cells.substr(j,2)===code)has=true;if(not)has=!has;
 if(has)add([e[0]+' in '+c.st[0],'Specialty in state',e[2]+'/'+slug(c.st[2])],5+sc/8+(c.full?.01:0));else{add(e,4+sc/8);add(c.st,4+sc/8-.001)}}}
 for(k=0;k<index.length;k++)if((s=score(index[k],ws)))add(index[k],s);
 hits.sort(function(a,b){return b.s-a.s||a.k-b.k});

@@ -22,8 +22,9 @@ const sp = { specialties: SPECIALTIES.map((s) => ({ slug: s.slug, name: s.name, 
 const st = { states: STATES.map((s) => ({ state: state(s.code), citation_url: `${BASE}/states/${slugify(s.name)}` })) } as unknown as StatesFeed;
 const hospital = (slug: string, name: string, city: string, code: string) => ({ institution: { slug, name, city, state: state(code) }, citation_url: `${BASE}/residency/${slug}` });
 const inst = { institutions: [hospital('baylor-houston', 'Baylor College of Medicine', 'Houston', 'TX'), hospital('cleveland-clinic', 'Cleveland Clinic', 'Cleveland', 'OH')] } as unknown as InstitutionsFeed;
-// Family medicine has a page for Ohio, cardiology for Texas; nothing else is published per state.
-const cells = new Map([['family-medicine', ['OH']], ['cardiology', ['TX', 'OH']]]);
+// Family medicine has a page for Ohio, cardiology for Texas and Ohio, dermatology for every state but New York
+// (written as the states without one); nothing else is published per state.
+const cells = new Map([['family-medicine', ['OH']], ['cardiology', ['TX', 'OH']], ['dermatology', STATES.map((s) => s.code).filter((c) => c !== 'NY')]]);
 const entries = searchIndex(BASE, sp, st, inst, {
   specialtyAliases: new Map(SPECIALTIES.map((s) => [s.slug, s.aliases])), cells, residencyStates: new Set(['texas']),
 });
@@ -53,6 +54,8 @@ describe('site search matcher', () => {
   it('specialty + state in either order, by name or code', () => {
     for (const q of ['cardiology tx', 'texas cardiology', 'TX cardiology', 'cardiology in Texas', 'Cardiologist, Texas', 'cardio tx', 'cardiology salary texas']) expect(first(q), q).toBe('/salaries/cardiology/texas');
     expect(first('fm oh')).toBe('/salaries/family-medicine/ohio');
+    expect(index.find((e) => e[0] === 'Dermatology')?.[5]).toBe('-ny');
+    expect(first('derm tx')).toBe('/salaries/dermatology/texas');
     // no page for the pair: the specialty and the state, both
     expect(find('dermatology new york').matches.slice(0, 2).map((m) => m[2])).toEqual(['/salaries/dermatology', '/states/new-york']);
     expect(first('new york')).toBe('/states/new-york');
