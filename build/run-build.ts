@@ -401,7 +401,8 @@ export function runBuild(opts: BuildOptions): BuildResult {
 
     const populations = openPopulations(ds, headlineBasis(partialFrom, opts.headlineYears ?? DEFAULT_HEADLINE_YEARS));
     const feeds = buildOpenFeeds(ds, feedOptions, populations);
-    const siteOptions = { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE };
+    const siteOptions = { baseUrl, publisher: opts.publisher, winsorLower: opts.keyed.winsorLower, winsorUpper: opts.keyed.winsorUpper, blsTopCode: DEFAULT_TOP_CODE,
+      specialtyAliases: new Map(ds.specialties.map((s) => [s.slug, s.aliases])) };
     progress.stage('writing open feeds', `${feeds.length.toLocaleString('en-US')} files`);
     // every feed and CSV, then the data package describing the CSVs, then one archive of all of them
     const openFiles = new Map<string, Buffer>();

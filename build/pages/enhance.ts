@@ -4,37 +4,77 @@
  * box and make tables sortable. Both are progressive enhancements: without JavaScript the box is hidden
  * (the navigation links to the three index pages stay), and tables keep their default order.
  */
-import type { InstitutionsFeed, SpecialtiesFeed, StatesFeed } from '../contract/open-feeds.ts';
+import { pagePaths, type InstitutionsFeed, type SpecialtiesFeed, type StatesFeed } from '../contract/open-feeds.ts';
+import { normalizeName } from '../contract/names.ts';
+import { RELATED_TERMS, RESIDENCY_TERMS } from '../contract/related-terms.ts';
+import { SEARCH_MATCH_JS } from './search-match.ts';
 
 /** Public-tree path (and URL path) of the search index. */
 export const SEARCH_INDEX_FILE = 'search-index.json';
 
-/** One search entry: name shown, kind, URL path, extra words it answers to. */
+/** One search entry: name shown, kind, URL path, the words it answers to, the words it is suggested for. */
 export interface SearchEntry {
   name: string;
-  kind: 'Specialty' | 'State' | 'Teaching hospital';
+  kind: 'Specialty' | 'State' | 'Teaching hospital' | 'Residency';
   url: string;
-  /** lowercase words also matched: slug, state code, city */
+  /** normalised phrases also matched: a specialty's aliases (the reference data's), a state's code, a hospital's city */
   aliases: string[];
+  /** normalised words that only suggest the entry (RELATED_TERMS) */
+  related: string[];
+  /** a specialty: the two-letter codes (lower case, run together) of its specialty-in-state pages, or "-" and those of the states without one when shorter; a state: "r" when its page lists teaching hospitals */
+  extra: string;
 }
 
-/** Every specialty, state and teaching hospital, in that order, each by name (code-point order). */
-export function searchIndex(baseUrl: string, sp: SpecialtiesFeed, st: StatesFeed, inst: InstitutionsFeed): SearchEntry[] {
+/** What the index needs beyond the three list feeds. */
+export interface SearchIndexInput {
+  /** specialty slug -> its spellings (the reports DB's, as the tool server resolves them) */
+  specialtyAliases: ReadonlyMap<string, readonly string[]>;
+  /** specialty slug -> state codes with a specialty-in-state page */
+  cells: ReadonlyMap<string, readonly string[]>;
+  /** state slugs whose page lists teaching hospitals */
+  residencyStates: ReadonlySet<string>;
+}
+
+/** The states with a specialty-in-state page, as codes run together, or "-" and the states without one when that is shorter. */
+export function cellCodes(withPage: readonly string[], all: readonly string[]): string {
+  const has = new Set(withPage.map((c) => c.toLowerCase()));
+  const yes = [...has].sort();
+  const no = [...new Set(all.map((c) => c.toLowerCase()))].filter((c) => !has.has(c)).sort();
+  return no.length < yes.length ? `-${no.join('')}` : yes.join('');
+}
+
+/** Every specialty, state and teaching hospital, in that order, each by name (code-point order), then the residency entry. */
+export function searchIndex(baseUrl: string, sp: SpecialtiesFeed, st: StatesFeed, inst: InstitutionsFeed, o: SearchIndexInput): SearchEntry[] {
   const href = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : url);
   const byName = (a: SearchEntry, b: SearchEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const specialties = sp.specialties.map((e): SearchEntry => ({ name: e.name, kind: 'Specialty', url: href(e.citation_url, baseUrl), aliases: [e.slug.replace(/-/g, ' ')] }));
-  const states = st.states.map((e): SearchEntry => ({ name: e.state.name, kind: 'State', url: href(e.citation_url, baseUrl), aliases: [e.state.code.toLowerCase()] }));
-  const hospitals = inst.institutions.map((e): SearchEntry => ({
-    name: e.institution.name, kind: 'Teaching hospital', url: href(e.citation_url, baseUrl), aliases: [`${e.institution.city} ${e.institution.state.code}`.toLowerCase(), e.institution.state.name.toLowerCase()],
+  const phrases = (name: string, list: readonly string[]) => [...new Set(list.map(normalizeName))].filter((a) => a && a !== normalizeName(name));
+  const specialties = sp.specialties.map((e): SearchEntry => ({
+    name: e.name, kind: 'Specialty', url: href(e.citation_url, baseUrl),
+    aliases: phrases(e.name, [e.slug, ...(o.specialtyAliases.get(e.slug) ?? [])]),
+    related: phrases(e.name, RELATED_TERMS[e.slug] ?? []),
+    extra: cellCodes(o.cells.get(e.slug) ?? [], st.states.map((x) => x.state.code)),
   }));
+  const states = st.states.map((e): SearchEntry => ({
+    name: e.state.name, kind: 'State', url: href(e.citation_url, baseUrl), aliases: [e.state.code.toLowerCase()], related: [], extra: o.residencyStates.has(e.state.slug) ? 'r' : '',
+  }));
+  const hospitals = inst.institutions.map((e): SearchEntry => ({
+    name: e.institution.name, kind: 'Teaching hospital', url: href(e.citation_url, baseUrl),
+    aliases: [`${e.institution.city} ${e.institution.state.code}`, e.institution.state.name].map(normalizeName), related: [], extra: '',
+  }));
+  const residency: SearchEntry = { name: 'Resident pay at teaching hospitals', kind: 'Residency', url: pagePaths.institutionsIndex(), aliases: [...RESIDENCY_TERMS], related: [], extra: '' };
   // One entry per URL (a hospital lists one scale per academic year).
   const seen = new Set<string>();
-  return [...specialties.sort(byName), ...states.sort(byName), ...hospitals.sort(byName)].filter((e) => !seen.has(e.url) && seen.add(e.url));
+  return [...specialties.sort(byName), ...states.sort(byName), ...hospitals.sort(byName), residency].filter((e) => !seen.has(e.url) && seen.add(e.url));
 }
 
-/** The search index file: compact JSON, one array of [name, kind, url, aliases]. */
+/** The search index file: compact JSON, one array of [name, kind, url, aliases, related, extra] (search-match.ts), empty trailing fields left out. */
 export function searchIndexJson(entries: SearchEntry[]): string {
-  return `${JSON.stringify(entries.map((e) => [e.name, e.kind, e.url, e.aliases.join(' ')]))}\n`;
+  const row = (e: SearchEntry) => {
+    const r = [e.name, e.kind, e.url, e.aliases.join('|'), e.related.join('|'), e.extra];
+    while (r.length > 3 && r[r.length - 1] === '') r.pop();
+    return r;
+  };
+  return `${JSON.stringify(entries.map(row))}\n`;
 }
 
 /**
@@ -46,8 +86,9 @@ export function searchIndexJson(entries: SearchEntry[]): string {
 export function searchBox(indexUrl: string, o: { prominent?: boolean } = {}): string {
   return `<div class="site-search${o.prominent ? ' prominent' : ''}" data-search-index="${indexUrl}" hidden="">
 <label for="site-search-q">Find a specialty, state or teaching hospital</label>
-<input id="site-search-q" type="search" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="site-search-list" placeholder="e.g. cardiology, Texas, Mayo">
+<input id="site-search-q" type="search" autocomplete="off" spellcheck="false" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="site-search-list" placeholder="e.g. peds, cardiology TX, PGY-2">
 <ul id="site-search-list" role="listbox" aria-label="Matches" hidden=""></ul>
+<div id="site-search-none" class="search-none" hidden=""></div>
 <p id="site-search-status" class="visually-hidden" role="status" aria-live="polite"></p>
 </div><script>${SEARCH_SHOW_SCRIPT}</script>`;
 }
@@ -56,28 +97,30 @@ export function searchBox(indexUrl: string, o: { prominent?: boolean } = {}): st
 export const SEARCH_SHOW_SCRIPT = `if(window.fetch)document.querySelector('.site-search').hidden=false;`;
 
 /**
- * The search box's script: loads the index on first use (same origin, one small file, cached), matches
- * every typed word against the start of a word of the name or its aliases, shows up to 8 matches as a
- * listbox (arrow keys move, Enter opens, Escape closes), and announces the number of matches.
+ * The search box's script: loads the index on first use (same origin, one small file, cached), matches with
+ * search-match.ts (shipped here as is), shows up to 8 matches as a listbox (arrow keys move, Enter opens
+ * the selected match or else the first, Escape closes; a click opens one; options hold no links, which a
+ * listbox may not nest) and announces the number of matches. With no match
+ * it says so visibly, with links to the closest entries (search-match.ts's suggestions).
  */
 export const SEARCH_SCRIPT = `(function(){var box=document.querySelector('.site-search');if(!box||!window.fetch)return;box.hidden=false;
-var q=document.getElementById('site-search-q'),list=document.getElementById('site-search-list'),status=document.getElementById('site-search-status'),index=null,loading=null,active=-1,shown=[];
+${SEARCH_MATCH_JS}
+var q=document.getElementById('site-search-q'),list=document.getElementById('site-search-list'),none=document.getElementById('site-search-none'),status=document.getElementById('site-search-status'),index=null,loading=null,active=-1,shown=[];
 function load(){if(!loading)loading=fetch(box.getAttribute('data-search-index')).then(function(r){return r.json()}).then(function(d){index=d;return d});return loading}
-function norm(s){return s.toLowerCase().normalize('NFD').replace(/[\\u0300-\\u036f]/g,'').replace(/[^a-z0-9]+/g,' ').trim()}
-function matches(term){var words=norm(term).split(' ').filter(Boolean);if(!words.length)return[];var out=[];
-for(var i=0;i<index.length&&out.length<8;i++){var e=index[i],hay=' '+norm(e[0]+' '+e[3]);if(words.every(function(w){return hay.indexOf(' '+w)>=0}))out.push(e)}return out}
-function close(){list.hidden=true;q.setAttribute('aria-expanded','false');q.removeAttribute('aria-activedescendant');active=-1}
+function close(){list.hidden=true;none.hidden=true;q.setAttribute('aria-expanded','false');q.removeAttribute('aria-activedescendant');active=-1}
 function mark(k){var items=list.querySelectorAll('[role=option]');for(var i=0;i<items.length;i++)items[i].setAttribute('aria-selected',i===k?'true':'false');active=k;if(k>=0){q.setAttribute('aria-activedescendant','site-search-o'+k)}else q.removeAttribute('aria-activedescendant')}
+function link(e){var a=document.createElement('a');a.href=e[2];a.textContent=e[0];return a}
 function render(){var term=q.value;if(!term.trim()){close();status.textContent='';return}
-load().then(function(){if(q.value!==term)return;shown=matches(term);list.textContent='';
-shown.forEach(function(e,k){var li=document.createElement('li');li.id='site-search-o'+k;li.setAttribute('role','option');li.setAttribute('aria-selected','false');
-var a=document.createElement('a');a.href=e[2];a.tabIndex=-1;a.textContent=e[0];var s=document.createElement('span');s.className='kind';s.textContent=e[1];a.appendChild(s);li.appendChild(a);list.appendChild(li)});
-list.hidden=!shown.length;q.setAttribute('aria-expanded',shown.length?'true':'false');active=-1;
-status.textContent=shown.length?shown.length+(shown.length===8?' or more':'')+' matches: use the arrow keys and Enter to open one.':'No specialty, state or teaching hospital matches.'},function(){status.textContent='Search is not available.'})}
+load().then(function(){if(q.value!==term)return;var r=searchMatch(index,term,8);shown=r.matches;list.textContent='';none.textContent='';
+shown.forEach(function(e,k){var li=document.createElement('li');li.id='site-search-o'+k;li.setAttribute('role','option');li.setAttribute('aria-selected','false');li.textContent=e[0];var s=document.createElement('span');s.className='kind';s.textContent=e[1];li.appendChild(s);li.addEventListener('click',function(){location.href=e[2]});list.appendChild(li)});
+list.hidden=!shown.length;none.hidden=!!shown.length;q.setAttribute('aria-expanded',shown.length?'true':'false');active=-1;
+if(!shown.length){var p=document.createElement('p');p.textContent='Nothing matches \u201c'+term.trim()+'\u201d.'+(r.suggestions.length?' Closest:':' Try a specialty, a state or a teaching hospital.');none.appendChild(p);
+if(r.suggestions.length){var ul=document.createElement('ul');r.suggestions.forEach(function(e){var li=document.createElement('li');li.appendChild(link(e));ul.appendChild(li)});none.appendChild(ul)}}
+status.textContent=shown.length?shown.length+(shown.length===8?' or more':'')+' matches: Enter opens the first, or use the arrow keys.':'No specialty, state or teaching hospital matches.'+(r.suggestions.length?' Closest: '+r.suggestions.map(function(e){return e[0]}).join(', ')+'.':'')},function(){status.textContent='Search is not available.'})}
 q.addEventListener('focus',load);q.addEventListener('input',render);
 q.addEventListener('keydown',function(ev){var n=shown.length;if(ev.key==='ArrowDown'&&n){ev.preventDefault();if(list.hidden)render();mark((active+1)%n)}
 else if(ev.key==='ArrowUp'&&n){ev.preventDefault();mark((active-1+n)%n)}
-else if(ev.key==='Enter'){var k=active>=0?active:(n===1?0:-1);if(k>=0&&!list.hidden){ev.preventDefault();location.href=shown[k][2]}}
+else if(ev.key==='Enter'){if(n&&!list.hidden){ev.preventDefault();location.href=shown[active>=0?active:0][2]}}
 else if(ev.key==='Escape'){close()}});
 document.addEventListener('click',function(ev){if(!box.contains(ev.target))close()});})();`;
 

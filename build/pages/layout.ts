@@ -129,8 +129,10 @@ ul.links{padding-left:1.2rem}
 .site-search label{display:block;font-size:.9rem;color:var(--muted)}
 .site-search input{font:inherit;width:100%;padding:.4rem .5rem;border:1px solid #8c959f;border-radius:4px}
 .site-search ul{position:absolute;left:0;right:0;z-index:3;margin:0;padding:0;list-style:none;background:var(--bg);border:1px solid var(--line);border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.12)}
-.site-search li a{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem .6rem;text-decoration:none}
-.site-search li[aria-selected="true"] a,.site-search li a:hover{background:#eaf1fb}
+.site-search [role=option]{display:flex;justify-content:space-between;gap:.5rem;padding:.45rem .6rem;cursor:pointer;color:var(--accent)}
+.site-search [role=option][aria-selected="true"],.site-search [role=option]:hover{background:#eaf1fb}
+.site-search .search-none{position:absolute;left:0;right:0;z-index:3;padding:.5rem .6rem;background:var(--bg);border:1px solid var(--line);border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.12)}
+.site-search .search-none p{margin:0}.site-search .search-none ul{position:static;border:0;box-shadow:none;margin:.25rem 0 0;padding:0 0 0 1.1rem;list-style:disc}
 .site-search .kind{color:var(--muted);font-size:.85rem;white-space:nowrap}
 .site-search.prominent{max-width:36rem;padding:.5rem 0 1rem}
 .site-search.prominent label{font-size:1.05rem;font-weight:600;color:var(--fg)}

@@ -38,6 +38,8 @@ export interface SiteOptions {
   keyedVsOpen?: KeyedOpenRow[];
   /** how far the disclosure control moved percentiles, by cell size (methodology page); empty when not computed */
   disclosureAccuracy?: AccuracyRow[];
+  /** specialty slug -> its spellings in the reports DB (what the tool server resolves), for the site search; none when absent */
+  specialtyAliases?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Public-tree file of the page at URL path `urlPath` ("/salaries/x" -> "salaries/x.html", "/" -> "index.html"). */
@@ -94,7 +96,11 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
 
   const years = dataYears(bySpecialty.values());
   const out = new Map<string, string>();
-  out.set(SEARCH_INDEX_FILE, searchIndexJson(searchIndex(o.baseUrl, specialties, states, institutions)));
+  out.set(SEARCH_INDEX_FILE, searchIndexJson(searchIndex(o.baseUrl, specialties, states, institutions, {
+    specialtyAliases: o.specialtyAliases ?? new Map(),
+    cells: new Map([...bySpecialty.keys()].map((slug) => [slug, (cellsBySpecialty.get(slug) ?? []).map((c) => c.state.code)])),
+    residencyStates: new Set(residencyByState.keys()),
+  })));
   out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions, bySpecialty));
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));
   out.set(pageFile(pagePaths.statesIndex()), renderStatesIndex(site, states, specialties));

@@ -4,7 +4,7 @@
  */
 import { normalizeName } from '../../build/contract/names.ts';
 import type { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
-import { RELATED_TERMS } from './related-terms.ts';
+import { RELATED_TERMS } from '../../build/contract/related-terms.ts';
 
 export type EntityKind = 'specialty' | 'state' | 'institution';
 

@@ -3,13 +3,16 @@
  * the search box finds specialties, states (by code too) and teaching hospitals from the build's
  * search-index.json, by keyboard, with combobox/listbox roles and a live status; table headers sort by
  * data-value with aria-sort, by click and by keyboard. Without JavaScript the box is hidden and tables
- * keep their default order.
+ * keep their default order. The queries of issue 45 at 390 and 1280 px: abbreviations, specialty + state,
+ * residency words, Enter opening the first match, a visible "nothing matches" with suggestions; axe-clean.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { haveBrowser, outputDir } from '../helpers/browser.ts';
 import { get } from '../helpers/http.ts';
+import axe from 'axe-core';
+import type { AxeResults } from 'axe-core';
 import { useGoldenInChromium, type Served } from './helpers.ts';
 
 const OUT = outputDir();
@@ -27,6 +30,8 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     const index = res.json<[string, string, string, string][]>();
     expect(index.find((e) => e[0] === 'Cardiology')?.[2]).toBe('/salaries/cardiology');
     expect(index.find((e) => e[0] === 'Texas')?.[3]).toBe('tx');
+    expect(index.find((e) => e[0] === 'Pediatrics')?.[3]?.split('|')).toContain('peds');
+    expect(index.find((e) => e[1] === 'Residency')?.[2]).toBe('/residency');
     expect(index.filter((e) => e[1] === 'State').length).toBe(51);
     expect(index.filter((e) => e[1] === 'Teaching hospital').length).toBeGreaterThan(50);
   });
@@ -57,6 +62,59 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const width of [390, 1280]) {
+    it(`issue 45's queries at ${width} px: found, Enter opens the first, a visible no-match with suggestions, axe-clean`, async () => {
+      // bypassCSP: axe is injected as an inline script, which the page's policy refuses
+      const context = await browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${s.url}/methodology`);
+      const q = page.getByRole('combobox', { name: 'Find a specialty, state or teaching hospital' });
+      const options = page.getByRole('option');
+      const none = page.locator('#site-search-none');
+      const firstOption = async (query: string) => {
+        await q.fill(query);
+        await expect.poll(() => options.count(), { message: query }).toBeGreaterThan(0);
+        return options.first().textContent();
+      };
+      expect(await firstOption('peds')).toBe('PediatricsSpecialty');
+      expect(await firstOption('family medicine ohio')).toBe('Family Medicine in OhioSpecialty in state');
+      expect(await firstOption('cardiology tx')).toBe('Cardiology in TexasSpecialty in state');
+      expect(await firstOption('texas cardiology')).toBe('Cardiology in TexasSpecialty in state');
+      for (const query of ['PGY-2', 'resident', 'residency']) expect(await firstOption(query), query).toBe('Resident pay at teaching hospitalsResidency');
+      expect(await firstOption('residents texas')).toBe('Teaching hospitals in TexasResidency');
+      expect(await none.isVisible()).toBe(false);
+      await page.screenshot({ path: join(OUT, `search-residents-texas-${width}.png`) });
+      // no such specialty: said on screen, with links to the closest
+      await q.fill('pediatric cardiology');
+      await expect.poll(() => none.isVisible()).toBe(true);
+      expect(await none.locator('p').textContent()).toBe('Nothing matches \u201cpediatric cardiology\u201d. Closest:');
+      const suggested = await none.getByRole('link').allTextContents();
+      expect(suggested.slice(0, 2).sort()).toEqual(['Cardiology', 'Pediatrics']);
+      expect(await page.locator('#site-search-status').textContent()).toMatch(/^No specialty, state or teaching hospital matches\. Closest: /);
+      expect(await q.getAttribute('aria-expanded')).toBe('false');
+      await page.screenshot({ path: join(OUT, `search-no-match-${width}.png`) });
+      await page.addScriptTag({ content: axe.source });
+      const violations = async () => (await page.evaluate<AxeResults>('axe.run({ include: [".site-search"] }, { resultTypes: ["violations"] })')).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(await violations(), 'no match').toEqual([]);
+      await firstOption('family medicine ohio');
+      expect(await violations(), 'matches').toEqual([]);
+      // Enter with no arrow key opens the first match
+      await Promise.all([page.waitForURL(`${s.url}/salaries/family-medicine/ohio`), q.press('Enter')]);
+      await q.fill('Residents Texas');
+      await expect.poll(() => options.count()).toBeGreaterThan(0);
+      await Promise.all([page.waitForURL(`${s.url}/states/texas#residency`), q.press('Enter')]);
+      // a click opens an option; a suggestion is a link
+      await firstOption('peds');
+      await Promise.all([page.waitForURL(`${s.url}/salaries/pediatrics`), options.first().click()]);
+      await q.fill('pediatric cardiology');
+      await Promise.all([page.waitForURL(`${s.url}/salaries/cardiology`), none.getByRole('link', { name: 'Cardiology', exact: true }).click()]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 
   it('sorts a table by a column header: click and keyboard, numbers by data-value, aria-sort', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -1,5 +1,10 @@
 /**
- * Words people type for a specialty that are not names of it: body parts, patients, conditions and
+ * Search vocabulary shared by the tool server's close matches (server/open-data/resolve.ts) and the public
+ * site's search box (build/pages/search-match.ts). A specialty's own names and aliases are the reference
+ * data's (build/db/reference/specialties.ts, via the reports DB); these lists are the words that are not
+ * names of anything.
+ *
+ * RELATED_TERMS: words people type for a specialty that are not names of it: body parts, patients, conditions and
  * neighbouring professions. They never resolve (a CRNA's pay is not an anesthesiologist's): they only make
  * the close-match list of a 404 / 400 / tool error point somewhere useful instead of being empty.
  * Keys are specialty slugs; terms are matched after the usual normalisation.
@@ -41,3 +46,13 @@ export const RELATED_TERMS: Readonly<Record<string, readonly string[]>> = {
   'geriatric-medicine': ['elderly', 'older adults', 'aging'],
   'pain-medicine': ['pain', 'pain management'],
 };
+
+/**
+ * Words for resident pay (the teaching hospitals' published PGY scales, /residency): the site search sends
+ * them to the residency pages ("PGY-2", "residents texas"). "pgy 2" and "pgy2" are one word after the
+ * search's normalisation.
+ */
+export const RESIDENCY_TERMS: readonly string[] = [
+  'resident', 'residents', 'residency', 'residencies', 'pgy', 'pgy1', 'pgy2', 'pgy3', 'pgy4', 'pgy5', 'pgy6', 'pgy7', 'pgy8',
+  'intern', 'interns', 'internship', 'housestaff', 'trainee', 'trainees', 'gme', 'fellow', 'fellows', 'fellowship', 'stipend',
+];
