@@ -5,15 +5,14 @@
  * labels carry data-field / data-value like the tables, so the figures drawn are checked like the rest.
  */
 import { attrs, esc, fmtMoney, fmtMoneyShort } from './html.ts';
+import { labelWidth, placeLabels, type LabelSpec } from './label-layout.ts';
 
+export { labelWidth };
 export const CHART_WIDTH = 400;
-/**
- * Rough width of a chart label in user units, for the largest chart text (15 units, on phones: see
- * layout.ts): used to keep labels inside the chart and apart.
- */
-export const labelWidth = (text: string) => text.length * 8.4;
-/** Room kept between a label's estimated end and the chart's edge. */
-const LABEL_MARGIN = 8;
+/** Units kept between two labels of a row (label-layout.ts). */
+export const LABEL_GAP = 6;
+/** Rows of labels under the bar: the first row's offset from the bar, and the step to the next row. */
+const LABEL_ROW = { first: 32, step: 18 } as const;
 
 export interface Domain {
   lo: number;
@@ -134,11 +133,24 @@ export function percentileBarSvg(
   const top = ref ? 18 : 0;
   const yMedianLabel = top + 16;
   const yBar = top + 46;
-  const height = top + 130;
+  // the labels under the bar: P25 and P75 on the first row, P10 and P90 on the second, each moved down a row
+  // while its room is taken (label-layout.ts); the chart grows by the rows added
+  const under: { field: string; v: number; name: string; spec: LabelSpec }[] = [];
+  const ask = (field: string, v: number | null, name: string, side: 'left' | 'right', row: number) => {
+    if (v !== null) under.push({ field, v, name, spec: { text: `${name} ${money(v)}`, x: g.x(v), side, row } });
+  };
+  ask('p25', p.p25, 'P25', 'left', 0);
+  ask('p75', p.p75, 'P75', 'right', 0);
+  ask('p10', p.p10, 'P10', 'left', 1);
+  ask('p90', p.p90, 'P90', 'right', 1);
+  const placed = placeLabels(under.map((u) => u.spec), CHART_WIDTH, LABEL_GAP);
+  const extraRows = Math.max(0, ...placed.map((l) => l.row - 1));
+  const extra = extraRows * LABEL_ROW.step;
+  const height = top + 130 + extra;
   const out: string[] = [svgOpen(c, height)];
   out.push('<g class="grid">');
   for (const t of g.ticks) {
-    out.push(`<line${attrs({ x1: t.x, x2: t.x, y1: top + 24, y2: yBar + 56 })}></line>`);
+    out.push(`<line${attrs({ x1: t.x, x2: t.x, y1: top + 24, y2: yBar + 56 + extra })}></line>`);
     const tick = opts.cents ? money(t.value) : fmtMoneyShort(t.value);
     out.push(`<text${attrs({ x: t.x, y: height - 4, 'text-anchor': anchorFor(t.x, labelWidth(tick)), class: 'tick' })}>${esc(tick)}</text>`);
   }
@@ -150,25 +162,16 @@ export function percentileBarSvg(
   if (g.box) out.push(`<rect${attrs({ class: 'box', x: g.box.x, y: yBar - 14, width: g.box.width, height: 28, rx: 3 })}></rect>`);
   if (g.median !== null && p.median !== null) {
     out.push(`<line${attrs({ class: 'median', x1: g.median, x2: g.median, y1: yBar - 20, y2: yBar + 20 })}></line>`);
-    out.push(`<text${attrs({ x: g.median, y: yMedianLabel, 'text-anchor': anchorFor(g.median, labelWidth(`Median ${money(p.median)}`)), class: 'label strong' })}>Median ${num(f('median'), p.median, money(p.median))}</text>`);
+    out.push(`<text${attrs({ x: g.median, y: yMedianLabel, 'text-anchor': anchorFor(g.median, labelWidth(`Median ${money(p.median)}`, true)), class: 'label strong' })}>Median ${num(f('median'), p.median, money(p.median))}</text>`);
   }
   if (ref && g.reference !== null) {
     out.push(`<line${attrs({ class: 'reference', x1: g.reference, x2: g.reference, y1: 4, y2: yBar + 22 })}></line>`);
     out.push(`<text${attrs({ x: g.reference, y: 12, 'text-anchor': anchorFor(g.reference, labelWidth(`${ref.label} ${money(ref.value)}`)), class: 'label ref' })}>${esc(ref.label)} ${num(ref.field, ref.value, money(ref.value))}</text>`);
   }
-  const below = (field: string, v: number | null, name: string, y: number, away: 'start' | 'end') => {
-    if (v === null) return;
-    const x = g.x(v);
-    const w = labelWidth(`${name} ${money(v)}`) + LABEL_MARGIN;
-    // Labels of the lower figures extend to the left, of the upper ones to the right, unless that leaves the chart
-    // (with a margin: labelWidth is an estimate, and a label that ends a few pixels past the edge is cut off).
-    const anchor = away === 'end' ? (x - w < 0 ? 'start' : 'end') : x + w > CHART_WIDTH ? 'end' : 'start';
-    out.push(`<text${attrs({ x, y, 'text-anchor': anchor, class: 'label' })}>${esc(name)} ${num(f(field), v, money(v))}</text>`);
-  };
-  below('p25', p.p25, 'P25', yBar + 32, 'end');
-  below('p75', p.p75, 'P75', yBar + 32, 'start');
-  below('p10', p.p10, 'P10', yBar + 50, 'end');
-  below('p90', p.p90, 'P90', yBar + 50, 'start');
+  under.forEach((u, i) => {
+    const l = placed[i]!;
+    out.push(`<text${attrs({ x: l.x, y: yBar + LABEL_ROW.first + l.row * LABEL_ROW.step, 'text-anchor': l.anchor, class: 'label' })}>${esc(u.name)} ${num(f(u.field), u.v, money(u.v))}</text>`);
+  });
   out.push('</svg>');
   return out.join('');
 }

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM, haveBrowser, outputDir } from '../helpers/browser.ts';
 import { useGoldenInChromium, type Served } from './helpers.ts';
+import { percentileBarSvg } from '../../build/pages/chart.ts';
+import { CSS } from '../../build/pages/layout.ts';
 
 const OUT = outputDir();
 
@@ -75,6 +77,38 @@ const CHECK = `(() => {
   return problems;
 })()`;
 
+/** Browser-side: every pair of texts of one chart whose boxes overlap (half a pixel of slack), as "chart: a | b". */
+const OVERLAPS = `(() => {
+  const out = [];
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const ts = [...svg.querySelectorAll('text')].map((t) => [t.getBoundingClientRect(), t.textContent]);
+    for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) {
+      const [a, at] = ts[i], [b, bt] = ts[j];
+      if (a.width && b.width && a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(svg.dataset.chart + ': ' + at + ' | ' + bt);
+    }
+  }
+  return out;
+})()`;
+
+/** `n` distributions of random figures (seeded), money and $/wRVU, some with a reference and some without tails. */
+function randomCharts(n: number): string {
+  let seed = 20261128;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const cents = i % 3 === 0;
+    const scale = cents ? 20 + rnd() * 120 : 50_000 + rnd() * 900_000;
+    const spread = 0.02 + rnd() * 0.5; // from nearly equal figures to a wide spread
+    const median = scale;
+    const fig = (k: number) => Math.max(1, cents ? Math.round(median * (1 + k * spread) * 100) / 100 : Math.round(median * (1 + k * spread)));
+    const tails = rnd() < 0.8;
+    const p = { p10: tails ? fig(-0.9 * rnd() - 0.35) : null, p25: fig(-0.3 * rnd() - 0.02), median, p75: fig(0.3 * rnd() + 0.02), p90: tails ? fig(0.9 * rnd() + 0.35) : null };
+    const reference = rnd() < 0.3 ? { value: fig(rnd() - 0.5), label: 'National median', field: 'national_median' } : null;
+    out.push(`<figure>${percentileBarSvg({ id: `c${i}`, title: 't', desc: 'd' }, p, { cents, reference })}</figure>`);
+  }
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><style>${CSS}</style></head><body><main>${out.join('')}</main></body></html>`;
+}
+
 describe.skipIf(!haveBrowser)(`every page kind at 360 px in Chromium (${CHROMIUM})`, () => {
   it('no sideways page scroll, every table number readable, chart text >= 12 px inside its chart', async () => {
     const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -106,5 +140,25 @@ describe.skipIf(!haveBrowser)(`every page kind at 360 px in Chromium (${CHROMIUM
       }
       await context.close();
     }
+  }, 120_000);
+
+  it('chart labels never overlap, at 390 and 1280 px: every page kind with charts, and 300 distributions of random figures', async () => {
+    const found: Record<string, string[]> = {};
+    for (const [width, mobile] of [[390, true], [1280, false]] as const) {
+      const context = await browser.newContext({ viewport: { width, height: 844 }, isMobile: mobile, hasTouch: mobile });
+      const page = await context.newPage();
+      for (const [kind, path] of [...PAGES, ['specialty-other', '/salaries/family-medicine'], ['residency-level', '/residency/pgy/2']] as [string, string][]) {
+        if (!path) continue;
+        await page.goto(`${s.url}${path}`);
+        const o = await page.evaluate<string[]>(OVERLAPS);
+        if (o.length) found[`${kind} ${width}`] = o.slice(0, 5);
+      }
+      await page.setContent(randomCharts(300));
+      const o = await page.evaluate<string[]>(OVERLAPS);
+      if (o.length) found[`random figures ${width} (${o.length} pairs)`] = o.slice(0, 5);
+      if (width === 390) await page.screenshot({ path: join(OUT, 'chart-labels-random-390.png'), clip: { x: 0, y: 0, width: 390, height: 1600 } });
+      await context.close();
+    }
+    expect(found).toEqual({});
   }, 120_000);
 });

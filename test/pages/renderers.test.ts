@@ -12,6 +12,8 @@ import { renderInstitutionPage } from '../../build/pages/institution.ts';
 import { pageFile } from '../../build/pages/site.ts';
 import { urlPathOf } from '../../server/builds/loaded-build.ts';
 import { href, type SiteContext } from '../../build/pages/layout.ts';
+import { labelWidth, placeLabels, type LabelSpec } from '../../build/pages/label-layout.ts';
+import fc from 'fast-check';
 import type { InstitutionFeed, SpecialtyStateFeed } from '../../build/contract/open-feeds.ts';
 import { auditCsv, auditPage } from '../../build/compute/audit-files.ts';
 import { csvField, csvText, SPECIALTIES_CSV_HEADER } from '../../build/compute/open-csv.ts';
@@ -76,6 +78,36 @@ describe('link targets', () => {
     expect(href(`${base}/contribute?specialty=cardiology&state=TX#form`, base)).toBe('/contribute?specialty=cardiology&state=TX#form');
     expect(href(base, base)).toBe('/');
     expect(href('https://physpay.example.evil/x#y', base)).toBe('https://physpay.example.evil/x#y');
+  });
+});
+
+describe('chart label layout', () => {
+  it('labels keep their side of the figure, stay inside the chart, and never share room on a row (property)', () => {
+    const spec = fc.record({ text: fc.stringMatching(/^P\d{2} \$[\d,.]{1,12}$/), x: fc.double({ min: 0, max: 400, noNaN: true }), side: fc.constantFrom('left' as const, 'right' as const), row: fc.integer({ min: 0, max: 1 }) });
+    fc.assert(fc.property(fc.array(spec, { minLength: 1, maxLength: 6 }), (specs: LabelSpec[]) => {
+      const placed = placeLabels(specs, 400, 6);
+      const rooms = placed.map((l, i) => {
+        const w = labelWidth(specs[i]!.text);
+        expect(l.anchor).toBe(specs[i]!.side === 'left' ? 'end' : 'start');
+        expect(l.row).toBeGreaterThanOrEqual(specs[i]!.row);
+        const left = l.anchor === 'end' ? l.x - w : l.x;
+        expect(left).toBeGreaterThanOrEqual(-0.01);
+        if (w <= 400) expect(left + w).toBeLessThanOrEqual(400.01);
+        return { row: l.row, left, right: left + w };
+      });
+      for (let i = 0; i < rooms.length; i++) for (let j = i + 1; j < rooms.length; j++) {
+        const a = rooms[i]!, b = rooms[j]!;
+        if (a.row === b.row) expect(a.right + 6 <= b.left + 0.02 || b.right + 6 <= a.left + 0.02, `${specs[i]!.text} / ${specs[j]!.text}`).toBe(true);
+      }
+    }), { seed: 20261128, numRuns: 500 });
+  });
+
+  it('the case of the issue: P75 near the right edge slides left but stays right of P25 (no flip over it)', () => {
+    const [p25, p75] = placeLabels([{ text: 'P25 $437,782', x: 217.38, side: 'left', row: 0 }, { text: 'P75 $659,857', x: 319.53, side: 'right', row: 0 }], 400, 6);
+    expect(p25).toEqual({ row: 0, x: 217.38, anchor: 'end' });
+    expect(p75!.row).toBe(0);
+    expect(p75!.anchor).toBe('start');
+    expect(p75!.x).toBeGreaterThan(217.38 + 6);
   });
 });
 

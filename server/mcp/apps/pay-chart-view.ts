@@ -5,7 +5,8 @@
  * The formatters and the chart are ports of the pages' pure functions, statement by statement, so the
  * view writes the same figures the same way and draws the same chart as a specialty page:
  *   esc, attrs, fmtCount, fmtMoney, fmtMoneyShort   <- build/pages/html.ts
- *   niceStep, niceDomain, scaleX, percentileGeometry, percentileBarSvg, labelWidth, anchorFor <- build/pages/chart.ts
+ *   niceStep, niceDomain, scaleX, percentileGeometry, percentileBarSvg, anchorFor <- build/pages/chart.ts
+ *   labelWidth, placeLabels (the same source, not a port) <- build/pages/label-layout.ts
  *   distributionDesc                                  <- build/pages/blocks.ts
  *   the pay sentence                                  <- PAY_CHECK_SCRIPT in build/pages/pay-check.ts
  * The only changes: the marker of a given pay (evaluate_compensation), the lines drawn before the labels (so
@@ -16,6 +17,7 @@
  * Written with String.raw (backslashes stay as they are); no backticks, no "${" and no "</script" in here.
  */
 import { FLOORS, ROUNDING_MAX_N } from '../../../build/compute/stats.ts';
+import { LABEL_LAYOUT_JS } from '../../../build/pages/label-layout.ts';
 
 const CONSTANTS = `var TAILS_FLOOR=${FLOORS.tails},NATIONAL_FLOOR=${FLOORS.national},ROUNDING_MAX_N=${ROUNDING_MAX_N};\n`;
 
@@ -34,8 +36,7 @@ function bandText(band){return band.replace('-','\u2013')}
 
 /** The percentile bar of build/pages/chart.ts, plus the marker of a given pay. */
 const CHART_JS = String.raw`var CHART_WIDTH=400,PLOT={left:16,right:384};
-function labelWidth(text){return text.length*8.4}
-var LABEL_MARGIN=8;
+var LABEL_GAP=6,LABEL_ROW={first:32,step:18};
 function round2(v){return Math.round(v*100)/100}
 function niceStep(span,target){if(target===undefined)target=4;if(!(span>0))return 1;var raw=span/target;var pow=10**Math.floor(Math.log10(raw));var ms=[1,2,2.5,5,10];for(var i=0;i<ms.length;i++)if(ms[i]*pow>=raw)return ms[i]*pow;return 10*pow}
 function niceDomain(lo,hi,target){if(target===undefined)target=4;if(hi<=lo){var pad=Math.abs(hi)*0.1||1;lo-=pad;hi+=pad}var step=niceStep(hi-lo,target);var nlo=Math.max(0,Math.floor(lo/step)*step);var nhi=Math.ceil(hi/step)*step;var ticks=[];for(var t=nlo;t<=nhi+step/1e6;t+=step)ticks.push(Math.round(t*1e6)/1e6);return{lo:nlo,hi:nhi,step:step,ticks:ticks}}
@@ -59,10 +60,14 @@ function anchorFor(x,width){if(x<width/2)return 'start';if(x>CHART_WIDTH-width/2
 function percentileBarSvg(c,p,opts){opts=opts||{};var ref=opts.reference||null;var pay=opts.pay||null;
 var g=percentileGeometry(p,ref?ref.value:null,pay?pay.value:null);if(!g)return '';
 var f=function(k){return (opts.fieldPrefix||'')+k};var money=function(v){return fmtMoney(v)};
-var refRow=ref?18:0;var top=refRow+(pay?18:0);var yMedianLabel=top+16;var yBar=top+46;var height=top+130;
+var refRow=ref?18:0;var top=refRow+(pay?18:0);var yMedianLabel=top+16;var yBar=top+46;
+var under=[];var ask=function(field,v,name,side,row){if(v!==null)under.push({field:field,v:v,name:name,spec:{text:name+' '+money(v),x:g.x(v),side:side,row:row}})};
+ask('p25',p.p25,'P25','left',0);ask('p75',p.p75,'P75','right',0);ask('p10',p.p10,'P10','left',1);ask('p90',p.p90,'P90','right',1);
+var placed=placeLabels(under.map(function(u){return u.spec}),CHART_WIDTH,LABEL_GAP);
+var extraRows=Math.max.apply(null,[0].concat(placed.map(function(l){return l.row-1})));var extra=extraRows*LABEL_ROW.step;var height=top+130+extra;
 // The page's elements, drawn lines first and labels last, so a label's halo keeps the lines off its text.
 var out=[svgOpen(c,height)];var lines=[];var labels=[];out.push('<g class="grid">');
-g.ticks.forEach(function(t){out.push('<line'+attrs({x1:t.x,x2:t.x,y1:top+24,y2:yBar+56})+'></line>');var tick=fmtMoneyShort(t.value);
+g.ticks.forEach(function(t){out.push('<line'+attrs({x1:t.x,x2:t.x,y1:top+24,y2:yBar+56+extra})+'></line>');var tick=fmtMoneyShort(t.value);
 out.push('<text'+attrs({x:t.x,y:height-4,'text-anchor':anchorFor(t.x,labelWidth(tick)),'class':'tick'})+'>'+esc(tick)+'</text>')});
 out.push('</g>');
 if(g.whisker){lines.push('<line'+attrs({'class':'whisker',x1:g.whisker.x1,x2:g.whisker.x2,y1:yBar,y2:yBar})+'></line>');
@@ -71,16 +76,13 @@ if(g.box)lines.push('<rect'+attrs({'class':'box',x:g.box.x,y:yBar-14,width:g.box
 var px=pay&&g.pay?g.pay.x:null;var yPay=refRow+12;
 if(px!==null)lines.push('<line'+attrs({'class':'pay',x1:px,x2:px,y1:yPay+5,y2:yBar+22,'data-pay-x':px,'data-off-scale':g.pay.off?'true':'false'})+'></line>');
 if(g.median!==null&&p.median!==null){lines.push('<line'+attrs({'class':'median',x1:g.median,x2:g.median,y1:yBar-20,y2:yBar+20})+'></line>');
-labels.push('<text'+attrs({x:g.median,y:yMedianLabel,'text-anchor':anchorFor(g.median,labelWidth('Median '+money(p.median))),'class':'label strong'})+'>Median '+num(f('median'),p.median,money(p.median))+'</text>')}
+labels.push('<text'+attrs({x:g.median,y:yMedianLabel,'text-anchor':anchorFor(g.median,labelWidth('Median '+money(p.median),true)),'class':'label strong'})+'>Median '+num(f('median'),p.median,money(p.median))+'</text>')}
 if(ref&&g.reference!==null){lines.push('<line'+attrs({'class':'reference',x1:g.reference,x2:g.reference,y1:4,y2:yBar+22})+'></line>');
 labels.push('<text'+attrs({x:g.reference,y:12,'text-anchor':anchorFor(g.reference,labelWidth(ref.label+' '+money(ref.value))),'class':'label ref'})+'>'+esc(ref.label)+' '+num(ref.field,ref.value,money(ref.value))+'</text>')}
 if(px!==null){var payText='Pay '+amount(pay.value)+' \u00b7 '+pay.note;
 lines.push('<path'+attrs({'class':'pay-mark',d:g.pay.off?'M'+round2(px-9)+' '+(yBar-8)+'l12 8l-12 8z':'M'+px+' '+(yBar-8)+'l8 8l-8 8l-8 -8z'})+'></path>');
 labels.push('<text'+attrs({x:px,y:yPay,'text-anchor':anchorFor(px,labelWidth(payText)),'class':'label pay-label'})+'>Pay '+num(pay.field,pay.value,amount(pay.value))+' \u00b7 '+esc(pay.note)+'</text>')}
-var below=function(field,v,name,y,away){if(v===null)return;var x=g.x(v);var w=labelWidth(name+' '+money(v))+LABEL_MARGIN;
-var anchor=away==='end'?(x-w<0?'start':'end'):x+w>CHART_WIDTH?'end':'start';
-labels.push('<text'+attrs({x:x,y:y,'text-anchor':anchor,'class':'label'})+'>'+esc(name)+' '+num(f(field),v,money(v))+'</text>')};
-below('p25',p.p25,'P25',yBar+32,'end');below('p75',p.p75,'P75',yBar+32,'start');below('p10',p.p10,'P10',yBar+50,'end');below('p90',p.p90,'P90',yBar+50,'start');
+under.forEach(function(u,i){var l=placed[i];labels.push('<text'+attrs({x:l.x,y:yBar+LABEL_ROW.first+l.row*LABEL_ROW.step,'text-anchor':l.anchor,'class':'label'})+'>'+esc(u.name)+' '+num(f(u.field),u.v,money(u.v))+'</text>')});
 out.push(lines.join(''),labels.join(''),'</svg>');return out.join('')}
 function distributionDesc(s){if(s.median===null)return 'Figures withheld: too few reports.';var parts=['Median '+fmtMoney(s.median)+'.'];
 if(s.p25!==null&&s.p75!==null)parts.push('Middle half of reports (P25 to P75): '+fmtMoney(s.p25)+' to '+fmtMoney(s.p75)+'.');
@@ -199,7 +201,7 @@ return out.join('')}
 `;
 
 /** Everything the view needs, in one script body (function declarations only: nothing runs). */
-export const PAY_CHART_VIEW_JS = CONSTANTS + FORMAT_JS + CHART_JS + VIEW_JS;
+export const PAY_CHART_VIEW_JS = CONSTANTS + FORMAT_JS + LABEL_LAYOUT_JS + CHART_JS + VIEW_JS;
 
 /** Names PAY_CHART_VIEW_JS defines that tests call. */
 export const VIEW_EXPORTS = ['esc', 'fmtCount', 'fmtMoney', 'fmtMoneyShort', 'niceDomain', 'percentileGeometry', 'percentileBarSvg', 'distributionDesc', 'payChartView', 'paySentence', 'offerView'] as const;
