@@ -203,10 +203,18 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
         return;
       }
       if (req.method === 'GET' || req.method === 'HEAD') {
-        // a specialty's page links here with ?specialty=<slug>: the form opens with it filled in (by its name)
-        const asked = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '').get('specialty');
-        const known = asked ? build.resolver.resolve('specialty', asked.slice(0, 200)) : null;
-        await showForm(req, res, build, 200, known?.found ? { specialty: known.entity.name } : {});
+        // the site's pages link here with ?specialty=<slug>&state=<slug>: the form opens with them filled in
+        // (the specialty by its name, the state by its code), each only when the build's lists know it
+        const params = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+        const prefill: Record<string, string> = {};
+        const specialty = params.get('specialty');
+        const sp = specialty ? build.resolver.resolve('specialty', specialty.slice(0, 200)) : null;
+        if (sp?.found) prefill.specialty = sp.entity.name;
+        const state = params.get('state');
+        const st = state ? build.resolver.resolve('state', state.slice(0, 200)) : null;
+        const code = st?.found ? build.keyedIndex.states.find((s) => s.slug === st.entity.slug)?.code : undefined;
+        if (code) prefill.state = code;
+        await showForm(req, res, build, 200, prefill);
         return;
       }
       if (req.method !== 'POST') {
