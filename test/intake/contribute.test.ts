@@ -76,6 +76,16 @@ describe('accepted', () => {
     expect(p.signals).toEqual({ challenge: 'form', seconds_to_submit: 12, client_submissions_today: 1, same_report_elsewhere: 0 });
   });
 
+  it('amounts written with k or m, as the pages\' pay box takes them (300k, $1.2m), are read as dollars', async () => {
+    const ip = nextIp();
+    const f = await openForm(s.url, ip);
+    wait(4);
+    const r = await postForm(s.url, ip, f, { ...REPORT, total_compensation: '$1.2m', base_salary: '1,100k', bonus: '100K', signing_bonus: '25k' });
+    expect(r.status, r.text.slice(0, 300)).toBe(201);
+    const p = (await pending()).find((x) => x.report.total_compensation === 1_200_000)!;
+    expect([p.report.base_salary, p.report.bonus, p.report.signing_bonus]).toEqual([1_100_000, 100_000, 25_000]);
+  });
+
   it('JSON with a solved challenge: 201 with the pay check; the same report from another client is accepted alike and noted', async () => {
     const ip = nextIp();
     const f = await openForm(s.url, ip);

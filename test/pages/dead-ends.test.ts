@@ -3,7 +3,7 @@
  * the API reference and /account carry the public pages' one navigation bar and footer, and the footer links
  * them (and /contribute); a state with published specialties but none ranked says why (the ranking's report
  * floor) instead of "no specialty has published figures"; state and specialty-in-state pages link the form
- * with their specialty and state filled in, and the form opens with them. Screenshots: test-output/dead-ends/.
+ * with their specialty and state filled in, and the form opens with them; the pay box reads 300k as $300,000. Screenshots: test-output/dead-ends/.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -48,8 +48,15 @@ describe.skipIf(!haveBrowser)('no dead ends', () => {
       await page.context().close();
     });
 
-    it(`at ${width} px: a specialty-in-state page links the form with both filled in`, async () => {
+    it(`at ${width} px: a specialty-in-state page takes "300k" in its pay box and links the form with both filled in`, async () => {
       const page = await open(width, '/salaries/family-medicine/california', 'specialty-state');
+      for (const typed of ['300k', '$300,000', '300000', '$300K']) {
+        await page.locator('#pay-input').fill(typed);
+        expect(await page.locator('#pay-result').getAttribute('data-state'), typed).toBe('ok');
+        expect(await page.locator('#pay-result').textContent(), typed).toMatch(/^\$300,000 is /);
+      }
+      await page.locator('#pay-input').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `pay-box-300k-${width}.png`) });
       await page.click('a[href="/contribute?specialty=family-medicine&state=california"]');
       await page.waitForURL(/\/contribute\?/);
       expect(await page.locator('#f-state').inputValue()).toBe('CA');
