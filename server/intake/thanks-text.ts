@@ -1,6 +1,7 @@
 /**
  * Where a report's pay falls, in words for the person who sent it (pure): the thank-you page's sentence.
- * The tool server's text (server/mcp/text.ts) is written for an assistant to quote, with a "NOTE:" and a
+ * The percentile is rounded to a whole one (an estimate; "the 50th", not "the 50.2nd"). The tool server's text
+ * (server/mcp/text.ts) is written for an assistant to quote, with a "NOTE:" and a
  * "Cite:" line; a page for people says the same in sentences and leaves the citation to the figures' page.
  */
 import type { PayEvaluation } from '../mcp/tools/evaluate-compensation.ts';
@@ -15,7 +16,7 @@ export function payPlacementText(e: PayEvaluation): string | null {
   if (e.band === null || e.n === null) return null;
   const where = e.state ? `${e.specialty.name} in ${e.state.name}` : `${e.specialty.name} (United States)`;
   const at = e.percentile !== null
-    ? `at about the ${ordinal(e.percentile)} percentile, in the ${band(e.band)} band`
+    ? `at about the ${ordinal(Math.round(e.percentile))} percentile, in the ${band(e.band)} band`
     : `${e.band} (${e.band.startsWith('below') ? 'under the lowest' : 'over the highest'} published percentile, so only the band can be given)`;
   const { from, to } = e.basis.compensation_years;
   const years = from === to ? `${from}` : `${from}\u2013${to}`;
