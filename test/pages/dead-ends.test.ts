@@ -18,13 +18,14 @@ useGoldenInChromium('dead-ends', (env) => ({ s, browser } = env));
 
 const WIDTHS = [390, 1280] as const;
 
-async function open(width: number, path: string, shot: string): Promise<Page> {
+/** Open a page at a width; `shot`: a screenshot's name (the whole page for short pages, else the screen). */
+async function open(width: number, path: string, shot: string | null, fullPage = false): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, ...(width < 500 ? { deviceScaleFactor: 2, isMobile: true, hasTouch: true } : {}) });
   const page = await context.newPage();
   const res = await page.goto(`${s.url}${path}`);
   expect(res?.status(), path).toBe(200);
   expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'), `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: join(OUT, `${shot}-${width}.png`), fullPage: true });
+  if (shot) await page.screenshot({ path: join(OUT, `${shot}-${width}.png`), fullPage });
   return page;
 }
 
@@ -35,6 +36,8 @@ describe.skipIf(!haveBrowser)('no dead ends', () => {
   for (const width of WIDTHS) {
     it(`at ${width} px: a state without ranked specialties says why, links the form with the state, and the footer links the served pages`, async () => {
       const page = await open(width, '/states/texas', 'state-texas');
+      await page.locator('#no-ranking').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUT, `state-texas-ranking-${width}.png`) });
       const why = await page.locator('#no-ranking').textContent();
       expect(why).toMatch(/^No specialty has the 15 reports in Texas needed to be ranked; \d+ have published figures \(from 3 reports\), listed below\.$/);
       expect(await page.locator('main').textContent()).not.toContain('No specialty has published figures');
@@ -66,12 +69,12 @@ describe.skipIf(!haveBrowser)('no dead ends', () => {
     });
 
     it(`at ${width} px: the API reference and /account have the public pages' navigation bar and footer`, async () => {
-      const pub = await open(width, '/salaries', 'salaries');
+      const pub = await open(width, '/salaries', null);
       const nav = await navLinks(pub);
       const footer = await footerHrefs(pub);
       await pub.context().close();
       for (const [path, shot] of [['/docs/api/', 'api-reference'], ['/account', 'account']] as const) {
-        const page = await open(width, path, shot);
+        const page = await open(width, path, shot, true);
         expect(await navLinks(page), path).toEqual(nav);
         expect(await footerHrefs(page), path).toEqual(footer);
         await page.context().close();
