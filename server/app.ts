@@ -68,6 +68,10 @@ export interface AppDeps {
   intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account for card and plan changes (default: not linked) */
   billingPortalUrl?: string;
+  /** where people buy an API key, linked from /account (default: not linked) */
+  signupUrl?: string;
+  /** whom to ask for a key (an email address or a URL), named on /account (default: none) */
+  contact?: string;
   /** /mcp: maps a bearer token to the API key it stands for (default: the token is the API key) */
   mcpResolveBearer?: BearerResolver;
   /** why the service store cannot serve now (null when it can): /readyz answers 503 */
@@ -169,7 +173,7 @@ export function createApp(deps: AppDeps): App {
   const { metrics, logger } = deps;
   const webhook = createWebhookHandler({ store: deps.store, billing: deps.billing, clock, logger });
   const welcome = createWelcomeHandler({ store: deps.store, billing: deps.billing, registry: deps.registry, logger });
-  const account = createAccountHandler({ registry: deps.registry, billingPortalUrl: deps.billingPortalUrl });
+  const account = createAccountHandler({ registry: deps.registry, billingPortalUrl: deps.billingPortalUrl, signupUrl: deps.signupUrl, contact: deps.contact });
   const intake = createIntakeHandler({ registry: deps.registry, store: deps.store, clock, clientIp, perDay: deps.intakePerDay, withoutJsPerDay: deps.intakeWithoutJsPerDay });
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';

@@ -45,6 +45,10 @@ export interface ServerConfig {
   intakeWithoutJsPerDay?: number;
   /** the billing provider's customer portal, linked from /account (default: not linked) */
   billingPortalUrl?: string;
+  /** where people buy an API key, linked from /account (default: not linked) */
+  signupUrl?: string;
+  /** whom to ask for a key (an email address or a URL), named on /account (default: none) */
+  contact?: string;
   /** JSON request logs (pino); default: none (the CLI passes one) */
   logger?: Logger;
   /** Prometheus metrics at /metrics (default on) */
@@ -142,7 +146,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   let shuttingDown = false;
   const app = createApp({ registry, store, clock, ipLimits: config.ipLimits ?? DEFAULT_IP_LIMITS, trustProxy: config.trustProxy,
     mcpAllowedHosts: config.mcpAllowedHosts, mcpAllowedOrigins: config.mcpAllowedOrigins, mcpDirectCalls: config.mcpDirectCalls,
-    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, intakePerDay: config.intakePerDay, intakeWithoutJsPerDay: config.intakeWithoutJsPerDay,
+    mcpRegistryName: config.mcpRegistryName, billing: config.billing, billingPortalUrl: config.billingPortalUrl, signupUrl: config.signupUrl, contact: config.contact, intakePerDay: config.intakePerDay, intakeWithoutJsPerDay: config.intakeWithoutJsPerDay,
     metrics: metricsRef, logger, closing: () => shuttingDown, storeFault: () => storeFault });
   const stop = config.stopSignal;
   // the registry starts before the app gets the requests that waited for it, so /readyz names the build

@@ -69,6 +69,8 @@ export const SETTINGS = {
   intakePerDay: { flags: '--intake-per-day <n>', env: 'PHYSPAY_INTAKE_PER_DAY', description: 'serve: reports one client (network address) may submit on /contribute per UTC day', default: '5', schema: z.coerce.number().int().min(1).max(1000) },
   intakeWithoutJsPerDay: { flags: '--intake-without-js-per-day <n>', env: 'PHYSPAY_INTAKE_WITHOUT_JS_PER_DAY', description: 'serve: reports without a proof of work (the form without JavaScript) the whole site takes on /contribute per UTC day; 0 refuses them all', default: '20', schema: z.coerce.number().int().min(0).max(100000) },
   billingPortalUrl: { flags: '--billing-portal-url <url>', env: 'PHYSPAY_BILLING_PORTAL_URL', description: 'serve: the billing provider\'s customer portal (e.g. a Stripe customer portal login link), linked from /account for card and plan changes', schema: z.string().max(2000).refine((v) => portalUrlOk(v), 'an https:// URL (http:// only for localhost)').optional() },
+  signupUrl: { flags: '--signup-url <url>', env: 'PHYSPAY_SIGNUP_URL', description: 'serve: where people buy an API key (e.g. a Stripe Payment Link or a pricing page with the Checkout buttons), linked from /account for visitors without a key', schema: z.string().max(2000).refine((v) => portalUrlOk(v), 'an https:// URL (http:// only for localhost)').optional() },
+  contact: { flags: '--contact <email-or-url>', env: 'PHYSPAY_CONTACT', description: 'serve: whom to ask for an API key or a plan change, an email address or an https:// URL, named on /account', schema: z.string().trim().max(300).refine((v) => contactOk(v), 'an email address or an https:// URL').optional() },
   moderator: { flags: '--moderator <name>', env: 'PHYSPAY_MODERATOR', description: 'moderate: the name recorded with each decision (default: the OS user)', schema: z.string().trim().min(1).max(100).optional() },
 } satisfies Record<string, Setting>;
 
@@ -82,6 +84,11 @@ function portalUrlOk(v: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A contact: an email address (name@host.tld) or a link as the portal's. */
+export function contactOk(v: string): boolean {
+  return /^[^\s@<>"]+@[^\s@<>"]+\.[A-Za-z]{2,}$/.test(v) || portalUrlOk(v);
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +131,8 @@ const ACCEPTS: Partial<Record<SettingKey, string>> = {
   stripeWebhookSecret: 'the signing secret Stripe shows for the webhook endpoint, whsec_ followed by letters and digits',
   mcpRegistryName: 'namespace/name such as io.github.owner/physpay or com.example.physpay/physpay (letters, digits, dots and dashes, and underscores after the slash; at most 200 characters)',
   billingPortalUrl: 'an https:// URL (http:// only for localhost), e.g. a Stripe customer portal login link https://billing.stripe.com/p/login/...',
+  signupUrl: 'an https:// URL (http:// only for localhost), e.g. a Stripe Payment Link https://buy.stripe.com/...',
+  contact: 'an email address such as keys@example.org or an https:// URL such as a contact page',
 };
 
 function unwrapSchema(schema: z.ZodType): z.ZodType {

@@ -65,12 +65,28 @@ export function roundedNote(s: Summary): string {
 }
 
 /**
- * The way into the intake from a specialty's page: where its figures are withheld, why and what helps; where
- * they are published, a quieter invitation. The form opens with the specialty filled in.
+ * The way into the intake from a specialty's page (and, with `state`, a specialty-in-state page): where its
+ * figures are withheld, why and what helps; where they are published, a quieter invitation. The form opens
+ * with the specialty (and the state) filled in.
  */
-export function contributeLine(site: { baseUrl: string }, name: string, slug: string, withheld: boolean): string {
-  const href = `${site.baseUrl.replace(/^https?:\/\/[^/]+/, '')}/contribute?specialty=${encodeURIComponent(slug)}`;
+export function contributeLine(site: { baseUrl: string }, name: string, slug: string, withheld: boolean, state?: { slug: string; name: string }): string {
+  const href = contributeHref(site, { specialty: slug, state: state?.slug });
+  const where = state ? ` in ${state.name}` : '';
   return withheld
-    ? `<p class="contribute"><strong>Not enough ${esc(name)} reports are published yet.</strong> If you practise ${esc(name)}, <a href="${esc(href)}">report your pay</a>: it is anonymous, moderated, and published only as aggregates once enough reports arrive.</p>`
-    : `<p class="contribute">Practise ${esc(name)}? <a href="${esc(href)}">Report your pay</a> (anonymous; published only as aggregates).</p>`;
+    ? `<p class="contribute"><strong>Not enough ${esc(name)} reports${esc(where)} are published yet.</strong> If you practise ${esc(name)}${esc(where)}, <a href="${esc(href)}">report your pay</a>: it is anonymous, moderated, and published only as aggregates once enough reports arrive.</p>`
+    : `<p class="contribute">Practise ${esc(name)}${esc(where)}? <a href="${esc(href)}">Report your pay</a> (anonymous; published only as aggregates).</p>`;
+}
+
+/** /contribute with the form's specialty and state filled in (their slugs; the server checks them against its lists). */
+export function contributeHref(site: { baseUrl: string }, prefill: { specialty?: string; state?: string }): string {
+  const q = new URLSearchParams();
+  if (prefill.specialty) q.set('specialty', prefill.specialty);
+  if (prefill.state) q.set('state', prefill.state);
+  const query = q.toString();
+  return `${site.baseUrl.replace(/^https?:\/\/[^/]+/, '')}/contribute${query ? `?${query}` : ''}`;
+}
+
+/** A state page's way into the intake: the form opens with the state filled in. */
+export function stateContributeLine(site: { baseUrl: string }, state: { slug: string; name: string }): string {
+  return `<p class="contribute">Practise in ${esc(state.name)}? <a href="${esc(contributeHref(site, { state: state.slug }))}">Report your pay</a> (anonymous; published only as aggregates).</p>`;
 }

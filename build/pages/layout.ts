@@ -189,8 +189,17 @@ export function searchIndexHref(site: Pick<SiteContext, 'baseUrl'>): string {
   return href(`${site.baseUrl}/${SEARCH_INDEX_FILE}`, site.baseUrl);
 }
 
-export function page(site: SiteContext, p: PageSpec): string {
-  const nav = [
+/**
+ * The site's one navigation bar, on every page: the built pages and the pages physpay serve renders itself
+ * (/contribute, /account, the API reference), so a visitor never meets another. Kept to six links (one or
+ * two lines on a phone); the served pages are linked from the footer (siteFooter).
+ */
+/** A link to a path of the site (`baseUrl` '': the pages physpay serve renders without a build, root-relative). */
+const siteLink = (site: Pick<SiteContext, 'baseUrl'>, path: string, text: string) =>
+  (site.baseUrl ? link(site, `${site.baseUrl}${path}`, text) : `<a${attrs({ href: path })}>${esc(text)}</a>`);
+
+export function siteNav(site: Pick<SiteContext, 'baseUrl' | 'publisher'>): string {
+  const links = [
     ['/', site.publisher],
     ['/salaries', 'Specialties'],
     ['/states', 'States'],
@@ -198,8 +207,20 @@ export function page(site: SiteContext, p: PageSpec): string {
     ['/methodology', 'Methodology'],
     ['/license', 'License'],
   ]
-    .map(([path, text]) => link(site, `${site.baseUrl}${path}`, text!))
+    .map(([path, text]) => siteLink(site, path!, text!))
     .join('');
+  return `<nav aria-label="Site">${links}</nav>`;
+}
+
+/** The footer of every page: licence, open data, and the served pages (report your pay, the API and its account page). */
+export function siteFooter(site: Pick<SiteContext, 'baseUrl' | 'license' | 'licenseUrl'>): string {
+  const l = (path: string, text: string) => siteLink(site, path, text);
+  return `<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${l('/license', 'licence and citation')} and ${l('/methodology', 'methodology')}. Open data API: ${l('/data/api/v1/', '/data/api/v1')}; releases and how to cite them: ${l('/changelog', 'changelog')}.</p>
+<p>${l('/contribute', 'Report your pay')} · ${l('/docs/api/', 'API reference')} · ${l('/account', 'API account and keys')}</p></footer>`;
+}
+
+export function page(site: SiteContext, p: PageSpec): string {
+  const nav = siteNav(site);
   const alternates = (p.feeds ?? []).map((f) => `<link${attrs({ rel: 'alternate', type: 'application/json', href: href(f, site.baseUrl) })}>`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -213,12 +234,12 @@ export function page(site: SiteContext, p: PageSpec): string {
 ${p.noindex ? `${NOINDEX_META}\n` : ''}${alternates ? `${alternates}\n` : ''}${p.jsonLd ? `${jsonLdScript(p.jsonLd)}\n` : ''}<style>${CSS}</style>
 </head>
 <body>
-<header><nav aria-label="Site">${nav}</nav>
+<header>${nav}
 ${p.searchInBody ? '' : searchBox(searchIndexHref(site))}</header>
 <main>
 ${site.synthetic ? '<p class="synthetic"><strong>Synthetic demo data.</strong> The figures on this site are generated for demonstration; they are not real salary reports.</p>\n' : ''}${p.body}
 </main>
-<footer><p>Aggregate data licensed ${link(site, site.licenseUrl, site.license)}; see ${link(site, `${site.baseUrl}/license`, 'licence and citation')} and ${link(site, `${site.baseUrl}/methodology`, 'methodology')}. Open data API: ${link(site, `${site.baseUrl}/data/api/v1/`, '/data/api/v1')}; releases and how to cite them: ${link(site, `${site.baseUrl}/changelog`, 'changelog')}.</p></footer>
+${siteFooter(site)}
 <script>${SCRIPT}
 ${SEARCH_SCRIPT}
 ${SORT_SCRIPT}${p.payCheck ? `\n${PAY_CHECK_SCRIPT}` : ''}</script>

@@ -223,7 +223,7 @@ const LIMITS = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
 }));
 
 /**
- * The form: read every field (parsePay's rules: "$", "," and spaces ignored), check it against its limits and
+ * The form: read every field (parsePay, build/contract/pay-amount.ts: "$", "," and spaces ignored, 300k and 1.2m read), check it against its limits and
  * the offer's cross-field rules (each problem is written right under the field it is about, linked by
  * aria-describedby, and the first also in the summary), run offerCheckCore on the embedded figures, and write
  * the answer (and, for tests, the answer as JSON in data-answer of #offer-summary).

@@ -11,6 +11,7 @@
  */
 import { FLOORS } from '../compute/stats.ts';
 import { MAX_ANNUAL_PAY, MIN_ANNUAL_PAY } from '../contract/annual-pay.ts';
+import { PAY_AMOUNT_JS } from '../contract/pay-amount.ts';
 import { standardGrid, type GridPoint } from '../compute/pay-position.ts';
 import { attrs, esc } from './html.ts';
 import { fig } from './figures.ts';
@@ -109,13 +110,10 @@ a=grid[i];b=grid[i+1];var t=(x-a.value)/(b.value-a.value);
 return{percentile:oneDecimal(a.percentile+t*(b.percentile-a.percentile)),band:label(a.percentile)+'-'+label(b.percentile),band_lower_percentile:a.percentile,band_upper_percentile:b.percentile,band_lower_value:a.value,band_upper_value:b.value}}`;
 
 /**
- * Reading the field: spaces, "$" and "," are ignored; what is left must be digits with at most one point,
- * optionally after a minus sign. Returns {state:'empty'|'invalid'|'negative'} or {state:'ok', x}.
+ * Reading the field: parsePayAmount() of build/contract/pay-amount.ts (300000, 300,000, $300,000, 300k, 1.2m),
+ * ported to the page there. Returns {state:'empty'|'invalid'|'negative'} or {state:'ok', x}.
  */
-export const PAY_PARSE_JS = `function parsePay(text){var s=String(text).trim().replace(/[ ,$]/g,'');
-if(!s)return{state:'empty'};
-if(!/^-?([0-9]+[.]?[0-9]*|[.][0-9]+)$/.test(s))return{state:'invalid'};
-var x=Number(s);if(!isFinite(x))return{state:'invalid'};if(x<0)return{state:'negative'};return{state:'ok',x:x}}`;
+export const PAY_PARSE_JS = PAY_AMOUNT_JS;
 
 /**
  * The page's port of annualPayIssue() (build/contract/annual-pay.ts, the rule of the tools and the keyed API):
@@ -135,7 +133,7 @@ ${ANNUAL_PAY_JS}
 function group(s){var o='';while(s.length>3){o=','+s.slice(-3)+o;s=s.slice(0,-3)}return s+o}
 function dollars(v){return '$'+group(String(Math.round(v)))}
 function amount(v){var s=Number.isInteger(v)?String(v):v.toFixed(2),k=s.indexOf('.');return '$'+group(k<0?s:s.slice(0,k))+(k<0?'':s.slice(k))}
-var MSG={empty:'Type an amount to see where it falls.',invalid:'Enter the amount in dollars using digits, for example 250000 or 250,000.',negative:'Pay cannot be negative: enter an amount of $0 or more.'};
+var MSG={empty:'Type an amount to see where it falls.',invalid:'Enter the amount in dollars, for example 250000, 250,000 or 250k.',negative:'Pay cannot be negative: enter an amount of $0 or more.'};
 Array.prototype.forEach.call(document.querySelectorAll('[data-pay-grid]'),function(box){
 var grid=JSON.parse(box.getAttribute('data-pay-grid')).map(function(p){return{percentile:p[0],value:p[1]}});
 var form=box.querySelector('.pay-form'),input=box.querySelector('input'),out=box.querySelector('.pay-result'),rows=box.querySelectorAll('tr[data-band]');

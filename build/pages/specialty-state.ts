@@ -6,7 +6,7 @@ import type { SpecialtyStateFeed } from '../contract/open-feeds.ts';
 import { FLOORS } from '../compute/stats.ts';
 import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
-import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { contributeLine, distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
 import { payCheckBlock } from './pay-check.ts';
 import { citeBlock, link, metaLine, page, selfReportedCaveat, type SiteContext } from './layout.ts';
 
@@ -26,6 +26,7 @@ ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${sp} in ${st}: total compensation`, caption: `${sp} in ${st}, annual total compensation.`, floor, reference: { value: f.national_median, label: 'US median', field: 'national_median' } })}
 ${payCheck.html}
+${contributeLine(site, sp, f.specialty.slug, f.median === null, f.state)}
 <h2>More</h2>
 <ul class="links"><li>${link(site, `${site.baseUrl}/salaries/${f.specialty.slug}`, `${sp} salary nationally and in every state`)}</li><li>${link(site, `${site.baseUrl}/states/${f.state.slug}`, `Physician salaries in ${st}`)}</li></ul>
 ${citeBlock(site, f, 'attr')}

@@ -8,7 +8,8 @@ import { FLOORS } from '../compute/stats.ts';
 import { rankedBarsSvg } from './chart.ts';
 import { attrs, esc, fmtCount } from './html.ts';
 import { fig } from './figures.ts';
-import { distributionBlock, lead, noticeBlock, roundedNote } from './blocks.ts';
+import { distributionBlock, lead, noticeBlock, roundedNote, stateContributeLine } from './blocks.ts';
+import { RANKING_MIN_N } from '../contract/open-feeds.ts';
 import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, type SiteContext } from './layout.ts';
 import { cellRows } from './specialty.ts';
 
@@ -26,6 +27,17 @@ ${metaLine(r, null)}
 ${table(`Teaching hospitals in ${st}: PGY-1 pay`, ['Rank in state', 'Teaching hospital', 'Academic year', 'PGY-1 salary', 'Adjusted for cost of living'], rows, { numericFrom: 3 })}
 ${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list for ${st}` })}
 </section>`;
+}
+
+/**
+ * Why no specialty is ranked: the ranking takes specialties with RANKING_MIN_N reports in the state, more than
+ * the floor at which a specialty's figures are published, so a state can have published figures and no ranking.
+ */
+function noTopText(st: string, withData: number): string {
+  const count = fig('specialties_with_data', withData, 'count');
+  return withData > 0
+    ? `<p id="no-ranking">No specialty has the ${RANKING_MIN_N} reports in ${esc(st)} needed to be ranked; ${count} ${withData === 1 ? 'has' : 'have'} published figures (from ${FLOORS.specialtyInState} reports), listed below.</p>`
+    : `<p id="no-ranking">No specialty has published figures in ${esc(st)} yet (each needs at least ${FLOORS.specialtyInState} reports; ${RANKING_MIN_N} to be ranked here). Specialties with published figures in ${esc(st)}: ${count}.</p>`;
 }
 
 export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed): string {
@@ -71,8 +83,9 @@ ${distributionBlock(f, { id: 'dist', title: `${st}: total compensation, all spec
 ${table(`${st}: cost of living`, ['Measure', 'Value'], colRows)}
 <p class="meta">Source: ${esc(col.source ?? 'not available')}${col.year !== null ? `, ${esc(col.year)}` : ''} (${esc(col.basis)}). The adjusted median is the median divided by the index / 100.</p>
 <h2>Top paying specialties</h2>
-${top.length ? `${figure(chart, `Specialties ranked by median total compensation in ${st}; dashed marker: the specialty's US median.`)}\n${topTable}` : `<p>No specialty has published figures in ${esc(st)} yet (each needs at least ${FLOORS.specialtyInState} reports).</p>`}
-<p>Specialties with published figures in ${esc(st)}: ${fig('specialties_with_data', f.specialties_with_data, 'count')}.</p>
+${top.length ? `${figure(chart, `Specialties ranked by median total compensation in ${st}; dashed marker: the specialty's US median.`)}\n${topTable}` : noTopText(st, f.specialties_with_data)}
+${top.length ? `<p>Specialties with published figures in ${esc(st)}: ${fig('specialties_with_data', f.specialties_with_data, 'count')}.</p>` : ''}
+${stateContributeLine(site, f.state)}
 <h2>Every specialty in ${esc(st)}</h2>
 ${table(`Median total compensation of each specialty in ${st}`, ['Specialty', 'Reports (n)', 'Median', 'vs US median'], cellRows(site, cells, (c) => c.specialty.name))}
 ${residencySection(site, residency, st)}

@@ -4,6 +4,8 @@
  * server's files): reference.js reads the document URL from data attributes and renders it.
  */
 import { esc, attrs } from '../../build/pages/html.ts';
+import { siteFooter, siteNav } from '../../build/pages/layout.ts';
+import { LICENSE, LICENSE_URL } from '../../build/contract/open-feeds.ts';
 import { SAMPLE_ORIGIN } from '../../build/contract/code-samples.ts';
 import { assetUrl } from './assets.ts';
 
@@ -31,6 +33,12 @@ export const REFERENCE_DOCS: ReferenceDoc[] = [
   },
 ];
 
+/** The public pages' navigation bar and footer (root-relative links: the reference is served without a build). */
+const SITE = { baseUrl: '', publisher: 'PhysPay', license: LICENSE, licenseUrl: LICENSE_URL };
+
+/** The reference's own links (its index and both documents), under the site's navigation bar. */
+const refLinks = () => `<nav class="ref-links" aria-label="API reference"><a href="/docs/api/">API reference</a>${REFERENCE_DOCS.map((d) => `<a href="/docs/api/${d.slug}">${esc(d.title.replace(/ \(.*/, ''))}</a>`).join('')}</nav>`;
+
 function shell(title: string, body: string, scripts: string[]): string {
   return `<!DOCTYPE html>
 <html lang="en">
@@ -42,8 +50,10 @@ function shell(title: string, body: string, scripts: string[]): string {
 ${scripts.length ? `<link rel="stylesheet" href="${assetUrl('swagger-ui.css')}">\n` : ''}<link rel="stylesheet" href="${assetUrl('reference.css')}">
 </head>
 <body>
-<header class="ref-header"><nav aria-label="Site"><a href="/">PhysPay</a><a href="/docs/api/">API reference</a>${REFERENCE_DOCS.map((d) => `<a href="/docs/api/${d.slug}">${esc(d.title.replace(/ \(.*/, ''))}</a>`).join('')}</nav></header>
+<header class="ref-header">${siteNav(SITE)}
+${refLinks()}</header>
 ${body}
+${siteFooter(SITE)}
 ${scripts.map((s) => `<script src="${s}"></script>`).join('\n')}
 </body>
 </html>

@@ -5,7 +5,10 @@
  * reset, a button that rotates the key (the new key shown once), and the assistants connected with the key (OAuth),
  * each with a button that disconnects it. The page itself knows no key: it is the
  * same for everyone, so the server never sees a key except in the X-API-Key header of those API requests.
- * A billing portal URL, when configured, is linked for card and plan changes.
+ * A billing portal URL, when configured, is linked for card and plan changes. A visitor without a key reads
+ * the plans and where to get one: the sign-up page (signupUrl, e.g. a Stripe Payment Link) when configured,
+ * else the operator's contact (contact), else how the operator issues keys. The site's navigation bar and
+ * footer (build/pages/layout.ts) are the public pages' own.
  *
  * Cache-Control: no-store (never cached at the edge, like every self-service answer), no referrer, a strict
  * CSP that allows exactly the inline script and style by hash, same-origin fetches only.
@@ -13,7 +16,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { esc } from '../../build/pages/html.ts';
+import { esc, fmtCount } from '../../build/pages/html.ts';
+import { siteFooter, siteNav } from '../../build/pages/layout.ts';
+import { LICENSE, LICENSE_URL } from '../../build/contract/open-feeds.ts';
+import { PLANS } from '../keyed/plans.ts';
 import type { BuildRegistry } from '../builds/registry.ts';
 import { siteContextOf } from '../pages/site-context.ts';
 import { requestIdHeader } from '../http/send.ts';
@@ -31,6 +37,45 @@ export interface AccountDeps {
   registry: BuildRegistry;
   /** the billing provider's customer portal (card and plan changes); not linked when absent */
   billingPortalUrl?: string;
+  /** where people buy a key (a Stripe Payment Link, a pricing page); not linked when absent */
+  signupUrl?: string;
+  /** whom to ask for a key: an email address or a URL; none when absent */
+  contact?: string;
+}
+
+/** Where a visitor gets a key and whom to ask (all optional). */
+export interface AccountLinks {
+  billingPortalUrl?: string;
+  signupUrl?: string;
+  contact?: string;
+}
+
+/** The contact as a link: mailto: for an email address. */
+function contactLink(contact: string): string {
+  const isMail = !/^https?:/i.test(contact);
+  return `<a href="${esc(isMail ? `mailto:${contact}` : contact)}"${isMail ? '' : ' rel="noopener noreferrer"'}>${esc(contact)}</a>`;
+}
+
+/** "No key yet?": the plans (their quotas and what each adds), and how to get a key here. */
+export function getKeySection(links: AccountLinks): string {
+  const p = PLANS;
+  const plans = `<ul class="plans">
+<li><strong>${p.starter.label}</strong>: ${fmtCount(p.starter.daily)} requests a day, ${fmtCount(p.starter.monthly)} a month; the benchmarks at state, regional and national scope.</li>
+<li><strong>${p.professional.label}</strong>: ${fmtCount(p.professional.daily)} a day, ${fmtCount(p.professional.monthly)} a month; adds full-time-normalized figures, trends, breakdowns and pay components.</li>
+<li><strong>${p.enterprise.label}</strong>: ${fmtCount(p.enterprise.daily)} a day, ${fmtCount(p.enterprise.monthly)} a month; adds custom date ranges.</li>
+</ul>`;
+  const ask = links.contact ? ` Questions, or a plan not offered there: ${contactLink(links.contact)}.` : '';
+  const how = links.signupUrl
+    ? `<p><a id="signup" href="${esc(links.signupUrl)}" rel="noopener noreferrer">Choose a plan and pay</a> (the payment page of our billing provider). Your key is shown once on the page you come back to after paying; then type it above.${ask}</p>`
+    : links.contact
+      ? `<p>Keys are issued by the operator of this service: ask ${contactLink(links.contact)} for one, naming the plan you want.</p>`
+      : '<p>Keys are not sold on this site: the operator of this service issues them (with the <code>physpay keys create</code> command) and gives each subscriber their key. Ask whoever runs this site, or gave you its address, for one.</p>';
+  return `<section id="get-key" aria-labelledby="get-key-h">
+<h2 id="get-key-h">No key yet?</h2>
+<p>A key opens the keyed benchmark API (see the <a href="/docs/api/keyed">API reference</a>). The plans:</p>
+${plans}
+${how}
+</section>`;
 }
 
 let script: string | undefined;
@@ -50,13 +95,14 @@ ul.assistants{padding-left:1.2rem}ul.assistants li{margin-bottom:.5rem}
 @media (max-width:30rem){dl.account{grid-template-columns:1fr}dl.account dd{margin-bottom:.5rem}}`;
 
 /** The page (pure): the same HTML for every visitor. */
-export function accountPage(publisher: string, baseUrl: string, billingPortalUrl: string | undefined): string {
-  const portal = billingPortalUrl
-    ? `<p><a href="${esc(billingPortalUrl)}" rel="noopener noreferrer">Manage your card and plan</a> (opens the billing provider's customer portal).</p>`
-    : '<p>To change your card or plan, contact the operator of this service.</p>';
+export function accountPage(publisher: string, baseUrl: string, links: AccountLinks): string {
+  const portal = links.billingPortalUrl
+    ? `<p><a href="${esc(links.billingPortalUrl)}" rel="noopener noreferrer">Manage your card and plan</a> (opens the billing provider's customer portal).</p>`
+    : `<p>To change your card or plan, contact the operator of this service${links.contact ? `: ${contactLink(links.contact)}` : ''}.</p>`;
+  const site = { baseUrl: '', publisher, license: LICENSE, licenseUrl: LICENSE_URL };
   return `${privatePageHead('Your account', publisher, PAGE_CSS)}
 <body>
-<header><nav aria-label="Site"><a href="/">${esc(publisher)}</a><a href="/docs/api">API reference</a><a href="/account">Account</a></nav></header>
+<header>${siteNav(site)}</header>
 <main>
 <h1>Your account</h1>
 <p id="no-script">This page reads your account with your API key from this browser, so it needs JavaScript. Without it, ask the API directly:
@@ -102,7 +148,9 @@ export function accountPage(publisher: string, baseUrl: string, billingPortalUrl
 <h2>Billing</h2>
 ${portal}
 </section>
+${getKeySection(links)}
 </main>
+${siteFooter(site)}
 <script>${accountScript()}</script>
 </body>
 </html>
@@ -124,7 +172,7 @@ export function createAccountHandler(deps: AccountDeps): (req: IncomingMessage, 
     const build = deps.registry.current;
     let page = pages.get(build ?? NO_BUILD);
     if (!page) {
-      const html = accountPage(build ? siteContextOf(build).publisher : 'physpay', build?.baseUrl ?? '', deps.billingPortalUrl);
+      const html = accountPage(build ? siteContextOf(build).publisher : 'physpay', build?.baseUrl ?? '', deps);
       page = { bytes: Buffer.from(html, 'utf8'), csp: pageCsp(html) };
       pages.set(build ?? NO_BUILD, page);
     }

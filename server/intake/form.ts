@@ -10,6 +10,7 @@ import { offerTermsProblem } from '../../build/contract/offer-terms.ts';
 import { componentsIssue, reportValueFields } from '../../build/import/reports.ts';
 import { givenOfferTerms, offerTermsOf } from '../../build/import/offer-fields.ts';
 import { OFFER_FIELDS, type OfferGroup } from './offer-form.ts';
+import { parsePayAmount } from '../../build/contract/pay-amount.ts';
 import type { Resolver } from '../open-data/resolve.ts';
 import type { IntakeReport } from '../store/types.ts';
 
@@ -23,6 +24,8 @@ export interface FieldSpec {
   /** a choice whose stored value differs from what is shown (the pay model) */
   options?: readonly { value: string; label: string }[];
   inputmode?: 'numeric' | 'decimal';
+  /** a dollar amount: also taken with k or m (300k, 1.2m; parsePayAmount), as the pages' pay box takes it */
+  money?: boolean;
   /** the part of "The rest of the offer" the field belongs to (offer-form.ts); none: the main form */
   group?: OfferGroup;
 }
@@ -31,9 +34,9 @@ export const INTAKE_FIELDS: readonly FieldSpec[] = [
   { name: 'specialty', label: 'Specialty', required: true, hint: 'As you would say it: "OB/GYN", "Family Medicine", "cardiology".' },
   { name: 'state', label: 'State where you practise', required: true },
   { name: 'year', label: 'Compensation year', required: true, hint: 'The year this pay was for, e.g. 2025.', inputmode: 'numeric' },
-  { name: 'total_compensation', label: 'Total annual compensation (US dollars)', required: true, hint: 'Everything paid for the year before tax: salary, bonus, incentives. E.g. 350000 or 350,000.', inputmode: 'numeric' },
-  { name: 'base_salary', label: 'Base salary (optional)', required: false, inputmode: 'numeric' },
-  { name: 'bonus', label: 'Bonus and incentives (optional)', required: false, inputmode: 'numeric' },
+  { name: 'total_compensation', label: 'Total annual compensation (US dollars)', required: true, hint: 'Everything paid for the year before tax: salary, bonus, incentives. E.g. 350000, 350,000 or 350k.', inputmode: 'numeric', money: true },
+  { name: 'base_salary', label: 'Base salary (optional)', required: false, inputmode: 'numeric', money: true },
+  { name: 'bonus', label: 'Bonus and incentives (optional)', required: false, inputmode: 'numeric', money: true },
   { name: 'hours_per_week', label: 'Hours worked per week (optional)', required: false, inputmode: 'decimal' },
   { name: 'years_in_practice', label: 'Years in practice after training (optional)', required: false, inputmode: 'numeric' },
   { name: 'practice_setting', label: 'Practice setting (optional)', required: false, choices: PRACTICE_SETTINGS },
@@ -61,6 +64,16 @@ function text(values: Record<string, unknown>, name: string): string {
   return typeof v === 'string' ? v.trim().slice(0, 200) : '';
 }
 
+/**
+ * A dollar amount written with k or m (300k, $1.2m) as the digits the importer's rule reads; any other text
+ * as it is, so the importer's own messages answer it (e.g. "1.350.000" uses a point to separate thousands).
+ */
+function moneyText(t: string): string {
+  if (!/[kKmM]\s*$/.test(t)) return t;
+  const r = parsePayAmount(t);
+  return r.state === 'ok' ? String(r.x) : t;
+}
+
 /** The report, or a message per field that is wrong (pure). */
 export function checkReport(values: Record<string, unknown>, ctx: CheckContext): { report: IntakeReport } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
@@ -81,7 +94,7 @@ export function checkReport(values: Record<string, unknown>, ctx: CheckContext):
     if (code) state = code;
     else errors.state = `"${stateRaw.slice(0, 60)}" is not a US state or the District of Columbia`;
   }
-  const raw = Object.fromEntries(FIELD_NAMES.filter((n) => n !== 'specialty' && n !== 'state').map((n) => [n, text(values, n)]));
+  const raw = Object.fromEntries(INTAKE_FIELDS.filter((f) => f.name !== 'specialty' && f.name !== 'state').map((f) => [f.name, f.money ? moneyText(text(values, f.name)) : text(values, f.name)]));
   const parsed = z.object(reportValueFields()).safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

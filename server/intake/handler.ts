@@ -26,7 +26,7 @@ import { pageSecurityHeaders } from '../http/page-security.ts';
 import { requestIdHeader, sendJson } from '../http/send.ts';
 import { evaluateAgainst } from '../mcp/tools/evaluate-compensation.ts';
 import { specialtyPayDoc } from '../mcp/lookup.ts';
-import { evaluationText } from '../mcp/text.ts';
+import { payPlacementText } from './thanks-text.ts';
 import { siteContextOf } from '../pages/site-context.ts';
 import { fteScale } from '../../build/compute/headline.ts';
 import { StoreUnavailableError, type IntakeReport, type ServiceStore } from '../store/types.ts';
@@ -65,6 +65,8 @@ const contributeScript = () => (script ??= readFileSync(join(import.meta.dirname
 
 /** A refusal: its status, one sentence, and (for values) a message per field. */
 class Refusal extends Error {
+  /** the form given back keeps this opening time (tokens.ts): set for refusals where no report was stored */
+  openedAtSeconds?: number;
   constructor(readonly status: number, message: string, readonly fields: FieldErrors = {}) {
     super(message);
   }
@@ -82,14 +84,17 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     res.end(bytes);
   }
 
-  /** The form page, with a fresh token (and cookie) and challenge. */
-  async function showForm(req: IncomingMessage, res: ServerResponse, build: LoadedBuild, status: number, values: Record<string, string> = {}, errors: FieldErrors = {}, problem?: string): Promise<void> {
+  /**
+   * The form page, with a fresh token (and cookie) and challenge. `openedAtSeconds`: the token's time when the
+   * form is given back after a refusal of a valid token's post (the first opening's; tokens.ts), else now.
+   */
+  async function showForm(req: IncomingMessage, res: ServerResponse, build: LoadedBuild, status: number, values: Record<string, string> = {}, errors: FieldErrors = {}, problem?: string, openedAtSeconds?: number): Promise<void> {
     const key = await secretOf();
     const now = deps.clock().getTime();
     const nonce = randomBytes(18).toString('base64url');
     const secure = (req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] === 'https' ? '; Secure' : '';
     const body = formPage(siteContextOf(build), {
-      values, errors, problem, token: formToken(key, nonce, Math.floor(now / 1000), clientHash(key, deps.clientIp(req))), challenge: await newChallenge(key, now), perDay,
+      values, errors, problem, token: formToken(key, nonce, openedAtSeconds ?? Math.floor(now / 1000), clientHash(key, deps.clientIp(req))), challenge: await newChallenge(key, now), perDay,
       specialties: build.keyedIndex.specialties.map((s) => s.name), states: build.keyedIndex.states.map((s) => ({ code: s.code, name: s.name })), script: contributeScript(),
     });
     html(res, status, body, { 'set-cookie': `${FORM_COOKIE}=${nonce}; Path=${CONTRIBUTE_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure}` });
@@ -108,7 +113,7 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     for (const state of [r.state, undefined]) {
       try {
         const e = evaluateAgainst(specialtyPayDoc(build, day, r.specialty, state), compared);
-        if (e.band !== null) return { text: scaledNote + evaluationText(e), evaluation: e };
+        if (e.band !== null) return { text: scaledNote + payPlacementText(e), evaluation: e };
       } catch {
         // no document for the state: try the nation
       }
@@ -123,16 +128,20 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
     let challenge: 'pow' | 'form' = 'pow';
     let seconds: number | null = null;
     let formNonce: string | null = null;
+    let openedAt: number | undefined;
     const client = clientHash(key, deps.clientIp(req));
     if (!json) {
       const t = checkFormToken(key, typeof values.form_token === 'string' ? values.form_token : undefined, cookieValue(req.headers.cookie, FORM_COOKIE), client, Math.floor(now.getTime() / 1000));
       if (!t.ok) {
-        throw new Refusal(403, t.reason === 'too_fast'
+        const refusal = new Refusal(403, t.reason === 'too_fast'
           ? 'The form was sent too quickly after it was opened; check your answers and send it again.'
           : 'This form has expired, was opened from another connection, or was not opened on this site (cookies must be allowed for it); it has been reloaded: send it again.');
+        if (t.reason === 'too_fast') refusal.openedAtSeconds = t.issuedAtSeconds;
+        throw refusal;
       }
       seconds = t.secondsToSubmit;
       formNonce = t.nonce;
+      openedAt = t.issuedAtSeconds;
     }
     const pow = typeof values.altcha === 'string' ? values.altcha : '';
     let signature: string | null = null;
@@ -151,7 +160,11 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
       stateCodeBySlug: new Map(build.keyedIndex.states.map((s) => [s.slug, s.code])),
       currentYear: now.getUTCFullYear(),
     });
-    if ('errors' in checked) throw new Refusal(422, 'Some answers need a change.', checked.errors);
+    if ('errors' in checked) {
+      const refusal = new Refusal(422, 'Some answers need a change.', checked.errors);
+      refusal.openedAtSeconds = openedAt;
+      throw refusal;
+    }
     const r = checked.report;
     const outcome = await deps.store.submitReport({
       id: randomUUID(), report: r,
@@ -190,10 +203,18 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
         return;
       }
       if (req.method === 'GET' || req.method === 'HEAD') {
-        // a specialty's page links here with ?specialty=<slug>: the form opens with it filled in (by its name)
-        const asked = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '').get('specialty');
-        const known = asked ? build.resolver.resolve('specialty', asked.slice(0, 200)) : null;
-        await showForm(req, res, build, 200, known?.found ? { specialty: known.entity.name } : {});
+        // the site's pages link here with ?specialty=<slug>&state=<slug>: the form opens with them filled in
+        // (the specialty by its name, the state by its code), each only when the build's lists know it
+        const params = new URLSearchParams(q >= 0 ? url.slice(q + 1) : '');
+        const prefill: Record<string, string> = {};
+        const specialty = params.get('specialty');
+        const sp = specialty ? build.resolver.resolve('specialty', specialty.slice(0, 200)) : null;
+        if (sp?.found) prefill.specialty = sp.entity.name;
+        const state = params.get('state');
+        const st = state ? build.resolver.resolve('state', state.slice(0, 200)) : null;
+        const code = st?.found ? build.keyedIndex.states.find((s) => s.slug === st.entity.slug)?.code : undefined;
+        if (code) prefill.state = code;
+        await showForm(req, res, build, 200, prefill);
         return;
       }
       if (req.method !== 'POST') {
@@ -245,7 +266,7 @@ export function createIntakeHandler(deps: IntakeDeps): (req: IncomingMessage, re
       } catch (err) {
         if (!(err instanceof Refusal)) throw err;
         if (json) sendJson(res, err.status, Object.keys(err.fields).length ? { error: err.message, fields: err.fields } : { error: err.message }, { 'cache-control': 'no-store' });
-        else await showForm(req, res, build, err.status, formValues, err.fields, Object.keys(err.fields).length ? undefined : err.message);
+        else await showForm(req, res, build, err.status, formValues, err.fields, Object.keys(err.fields).length ? undefined : err.message, err.openedAtSeconds);
       }
     } catch (err) {
       if (err instanceof StoreUnavailableError) {

@@ -53,7 +53,7 @@ function field(f: (typeof INTAKE_FIELDS)[number], v: FormView): string {
   const common = `id="${id}" name="${f.name}"${f.required ? ' required' : ''}${described ? ` aria-describedby="${described}"` : ''}${err ? ' aria-invalid="true"' : ''}`;
   let control: string;
   if (f.name === 'state') {
-    control = `<select ${common}><option value="">Choose a state</option>${v.states.map((s) => `<option value="${esc(s.code)}"${value.toUpperCase() === s.code ? ' selected' : ''}>${esc(s.name)}</option>`).join('')}</select>`;
+    control = `<select ${common}><option value="">Choose a state</option>${[...v.states].sort((a, b) => a.name.localeCompare(b.name, 'en')).map((s) => `<option value="${esc(s.code)}"${value.toUpperCase() === s.code ? ' selected' : ''}>${esc(s.name)}</option>`).join('')}</select>`;
   } else if (f.options) {
     const chosen = compensationModelOf(value) ?? value;
     control = `<select ${common}><option value="">Not given</option>${f.options.map((o) => `<option value="${esc(o.value)}"${chosen === o.value ? ' selected' : ''}>${esc(o.label)}</option>`).join('')}</select>`;
@@ -132,7 +132,7 @@ export function thanksPage(site: SiteContext, t: ThanksView): string {
     : `<p id="pay-check">There are not enough published figures for ${esc(t.specialtyName)} yet to place your pay: reports like yours are how they get there.</p>`;
   const body = `<h1>Thank you: your report was received</h1>
 <h2>Where your pay falls today</h2>
-${check}
+${check}${t.payCheck && site.synthetic ? '\n<p id="synthetic-note">These figures are synthetic demo data, not real physicians&#39; reports.</p>' : ''}
 <p>This compares your figure with what is published now; your report is not part of these figures yet.</p>
 <h2>When it may be published</h2>
 <p>A moderator reviews it first. Once approved, it counts from the next nightly build, and only in cells that reach the publication floors (5 reports nationally, 3 in ${esc(t.stateName)}). It is never shown on its own.</p>

@@ -7,6 +7,11 @@
  * MIN_FILL_SECONDS and at most MAX_AGE_SECONDS since the page was served: a page of another site cannot read
  * the token or set the cookie (double submit, signed), a token taken from one address cannot be sent from
  * others, and a bot that posts at once is refused. The store spends the nonce with the one report it carries.
+ *
+ * The form given back with a refusal about the answers (or with "too quickly") carries the time of the first
+ * opening, not a new one (a new nonce, so still one report per token): the wait counts once, from when the
+ * person first saw the form, so a correction can be sent at once; a bot gains nothing, as the post that was
+ * refused had to carry a valid token of its own address, and its time still counts from that first opening.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -21,7 +26,10 @@ export function formToken(secret: string, nonce: string, issuedAtSeconds: number
   return `${issuedAtSeconds}.${nonce}.${mac(secret, `form:${issuedAtSeconds}.${nonce}.${client}`)}`;
 }
 
-export type TokenCheck = { ok: true; secondsToSubmit: number; nonce: string } | { ok: false; reason: 'missing' | 'invalid' | 'too_fast' | 'expired' };
+export type TokenCheck =
+  | { ok: true; secondsToSubmit: number; nonce: string; issuedAtSeconds: number }
+  | { ok: false; reason: 'missing' | 'invalid' | 'expired' }
+  | { ok: false; reason: 'too_fast'; issuedAtSeconds: number };
 
 /**
  * `invalid` covers a forged token, another page's token and a token sent from another address than the one
@@ -34,10 +42,11 @@ export function checkFormToken(secret: string, token: string | undefined, cookie
   const expected = Buffer.from(mac(secret, `form:${m[1]}.${m[2]}.${client}`));
   const given = Buffer.from(m[3]!);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
-  const age = nowSeconds - Number(m[1]);
-  if (age < MIN_FILL_SECONDS) return { ok: false, reason: 'too_fast' };
+  const issuedAtSeconds = Number(m[1]);
+  const age = nowSeconds - issuedAtSeconds;
+  if (age < MIN_FILL_SECONDS) return { ok: false, reason: 'too_fast', issuedAtSeconds };
   if (age > MAX_AGE_SECONDS) return { ok: false, reason: 'expired' };
-  return { ok: true, secondsToSubmit: age, nonce: m[2]! };
+  return { ok: true, secondsToSubmit: age, nonce: m[2]!, issuedAtSeconds };
 }
 
 /** The client's address as kept with a submission: an HMAC under the store's secret, never the address. */

@@ -62,6 +62,12 @@ describe('GET /account over HTTP', () => {
     expect(b.status).toBe(200);
     expect(b.text).not.toContain('billing.stripe.com');
     expect(b.text).toContain('contact the operator');
+    // a visitor without a key learns the plans and how keys are issued here (nothing configured: by the operator)
+    for (const page of [r.text, b.text]) {
+      expect(page).toContain('<h2 id="get-key-h">No key yet?</h2>');
+      expect(page).toMatch(/Starter<\/strong>: 100 requests a day, 3,000 a month/);
+    }
+    expect(b.text).toContain('the operator of this service issues them (with the <code>physpay keys create</code> command)');
     const head = await request(server.url, '/account', { method: 'HEAD' });
     expect([head.status, head.body.length]).toEqual([200, 0]);
     const post = await request(server.url, '/account', { method: 'POST' });

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCliText } from '../helpers/cli.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
-import { readConfigFile } from '../../build/cli/settings.ts';
+import { ConfigError, readConfigFile, readSettings } from '../../build/cli/settings.ts';
 import { billingSettings } from '../../build/cli/commands/serve.ts';
 import { SqliteServiceStore } from '../../server/store/sqlite.ts';
 import { request, waitFor } from '../helpers/http.ts';
@@ -61,12 +61,22 @@ describe('billing settings', () => {
   });
 });
 
+describe('the /account links', () => {
+  it('the sign-up page is an https URL; the contact an email address or an https URL', () => {
+    expect(readSettings({ signupUrl: 'https://buy.stripe.com/x', contact: 'https://example.org/contact' }, ['signupUrl', 'contact'])).toEqual({ signupUrl: 'https://buy.stripe.com/x', contact: 'https://example.org/contact' });
+    expect(readSettings({ contact: ' keys@example.org ' }, ['contact'])).toEqual({ contact: 'keys@example.org' });
+    expect(() => readSettings({ contact: 'call Bob' }, ['contact'])).toThrow(ConfigError);
+    expect(() => readSettings({ contact: 'javascript:alert(1)' }, ['contact'])).toThrow(/an email address .* or an https:\/\/ URL/);
+    expect(() => readSettings({ signupUrl: 'http://buy.example' }, ['signupUrl'])).toThrow(ConfigError);
+  });
+});
+
 describe('physpay serve with billing from the config file', () => {
   it('answers the webhook, logs an unknown price as a warning, never the secret', async () => {
     const dir = join(tmp.path, 'serve');
     mkdirSync(dir);
     const config = join(dir, 'physpay.config.json');
-    writeFileSync(config, JSON.stringify({ stripeWebhookSecret: SECRET, stripePrices: { starter: ['price_starter_m'], professional: 'price_pro_m' }, billingPortalUrl: 'https://billing.stripe.com/p/login/test_cfg' }));
+    writeFileSync(config, JSON.stringify({ stripeWebhookSecret: SECRET, stripePrices: { starter: ['price_starter_m'], professional: 'price_pro_m' }, billingPortalUrl: 'https://billing.stripe.com/p/login/test_cfg', signupUrl: 'https://buy.stripe.com/test_signup', contact: 'keys@example.org' }));
     const serve = await spawnServe(['--config', config, '--data', join(dir, 'dist'), '--service-db', join(dir, 'service.db'), '--port', '0'], 30_000, { until: 'listening' });
     try {
       const { body, signature } = signed(subscriptionEvent('customer.subscription.created', { id: 'evt_serve_1', created: Math.floor(Date.now() / 1000), sub: 'sub_serve', price: 'price_elsewhere', status: 'active' }));
@@ -86,7 +96,11 @@ describe('physpay serve with billing from the config file', () => {
         expect((await request(serve.url, WEBHOOK_PATH, { method: 'POST', body: d.body, headers: { 'stripe-signature': d.signature, 'content-type': 'application/json' } })).status).toBe(200);
       }
       // the portal link from the config file is on /account
-      expect((await request(serve.url, '/account')).text).toContain('href="https://billing.stripe.com/p/login/test_cfg"');
+      const account = (await request(serve.url, '/account')).text;
+      expect(account).toContain('href="https://billing.stripe.com/p/login/test_cfg"');
+      // and, for visitors without a key, the sign-up link and the contact
+      expect(account).toContain('<a id="signup" href="https://buy.stripe.com/test_signup"');
+      expect(account).toContain('href="mailto:keys@example.org"');
     } finally {
       await serve.stop();
     }

@@ -16,7 +16,7 @@ import { request } from '../helpers/http.ts';
 import { closeAfterAll, startTestServer } from '../helpers/server.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
 import type { RunningServer } from '../../server/main.ts';
-import { openForm, postForm, postJson, REPORT, solve, solveWithAltcha } from './harness.ts';
+import { formIn, openForm, postForm, postJson, REPORT, solve, solveWithAltcha } from './harness.ts';
 import { IntakeChallenge, IntakeError, IntakeReceived } from '../../build/contract/intake.ts';
 
 const later = closeAfterAll();
@@ -49,6 +49,10 @@ describe('GET /contribute', () => {
     const ch = await request(s.url, '/contribute/challenge');
     expect([ch.status, ch.headers['cache-control']]).toEqual([200, 'no-store']);
     expect(IntakeChallenge.parse(ch.json())).toMatchObject({ algorithm: 'SHA-256', salt: expect.stringContaining('expires=') });
+    // the states are listed by name, as everywhere on the site (not by postal code)
+    const names = [...f.page.text.split('<select id="f-state"')[1]!.split('</select>')[0]!.matchAll(/<option value="[A-Z]{2}"[^>]*>([^<]+)</g)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(2);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
   });
 });
 
@@ -63,9 +67,23 @@ describe('accepted', () => {
     expect(r.text).toContain('your report was received');
     expect(r.text).toMatch(/Family Medicine in Texas: a total compensation of \$285,000 falls (at about the \d+(\.\d)?(st|nd|rd|th) percentile|below P10|above P90)/);
     expect(r.text).toContain('next nightly build');
+    // the pay check is written for people: no tool-style "NOTE:" or "Cite:" line; the demo data is said in words
+    const check = /<p id="pay-check">([^<]*)<\/p>/.exec(r.text)![1]!;
+    expect(check).not.toMatch(/NOTE:|Cite:|Licensed under|\d\.\d(st|nd|rd|th)/); // a whole percentile: "the 50th", not "the 50.2nd"
+    expect(r.text).toContain('<p id="synthetic-note">These figures are synthetic demo data, not real physicians&#39; reports.</p>');
     const p = (await pending()).find((x) => x.report.total_compensation === 285000 && x.signals.challenge === 'form')!;
     expect(p.report).toEqual({ specialty: 'Family Medicine', state: 'TX', year: 2025, total_compensation: 285000, base_salary: 250000, bonus: 35000, hours_per_week: 50, years_in_practice: 8, practice_setting: 'Hospital Employed', employment_type: 'Full-Time (W-2)', wrvus: null });
     expect(p.signals).toEqual({ challenge: 'form', seconds_to_submit: 12, client_submissions_today: 1, same_report_elsewhere: 0 });
+  });
+
+  it('amounts written with k or m, as the pages\' pay box takes them (300k, $1.2m), are read as dollars', async () => {
+    const ip = nextIp();
+    const f = await openForm(s.url, ip);
+    wait(4);
+    const r = await postForm(s.url, ip, f, { ...REPORT, total_compensation: '$1.2m', base_salary: '1,100k', bonus: '100K', signing_bonus: '25k' });
+    expect(r.status, r.text.slice(0, 300)).toBe(201);
+    const p = (await pending()).find((x) => x.report.total_compensation === 1_200_000)!;
+    expect([p.report.base_salary, p.report.bonus, p.report.signing_bonus]).toEqual([1_100_000, 100_000, 25_000]);
   });
 
   it('JSON with a solved challenge: 201 with the pay check; the same report from another client is accepted alike and noted', async () => {
@@ -143,6 +161,25 @@ describe('refused', () => {
     expect(fast.text).toContain('sent too quickly');
     wait(2 * 3600 + 1);
     expect((await postForm(s.url, ip, f, REPORT)).status).toBe(403);
+  });
+
+  it('a correction sent at once after a refused answer is taken: the wait counts from when the form was first opened', async () => {
+    const ip = nextIp();
+    const f = await openForm(s.url, ip);
+    wait(5);
+    const wrong = await postForm(s.url, ip, f, { ...REPORT, total_compensation: '1.288.000', base_salary: '', bonus: '' });
+    expect(wrong.status).toBe(422);
+    const fixed = await postForm(s.url, ip, formIn(wrong), { ...REPORT, total_compensation: '288,000', base_salary: '', bonus: '' });
+    expect(fixed.status, fixed.text.slice(0, 300)).toBe(201);
+    // no way round the wait: a form sent too fast comes back still counting from its first opening
+    const g = await openForm(s.url, ip);
+    wait(1);
+    const early = await postForm(s.url, ip, g, { ...REPORT, total_compensation: '289,000', base_salary: '', bonus: '' });
+    expect([early.status, early.text.includes('sent too quickly')]).toEqual([403, true]);
+    const again = await postForm(s.url, ip, formIn(early), { ...REPORT, total_compensation: '289,000', base_salary: '', bonus: '' });
+    expect([again.status, again.text.includes('sent too quickly')]).toEqual([403, true]);
+    wait(2);
+    expect((await postForm(s.url, ip, formIn(again), { ...REPORT, total_compensation: '289,000', base_salary: '', bonus: '' })).status).toBe(201);
   });
 
   it('a form token is spent by its one report, and only the address that opened the form can send it', async () => {

@@ -17,7 +17,11 @@ export interface OpenedForm {
 const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'");
 
 export async function openForm(url: string, ip: string): Promise<OpenedForm> {
-  const page = await request(url, '/contribute', { headers: { 'x-forwarded-for': ip, accept: 'text/html' } });
+  return formIn(await request(url, '/contribute', { headers: { 'x-forwarded-for': ip, accept: 'text/html' } }));
+}
+
+/** The form of a page the server answered with (the form page, or a refusal that gives the form back). */
+export function formIn(page: HttpResponse): OpenedForm {
   const cookie = /^(physpay_form=[^;]+)/.exec(String(page.headers['set-cookie']))![1]!;
   const token = /name="form_token" value="([^"]+)"/.exec(page.text)![1]!;
   const challenge = JSON.parse(decode(/data-challenge="([^"]+)"/.exec(page.text)![1]!));

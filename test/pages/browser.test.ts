@@ -120,6 +120,7 @@ function typedValues(grid: GridPoint[], seed: number): { text: string; x: number
   const out: { text: string; x: number }[] = [];
   for (const g of grid) for (const x of [g.value, g.value - 1, g.value + 1, g.value - 0.5, g.value + 0.01]) out.push({ text: String(x), x });
   out.push({ text: '10000', x: 10_000 }); // the smallest year's pay taken (annualPayIssue)
+  for (const g of grid) out.push({ text: `$${g.value / 1000}k`, x: g.value }); // thousands with k (parsePayAmount)
   const lo = grid[0]!.value * 0.6;
   const hi = grid.at(-1)!.value * 1.4;
   const r = rng(seed);
@@ -164,8 +165,8 @@ async function checkPayBox(page: Page, grid: GridPoint[], seed: number): Promise
   const messages: [string, string, string, string | null][] = [
     ['', 'empty', 'Type an amount to see where it falls.', null],
     ['-5000', 'negative', 'Pay cannot be negative: enter an amount of $0 or more.', 'true'],
-    ['abc', 'invalid', 'Enter the amount in dollars using digits, for example 250000 or 250,000.', 'true'],
-    ['250k', 'invalid', 'Enter the amount in dollars using digits, for example 250000 or 250,000.', 'true'],
+    ['abc', 'invalid', 'Enter the amount in dollars, for example 250000, 250,000 or 250k.', 'true'],
+    ['250kk', 'invalid', 'Enter the amount in dollars, for example 250000, 250,000 or 250k.', 'true'],
     // not a year's pay: the tool server's and keyed API's rule (annualPayIssue), not ranked "below P10"
     ['420', 'invalid', `$420 ${annualPayIssue(420)}.`, 'true'],
     ['150.50', 'invalid', `$150.50 ${annualPayIssue(150.5)}.`, 'true'],

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payPosition, standardGrid, type GridPoint, type PayPosition } from '../../build/compute/pay-position.ts';
+import { parsePayAmount } from '../../build/contract/pay-amount.ts';
 import { ANNUAL_PAY_JS, PAY_CHECK_SCRIPT, PAY_PARSE_JS, PAY_POSITION_JS, payCheckGrid } from '../../build/pages/pay-check.ts';
 import { renderSpecialtyStatePage } from '../../build/pages/specialty-state.ts';
 import { renderSpecialtyPage } from '../../build/pages/specialty.ts';
@@ -86,13 +87,27 @@ describe('the page\'s annualPayIssue is annualPayIssue() (what a year\'s pay is:
   });
 });
 
+describe('the field\'s reader is parsePayAmount() (build/contract/pay-amount.ts): the port gives its answers', () => {
+  it('on 2,000 random texts', () => {
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'0123456789.,$ -kKmMe'), maxLength: 14 }),
+      fc.tuple(fc.double({ min: 0, max: 5e6, noNaN: true }), fc.constantFrom('', 'k', 'K', 'm', 'M', ' k'), fc.constantFrom('', '$', '-', '$ ')).map(([v, k, p]) => `${p}${v}${k}`),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(fc.property(text, (t) => {
+      expect(parsePay(t)).toEqual(parsePayAmount(t));
+    }), { numRuns: 2_000 });
+  });
+});
+
 describe('the field\'s reader', () => {
   it.each([
     ['250000', 250_000], ['250,000', 250_000], ['$250,000', 250_000], [' $ 250 000 ', 250_000], ['250000.50', 250_000.5], ['.5', 0.5], ['0', 0], ['1,2,3', 123],
+    ['300k', 300_000], ['300K', 300_000], ['$300k', 300_000], ['$ 300 k', 300_000], ['1.2m', 1_200_000], ['$1.2M', 1_200_000], ['1.15k', 1_150], ['.5m', 500_000], ['-0', 0],
   ])('reads %j as %d', (text, x) => {
     expect(parsePay(text)).toEqual({ state: 'ok', x });
   });
-  it.each([['', 'empty'], ['   ', 'empty'], ['abc', 'invalid'], ['250k', 'invalid'], ['1e6', 'invalid'], ['1.2.3', 'invalid'], ['--5', 'invalid'], ['9'.repeat(400), 'invalid'], ['-5', 'negative'], ['-$250,000', 'negative'], ['$-1', 'negative']])(
+  it.each([['', 'empty'], ['   ', 'empty'], ['abc', 'invalid'], ['250kk', 'invalid'], ['k', 'invalid'], ['$m', 'invalid'], ['250 thousand', 'invalid'], ['1.350.000', 'invalid'], ['1e6', 'invalid'], ['1.2.3', 'invalid'], ['--5', 'invalid'], ['9'.repeat(400), 'invalid'], ['-5', 'negative'], ['-$250,000', 'negative'], ['$-1', 'negative'], ['-300k', 'negative']])(
     'reads %j as %s',
     (text, state) => {
       expect(parsePay(text)).toEqual({ state });

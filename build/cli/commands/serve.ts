@@ -16,7 +16,7 @@ import { CliError, type CliIo } from '../io.ts';
 import { describeStore } from './keys.ts';
 import { redactSecrets } from '../../../server/http/redact.ts';
 
-const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl', 'intakePerDay', 'intakeWithoutJsPerDay'] as const;
+const SERVE_KEYS = ['data', 'serviceDb', 'host', 'port', 'workers', 'trustProxy', 'ipPerMinute', 'ipPerDay', 'pollMs', 'mcpAllowedHosts', 'mcpAllowedOrigins', 'mcpRegistryName', 'mcpDirectCalls', 'logLevel', 'shutdownGraceMs', 'stripeWebhookSecret', 'stripePrices', 'billingPortalUrl', 'signupUrl', 'contact', 'intakePerDay', 'intakeWithoutJsPerDay'] as const;
 const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function registerServeCommand(program: Command, io: CliIo): void {
@@ -41,6 +41,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
     .addOption(option('stripeWebhookSecret'))
     .addOption(option('stripePrices'))
     .addOption(option('billingPortalUrl'))
+    .addOption(option('signupUrl'))
+    .addOption(option('contact'))
     .addOption(option('intakePerDay'))
     .addOption(option('intakeWithoutJsPerDay'))
     .action(async (opts) => {
@@ -117,6 +119,8 @@ export function registerServeCommand(program: Command, io: CliIo): void {
           mcpDirectCalls: s.mcpDirectCalls !== 'off',
           billing,
           billingPortalUrl: s.billingPortalUrl,
+          signupUrl: s.signupUrl,
+          contact: s.contact,
           intakePerDay: s.intakePerDay,
           intakeWithoutJsPerDay: s.intakeWithoutJsPerDay,
           stopSignal: stops.signal,
