@@ -35,7 +35,9 @@ describe('the API reference pages', () => {
     expect(r.headers['content-security-policy']).toBe(API_REFERENCE_CSP);
     expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.headers.etag).toMatch(/^"[\w-]+"$/);
-    for (const l of links(r.text)) expect(l, `${path} links ${l}`).toMatch(/^\/(?!\/)/); // this server only
+    // this server only, but for the licence the shared footer names (an outside page, loaded only when followed)
+    for (const l of links(r.text)) expect(l, `${path} links ${l}`).toMatch(/^\/(?!\/)|^https:\/\/creativecommons\.org\/licenses\/by\/4\.0\/$/);
+    for (const m of r.text.matchAll(/\ssrc="([^"]*)"/g)) expect(m[1], `${path} loads ${m[1]}`).toMatch(/^\/(?!\/)/); // everything loaded comes from this server
     expect(r.text).not.toMatch(/<script>|<style>|\sstyle=|\son\w+=/); // nothing inline: the CSP allows none
     const again = await request(url, path, { headers: { 'if-none-match': r.headers.etag as string } });
     expect(again.status).toBe(304);
