@@ -1,6 +1,6 @@
 /**
  * Blocks shared by several page kinds (pure): the percentile chart with its table fallback, the lead
- * sentence, the withheld notice and rounding note.
+ * sentence, the withheld notice and the small-cell note (rounded, and moved by the disclosure method).
  */
 import type { HeadlineBasis, OpenSummary } from '../contract/open-feeds.ts';
 import { yearsText } from '../compute/headline.ts';
@@ -8,7 +8,8 @@ import { ROUNDING_MAX_N } from '../compute/stats.ts';
 import { percentileBarSvg, type PercentileFigures } from './chart.ts';
 import { attrs, esc, fmtCount, fmtMoney, fmtRate } from './html.ts';
 import { SUMMARY_ROWS, fig, floorOf, textFig, type Unit } from './figures.ts';
-import { figure, table } from './layout.ts';
+import { figure, link, table, type SiteContext } from './layout.ts';
+import { quantileMoveBound } from '../compute/disclosure.ts';
 
 export type Summary = Pick<OpenSummary, 'n' | 'median' | 'mean' | 'p10' | 'p25' | 'p75' | 'p90' | 'rounded' | 'withheld'>;
 
@@ -58,9 +59,10 @@ export function noticeBlock(notice: string | undefined, field = 'notice'): strin
   return notice ? `<p${attrs({ class: 'notice', role: 'note' })}>${textFig(field, notice)}</p>` : '';
 }
 
-export function roundedNote(s: Summary): string {
+export function roundedNote(site: Pick<SiteContext, 'baseUrl'>, s: Summary): string {
+  const bound = (n: number) => `${((Math.exp(quantileMoveBound(n)) - 1) * 100).toFixed(1)}%`;
   return s.rounded
-    ? `<p class="meta">Figures from ${ROUNDING_MAX_N} or fewer reports are rounded: dollar amounts to the nearest $1,000, $/wRVU to the nearest dollar.</p>`
+    ? `<p class="meta" data-note="small-cell">Figures from ${ROUNDING_MAX_N} or fewer reports are rounded: dollar amounts to the nearest $1,000, $/wRVU to the nearest dollar. Before that, the disclosure method that protects individual reports has moved each of them by a secret amount, more the fewer the reports (a median or percentile by up to ${bound(5)} at 5 reports, ${bound(25)} at 25), so read them as approximate: ${link(site, `${site.baseUrl}/methodology#disclosure`, 'how figures are moved and why')}.</p>`
     : '';
 }
 

@@ -29,7 +29,7 @@ export interface SiteContext {
 
 /**
  * Link target of a URL: our own URLs (under the base URL) become their path, so links work on any host
- * serving the tree (the server in tests, a CDN, localhost); other URLs stay absolute.
+ * serving the tree (the server in tests, a CDN, localhost), fragment kept; other URLs stay absolute.
  */
 export function href(url: string, baseUrl: string): string {
   if (url !== baseUrl && !url.startsWith(`${baseUrl}/`)) return url;

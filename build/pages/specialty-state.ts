@@ -20,7 +20,7 @@ export function renderSpecialtyStatePage(site: SiteContext, f: SpecialtyStateFee
 ${lead(`Median total compensation in ${sp}, ${st}`, f, floor)}
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
-${roundedNote(f)}
+${roundedNote(site, f)}
 ${selfReportedCaveat(site)}
 <p>US median for ${esc(sp)}: ${fig('national_median', f.national_median, 'usd', { floor: FLOORS.national })}; difference from the US median: ${fig('difference_from_national_pct', f.difference_from_national_pct, 'pct')}.</p>
 <h2>Pay distribution</h2>

@@ -93,7 +93,7 @@ export function renderSpecialtyPage(site: SiteContext, input: SpecialtyPageInput
 <p>Total compensation divided by annual work relative value units, for reports that give their wRVUs.</p>
 ${noticeBlock(w.notice)}
 ${metaLine(w, floor)}
-${roundedNote(w)}
+${roundedNote(site, w)}
 ${distributionBlock(w, { id: 'wrvu-dist', title: `${name}: compensation per wRVU`, caption: 'Total compensation per wRVU (US dollars).', unit: 'rate', floor })}
 ${citeBlock(site, w, 'attr-wrvu', { heading: 'Cite the wRVU figures' })}
 </section>`;
@@ -104,7 +104,7 @@ ${citeBlock(site, w, 'attr-wrvu', { heading: 'Cite the wRVU figures' })}
 ${lead(`US median total compensation in ${name}`, f, floor)}
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
-${roundedNote(f)}
+${roundedNote(site, f)}
 ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${name}: national total compensation`, caption: `${name}, national, annual total compensation.`, floor })}

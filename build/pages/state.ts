@@ -75,7 +75,7 @@ export function renderStatePage(site: SiteContext, f: StateFeed, cells: Specialt
 ${lead(`Median total compensation of physicians in ${st}, all specialties`, f, floor)}
 ${noticeBlock(f.notice)}
 ${metaLine(f, floor)}
-${roundedNote(f)}
+${roundedNote(site, f)}
 ${selfReportedCaveat(site)}
 <h2>Pay distribution</h2>
 ${distributionBlock(f, { id: 'dist', title: `${st}: total compensation, all specialties`, caption: `${st}, all specialties, annual total compensation.`, floor })}

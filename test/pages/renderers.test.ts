@@ -136,6 +136,16 @@ describe('withheld figures', () => {
     expect([...elements(root!)].some((e) => e.tag === 'svg')).toBe(false);
   });
 
+  it('a small (rounded) cell says its figures are rounded and moved by the disclosure method, with a link to how (issue 45, item 6)', () => {
+    const html = renderSpecialtyStatePage(site, cell());
+    const note = /<p class="meta" data-note="small-cell">(.*?)<\/p>/.exec(html)?.[1] ?? '';
+    expect(note).toContain('rounded: dollar amounts to the nearest $1,000');
+    expect(note).toMatch(/disclosure method .* has moved each of them by a secret amount/);
+    expect(note).toContain('up to 25.1% at 5 reports, 6.9% at 25');
+    expect(note).toMatch(/<a href="[^"]*\/methodology#disclosure">/);
+    expect(renderSpecialtyStatePage(site, cell({ rounded: false }))).not.toContain('data-note="small-cell"');
+  });
+
   it('a published cell with n < 15 shows P10/P90 as withheld (fewer than 15 reports) and draws the box without the whisker', () => {
     const html = renderSpecialtyStatePage(site, cell());
     const { root, errors } = parseHtml(html);
