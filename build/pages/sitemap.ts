@@ -2,7 +2,8 @@
  * robots.txt and sitemap.xml of the public tree (pure), from the rendered pages: every page whose <head>
  * does not say `noindex` (pages whose headline figure is withheld do), by its canonical URL (absolute, with
  * the build's base URL), with `lastmod` = the `modified` date of the page's feed (when its figures last
- * changed) where the page shows one, else its `as_of`.
+ * changed) where the page shows one, else its `as_of`; plus the pages `physpay serve` makes itself (SERVER_PAGES),
+ * without lastmod.
  */
 import { esc } from './html.ts';
 
@@ -38,6 +39,13 @@ export function sitemapXml(entries: SitemapEntry[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
+/**
+ * Public pages the server makes rather than the build: the report form, the open data API's index and the API
+ * reference. A static export cannot serve them (README, Static export); the sitemap still lists them, since the
+ * site they belong to is the one `physpay serve` answers for.
+ */
+export const SERVER_PAGES = ['/contribute', '/data/api/v1/', '/docs/api'] as const;
+
 export function robotsTxt(baseUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${baseUrl}/sitemap.xml\n`;
 }
@@ -52,6 +60,7 @@ export function siteFiles(pages: Map<string, string>, baseUrl: string, favicon: 
     const e = sitemapEntry(html);
     if (e) entries.push(e);
   }
+  for (const path of SERVER_PAGES) entries.push({ loc: `${baseUrl}${path}`, lastmod: null });
   return new Map<string, string | Buffer>([
     ['robots.txt', robotsTxt(baseUrl)],
     ['sitemap.xml', sitemapXml(entries)],

@@ -58,6 +58,8 @@ describe('robots.txt and sitemap.xml', () => {
     // every indexable page is listed
     for (const p of pages.filter((x) => !x.html.includes(NOINDEX))) expect(inMap.has(p.path), p.path).toBe(true);
     expect(inMap.has('/')).toBe(true);
+    // the pages the server makes itself (issue 45, item 6)
+    for (const path of ['/contribute', '/data/api/v1/', '/docs/api']) expect(inMap.has(path), path).toBe(true);
   }, 120_000);
 
   it('lastmod is the modified date of the page feed (when its figures last changed)', async () => {
