@@ -31,6 +31,7 @@ import { canonicalJson, compactJson } from './emit/json.ts';
 import { acquireLock, buildReleases, buildsDir, currentBuildId, fsyncDir, isPinned, listBuilds, pruneBuilds, readManifest, removeStaleStaging, switchCurrent, writeFileDurable } from './emit/store.ts';
 import { silentProgress, type Progress } from './emit/progress.ts';
 import { createWriter, WriteError, type FileWriter } from './emit/writer.ts';
+import { buildVariants, variantPath, type ContentCoding } from './emit/precompress.ts';
 import { renderSite } from './pages/site.ts';
 import { siteFiles } from './pages/sitemap.ts';
 import { FAVICON_SVG, faviconIco } from './pages/favicon.ts';
@@ -65,6 +66,11 @@ export interface BuildOptions {
   progress: Progress;
   /** write the public HTML pages (default true); CSV downloads are always written */
   pages?: boolean;
+  /**
+   * write precompressed gzip/brotli variants of the public files under encoded/ (default true; README:
+   * "Compression"). Off only in tests that do not serve the build, to save its time.
+   */
+  precompress?: boolean;
   /** extra files to add to public/, computed from the feeds; path -> bytes */
   extraPublic?: (feeds: ReturnType<typeof buildOpenFeeds>) => Map<string, string>;
   /** test hook: may alter a file's bytes after it is serialised, before it is validated */
@@ -324,18 +330,41 @@ export function runBuild(opts: BuildOptions): BuildResult {
         && ((before.figures_hash ?? before.content_hash) === (entry.figures_hash ?? entry.content_hash) || before.content_hash === entry.content_hash)) {
         out.link(join(buildsDir(opts.out), previousId!, path), join(staging, path));
         linked.add(path);
+        const date = before.access_date ?? previousDate;
         if (before.sha256 === entry.sha256) files[path] = entry;
         else {
           relabelled.add(path);
-          const { access_date: _, ...plain } = before;
-          const date = before.access_date ?? previousDate;
+          const { access_date: _, gzip: _gz, br: _br, ...plain } = before;
           files[path] = date === buildDate ? plain : { ...plain, access_date: date };
+        }
+        // the earlier file's variants go with it (linked); a file of a build made before variants gets them now
+        if (path.startsWith('public/')) {
+          if (before.gzip || before.br) {
+            for (const coding of ['gzip', 'br'] as const) {
+              if (!before[coding]) continue;
+              out.link(join(buildsDir(opts.out), previousId!, variantPath(path, coding)), join(staging, variantPath(path, coding)));
+              files[path]![coding] = before[coding];
+            }
+          } else {
+            const earlier = before.sha256 === entry.sha256 ? bytes : readFileSync(join(buildsDir(opts.out), previousId!, path));
+            writeVariants(path, earlier, entry.content_type, before.sha256 === entry.sha256 ? buildDate : date);
+          }
         }
         reused++;
         return;
       }
       out.write(join(staging, path), bytes);
       files[path] = entry;
+      if (path.startsWith('public/')) writeVariants(path, bytes, entry.content_type, buildDate);
+    };
+    /** The precompressed variants of a new public file (build/emit/precompress.ts), written beside it under encoded/. */
+    const writeVariants = (path: string, bytes: Buffer, contentType: string, accessDate: string) => {
+      if (opts.precompress === false) return;
+      const variants = buildVariants(bytes, contentType, Buffer.from(accessDateToken(accessDate)));
+      for (const [coding, v] of Object.entries(variants) as [ContentCoding, Buffer][]) {
+        out.write(join(staging, variantPath(path, coding)), v);
+        files[path]![coding] = { bytes: v.length, sha256: sha256(v) };
+      }
     };
     /**
      * The bytes a public file has in this build, with this build's access date: the new bytes, or those of

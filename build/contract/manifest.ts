@@ -6,6 +6,9 @@ import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
 
+/** A precompressed variant of a file: its size and hash, checked like the file's when a build is loaded. */
+const EncodedVariant = z.object({ bytes: z.number().int().nonnegative(), sha256: sha }).strict();
+
 export const ManifestFile = z
   .object({
     sha256: sha.describe('hash of the file bytes'),
@@ -24,6 +27,10 @@ export const ManifestFile = z
      * file is an unchanged file of an earlier build, hard-linked rather than written again
      */
     access_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    /** the precompressed gzip variant (`encoded/<path>.gz`), when the build made one (build/emit/precompress.ts) */
+    gzip: EncodedVariant.optional(),
+    /** the precompressed brotli variant (`encoded/<path>.br`): files without an access date only */
+    br: EncodedVariant.optional(),
   })
   .strict();
 export type ManifestFile = z.infer<typeof ManifestFile>;

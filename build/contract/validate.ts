@@ -62,7 +62,8 @@ export function validateArtifact(path: string, bytes: Buffer, expected?: Manifes
 
 /** Check that a manifest and a file list agree (nothing missing, nothing extra). */
 export function compareFileSets(manifest: Manifest, present: string[]): string[] {
-  const listed = new Set(Object.keys(manifest.files));
+  // every file, and its precompressed variants (encoded/<path>.gz, .br)
+  const listed = new Set(Object.entries(manifest.files).flatMap(([path, f]) => [path, ...(f.gzip ? [`encoded/${path}.gz`] : []), ...(f.br ? [`encoded/${path}.br`] : [])]));
   const problems: string[] = [];
   for (const p of present) if (!listed.has(p)) problems.push(`${p}: not in the manifest`);
   const have = new Set(present);

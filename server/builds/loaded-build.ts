@@ -12,6 +12,7 @@ import { ReadFilesError, readVerifiedFiles } from './read-files.ts';
 import { manifestEntry, sha256 } from '../../build/contract/validate.ts';
 import { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
 import { buildResolver, type Resolver } from '../open-data/resolve.ts';
+import { SERVE_BROTLI_QUALITY, brotliAsync, gzipWithTokens, isCompressible, MIN_COMPRESS_BYTES, redateGzip, splitGzip, variantPath, worthKeeping, type ContentCoding } from '../../build/emit/precompress.ts';
 
 export interface ServedFile {
   /** URL path, e.g. /data/api/v1/specialties/cardiology.json */
@@ -22,7 +23,19 @@ export interface ServedFile {
   parts: Buffer[];
   /** rendering for one day, replaced when the day changes */
   rendered: { day: string; body: Buffer; etag: string } | null;
+  /**
+   * the build's gzip variant split around its stored access dates (build/emit/precompress.ts), re-dated per
+   * day by `encoded`; null when the file has none (small, binary, or a build made before variants)
+   */
+  gzip: Buffer[] | null;
+  /** the build's brotli variant (files without an access date only) */
+  br: Buffer | null;
+  /** the day's re-dated gzip, and the day's brotli of a dated file (made once per day, off the event loop) */
+  encodedFor: { day: string; gzip?: Buffer; br?: Buffer | Promise<Buffer> } | null;
 }
+
+/** The coding a representation is sent in: one of the variants, or the file as it is. */
+export type Coding = ContentCoding | 'identity';
 
 export class BuildLoadError extends Error {}
 
@@ -65,13 +78,20 @@ export class LoadedBuild {
     const buildToken = Buffer.from(accessDateToken(manifest.build_date));
     // other private artifacts are read on demand
     const wanted = Object.entries(manifest.files).filter(([path]) => path === 'private/keyed/index.json' || urlPathOf(path) !== null);
+    // the precompressed variants, checked like the files, read after them in the same pass
+    const variants = wanted.flatMap(([path, entry]) => (['gzip', 'br'] as const).flatMap((coding) => {
+      const v = entry[coding];
+      return v ? [{ path: variantPath(path, coding), bytes: v.bytes, sha256: v.sha256, of: path, coding }] : [];
+    }));
     let contents: Buffer[];
     try {
-      contents = await readVerifiedFiles(dir, wanted.map(([path, entry]) => ({ path, bytes: entry.bytes, sha256: entry.sha256 })));
+      contents = await readVerifiedFiles(dir, [...wanted.map(([path, entry]) => ({ path, bytes: entry.bytes, sha256: entry.sha256 })), ...variants]);
     } catch (err) {
       if (err instanceof ReadFilesError && err.mismatch) throw new BuildLoadError(`${err.mismatch.path} in build ${id} does not match its manifest entry`);
       throw err;
     }
+    const variantBytes = new Map<string, Buffer>();
+    variants.forEach((v, k) => variantBytes.set(`${v.coding}:${v.of}`, contents[wanted.length + k]!));
     const loaded: [string, ServedFile][] = [];
     let keyedIndexBytes: Buffer | null = null;
     let institutionsBytes: Buffer | null = null;
@@ -83,7 +103,11 @@ export class LoadedBuild {
       if (urlPath) {
         // a file reused from an earlier build carries that build's access date (manifest: access_date)
         const token = entry.access_date ? Buffer.from(accessDateToken(entry.access_date)) : buildToken;
-        loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts: splitOn(bytes, token), rendered: null }]);
+        const parts = splitOn(bytes, token);
+        const gz = variantBytes.get(`gzip:${path}`);
+        const gzip = gz ? splitGzip(gz, token, parts.length - 1) : null;
+        if (gz && !gzip) throw new BuildLoadError(`${variantPath(path, 'gzip')} in build ${id} does not hold the access dates of ${path}`);
+        loaded.push([urlPath, { urlPath, contentType: entry.content_type, contentHash: entry.content_hash, parts, rendered: null, gzip, br: variantBytes.get(`br:${path}`) ?? null, encodedFor: null }]);
       }
     }
     if (!keyedIndexBytes) throw new BuildLoadError(`build ${id} has no private/keyed/index.json`);
@@ -108,8 +132,12 @@ export class LoadedBuild {
     let f = this.derivedFiles.get(urlPath);
     if (f) return f;
     const bytes = Buffer.from(make(this.manifest.build_date));
-    const parts = splitOn(bytes, Buffer.from(accessDateToken(this.manifest.build_date)));
-    f = { urlPath, contentType, contentHash: manifestEntry(urlPath, bytes, this.manifest.build_date).content_hash, parts, rendered: null };
+    const token = Buffer.from(accessDateToken(this.manifest.build_date));
+    const parts = splitOn(bytes, token);
+    // compressed like a file of the build, once, when it is first asked for
+    const gz = bytes.length >= MIN_COMPRESS_BYTES && isCompressible(contentType) ? gzipWithTokens(bytes, token) : null;
+    const gzip = gz && worthKeeping(gz, bytes) ? splitGzip(gz, token, parts.length - 1) : null;
+    f = { urlPath, contentType, contentHash: manifestEntry(urlPath, bytes, this.manifest.build_date).content_hash, parts, rendered: null, gzip, br: null, encodedFor: null };
     if (this.derivedFiles.size >= 2000) this.derivedFiles.delete(this.derivedFiles.keys().next().value!);
     this.derivedFiles.set(urlPath, f);
     return f;
@@ -123,6 +151,48 @@ export class LoadedBuild {
     const etag = `"${file.contentHash.slice(0, 32)}${file.parts.length === 1 ? '' : `-${day.replace(/-/g, '')}`}"`;
     file.rendered = { day, body, etag };
     return file.rendered;
+  }
+
+  /** The codings `file` can be sent in besides identity: gzip when the build made a variant, br too (made per day for a dated file). */
+  codings(file: ServedFile): ContentCoding[] {
+    if (file.br) return ['br', 'gzip'];
+    return file.gzip ? ['br', 'gzip'] : [];
+  }
+
+  /** The strong ETag of `file` on `day` in `coding`: one per coding (RFC 9110, 8.8.3: a different representation). */
+  etagOf(file: ServedFile, day: string, coding: Coding): string {
+    const base = this.render(file, day).etag;
+    return coding === 'identity' ? base : `${base.slice(0, -1)}-${coding === 'gzip' ? 'gz' : 'br'}"`;
+  }
+
+  /**
+   * The bytes of `file` on `day` in `coding` (one of `codings(file)`, or identity). gzip is the build's
+   * variant re-dated (a copy, no compression); brotli is the build's variant for an undated file, and for a
+   * dated one is compressed once per day on zlib's thread pool: the first request of the day waits for it
+   * (a few milliseconds), later ones get the kept bytes.
+   */
+  body(file: ServedFile, day: string, coding: Coding): Buffer | Promise<Buffer> {
+    const identity = this.render(file, day).body;
+    if (coding === 'identity') return identity;
+    if (coding === 'br' && file.br) return file.br;
+    if (!file.gzip) throw new Error(`${file.urlPath} has no ${coding} variant`);
+    let e = file.encodedFor;
+    if (!e || e.day !== day) e = file.encodedFor = { day };
+    if (coding === 'gzip') {
+      e.gzip ??= file.gzip.length === 1 ? file.gzip[0]! : redateGzip(file.gzip, Buffer.from(accessDateToken(day)), identity);
+      return e.gzip;
+    }
+    if (!e.br) {
+      const entry = e;
+      const made = brotliAsync(identity, SERVE_BROTLI_QUALITY);
+      entry.br = made;
+      made.then((out) => {
+        if (entry.br === made) entry.br = out;
+      }, () => {
+        if (entry.br === made) entry.br = undefined; // the next request tries again
+      });
+    }
+    return e.br!;
   }
 
   /** Read a private artifact of this build (keyed API). */

@@ -22,6 +22,7 @@ import { COMPARISON_FEED_PATH, comparisonFeedFile, lookupComparison } from './co
 import { feedPaths } from '../../build/contract/open-feeds.ts';
 import { CONTRACT_CONTENT_TYPE, contractDocuments } from './contract-documents.ts';
 import { securityHeadersFor } from '../http/page-security.ts';
+import { chooseRepresentation, withBody, type Chosen } from '../http/representation.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { MALFORMED_PATH, canonicalTarget } from '../http/canonical-path.ts';
 import { ReleaseShelf, type ReleaseFile } from '../builds/releases.ts';
@@ -59,24 +60,26 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     done(status);
   };
 
-  const sendFile = (req: IncomingMessage, res: ServerResponse, build: LoadedBuild, file: ServedFile, head: boolean, link: string | null, verdict: IpVerdict | null) => {
-    const { body, etag } = build.render(file, utcDay(deps.clock()));
-    const headers: Record<string, string | number> = {
-      'content-type': file.contentType,
-      'content-length': body.length,
-      etag,
-      'cache-control': CACHE_CONTROL,
-      ...CORS_HEADERS,
-      'x-content-type-options': 'nosniff',
-      'x-physpay-build': build.id,
-      'ratelimit-policy': policy,
-      ...requestIdHeader(res),
-    };
-    if (verdict) headers.ratelimit = IpLimiter.rateLimitHeader(verdict);
-    if (link) headers.link = `<${link}>; rel="canonical"`;
-    res.writeHead(200, headers);
-    res.end(head ? undefined : body);
-    done(200);
+  const sendFile = (res: ServerResponse, build: LoadedBuild, file: ServedFile, day: string, chosen: Chosen, head: boolean, link: string | null, verdict: IpVerdict | null) => {
+    withBody(build, file, day, chosen.coding, (body) => {
+      const headers: Record<string, string | number> = {
+        'content-type': file.contentType,
+        'content-length': body.length,
+        etag: chosen.etag,
+        ...chosen.headers,
+        'cache-control': CACHE_CONTROL,
+        ...CORS_HEADERS,
+        'x-content-type-options': 'nosniff',
+        'x-physpay-build': build.id,
+        'ratelimit-policy': policy,
+        ...requestIdHeader(res),
+      };
+      if (verdict) headers.ratelimit = IpLimiter.rateLimitHeader(verdict);
+      if (link) headers.link = `<${link}>; rel="canonical"`;
+      res.writeHead(200, headers);
+      res.end(head ? undefined : body);
+      done(200);
+    }, (err) => failCoding(res, err, head));
   };
 
   return (req, res) => {
@@ -185,20 +188,20 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
     }
 
     // Revalidation first: a 304 is not counted against the client's limits.
+    const day = utcDay(deps.clock());
+    const chosen = chooseRepresentation(build, file, day, req);
     const inm = req.headers['if-none-match'];
-    if (inm) {
-      const { etag } = build.render(file, utcDay(deps.clock()));
-      if (etagMatches(inm, etag)) {
-        const h: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
-        if (link) h.link = `<${link}>; rel="canonical"`;
-        res.writeHead(304, h);
-        res.end();
-        done(304);
-        return;
-      }
+    if (inm && etagMatches(inm, chosen.etag)) {
+      const h: Record<string, string> = { etag: chosen.etag, ...chosen.headers, 'cache-control': CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
+      delete h['content-encoding'];
+      if (link) h.link = `<${link}>; rel="canonical"`;
+      res.writeHead(304, h);
+      res.end();
+      done(304);
+      return;
     }
     const found = file;
-    limited(req, res, head, (v) => sendFile(req, res, build, found, head, link, v));
+    limited(req, res, head, (v) => sendFile(res, build, found, day, chosen, head, link, v));
   };
 
   /**
@@ -224,19 +227,21 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       return;
     }
     const { build: from, file } = found;
-    const { body, etag } = from.render(file, releaseDate(release));
-    const h: Record<string, string | number> = { etag, 'cache-control': RELEASE_CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': from.id, 'x-physpay-release': release, ...requestIdHeader(res) };
-    if (etagMatches(req.headers['if-none-match'] as string | undefined, etag)) {
+    const day = releaseDate(release);
+    const chosen = chooseRepresentation(from, file, day, req);
+    const h: Record<string, string | number> = { etag: chosen.etag, vary: chosen.headers.vary ?? '', 'cache-control': RELEASE_CACHE_CONTROL, ...CORS_HEADERS, 'x-physpay-build': from.id, 'x-physpay-release': release, ...requestIdHeader(res) };
+    if (!h.vary) delete h.vary;
+    if (etagMatches(req.headers['if-none-match'] as string | undefined, chosen.etag)) {
       res.writeHead(304, h);
       res.end();
       done(304);
       return;
     }
-    limited(req, res, head, (v) => {
-      res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...rateFields(v) });
+    limited(req, res, head, (v) => withBody(from, file, day, chosen.coding, (body) => {
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...chosen.headers, ...rateFields(v) });
       res.end(head ? undefined : body);
       done(200);
-    });
+    }, (err) => failCoding(res, err, head)));
   }
 
   /** The API's index (index-page.ts): HTML for browsers, JSON otherwise; not counted, like the contract documents. */
@@ -247,17 +252,27 @@ export function createOpenDataHandler(deps: OpenDataDeps): (req: IncomingMessage
       return;
     }
     const file = apiIndexFile(build, deps.limiter.limits, wantsHtml(req.headers.accept));
-    const { body, etag } = build.render(file, utcDay(deps.clock()));
-    const h: Record<string, string | number> = { etag, 'cache-control': CACHE_CONTROL, vary: 'Accept', ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
-    if (etagMatches(req.headers['if-none-match'], etag)) {
+    const day = utcDay(deps.clock());
+    const chosen = chooseRepresentation(build, file, day, req, ['Accept']);
+    const h: Record<string, string | number> = { etag: chosen.etag, 'cache-control': CACHE_CONTROL, vary: chosen.headers.vary!, ...CORS_HEADERS, 'x-physpay-build': build.id, ...requestIdHeader(res) };
+    if (etagMatches(req.headers['if-none-match'], chosen.etag)) {
       res.writeHead(304, h);
       res.end();
       done(304);
       return;
     }
-    res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...securityHeadersFor(file.contentType, body) });
-    res.end(head ? undefined : body);
-    done(200);
+    const identity = build.render(file, day).body;
+    withBody(build, file, day, chosen.coding, (body) => {
+      res.writeHead(200, { 'content-type': file.contentType, 'content-length': body.length, 'x-content-type-options': 'nosniff', ...h, ...chosen.headers, ...securityHeadersFor(file.contentType, identity) });
+      res.end(head ? undefined : body);
+      done(200);
+    }, (err) => failCoding(res, err, head));
+  }
+
+  /** The day's brotli of a file could not be made (zlib failed): a 503 the client may retry, never a half answer. */
+  function failCoding(res: ServerResponse, err: Error, head: boolean): void {
+    process.emitWarning(`open data: compressing a file failed: ${err.message}`);
+    json(res, 503, { error: 'service temporarily unavailable; retry shortly' }, head, { 'retry-after': 2 });
   }
 
   function rateFields(v: IpVerdict): Record<string, string> {

@@ -11,6 +11,7 @@ import { CORS_HEADERS } from '../http/cors.ts';
 import { PUBLIC_CACHE_CONTROL, etagMatches, requestIdHeader } from '../http/send.ts';
 import { under } from '../http/canonical-path.ts';
 import { securityHeadersFor } from '../http/page-security.ts';
+import { chooseRepresentation, withBody } from '../http/representation.ts';
 import { lookupPage } from './not-found.ts';
 import { COMPARISON_PAGE_PATH, comparisonPageFile, lookupComparison } from '../open-data/comparison.ts';
 
@@ -33,22 +34,33 @@ export function createPagesHandler(deps: { registry: BuildRegistry; clock: Clock
       if (!found?.ok) return m ? false : redirectAlias(res, build, path, method === 'HEAD');
       file = comparisonPageFile(build, found.a, found.b, found.state);
     }
-    const { body, etag } = build.render(file, utcDay(deps.clock()));
+    const day = utcDay(deps.clock());
+    const chosen = chooseRepresentation(build, file, day, req);
     const headers: Record<string, string | number> = {
-      etag,
+      etag: chosen.etag,
       'cache-control': PUBLIC_CACHE_CONTROL,
       ...CORS_HEADERS,
       'x-content-type-options': 'nosniff',
       'x-physpay-build': build.id,
       ...requestIdHeader(res),
     };
-    if (etagMatches(req.headers['if-none-match'], etag)) {
+    if (chosen.headers.vary) headers.vary = chosen.headers.vary;
+    if (etagMatches(req.headers['if-none-match'], chosen.etag)) {
       res.writeHead(304, headers);
       res.end();
       return true;
     }
-    res.writeHead(200, { ...headers, 'content-type': file.contentType, 'content-length': body.length, ...securityHeadersFor(file.contentType, body) });
-    res.end(method === 'HEAD' ? undefined : body);
+    const served = file;
+    const identity = build.render(file, day).body; // the page's CSP hashes its inline scripts as written
+    withBody(build, file, day, chosen.coding, (body) => {
+      res.writeHead(200, { ...headers, ...chosen.headers, 'content-type': served.contentType, 'content-length': body.length, ...securityHeadersFor(served.contentType, identity) });
+      res.end(method === 'HEAD' ? undefined : body);
+    }, (err) => {
+      process.emitWarning(`pages: compressing ${served.urlPath} failed: ${err.message}`);
+      const body = Buffer.from('Service temporarily unavailable; retry shortly.\n');
+      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length, 'retry-after': '2', 'cache-control': 'no-store', ...requestIdHeader(res) });
+      res.end(method === 'HEAD' ? undefined : body);
+    });
     return true;
   };
 }

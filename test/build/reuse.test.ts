@@ -13,6 +13,7 @@ import { useTempDir } from '../helpers/temp-dir.ts';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { readManifest } from '../../build/emit/store.ts';
 import { verifyBuildDir } from '../../build/emit/verify.ts';
+import { variantPath } from '../../build/emit/precompress.ts';
 import { LoadedBuild } from '../../server/builds/loaded-build.ts';
 import { RELEASE_FILES as RELEASE_FILE_SET, type BuildResult } from '../../build/run-build.ts';
 
@@ -57,8 +58,26 @@ describe('reusing unchanged files', () => {
       // the file still says when the first build wrote it, and the manifest says so
       const hasDate = readFileSync(join(second.dir, path)).includes('accessed 2026-11-16)');
       expect(entry.access_date).toBe(hasDate ? '2026-11-16' : undefined);
+      // its precompressed variants come with it, linked too
+      expect(entry.gzip).toEqual(before.gzip);
+      expect(entry.br).toEqual(before.br);
+      for (const coding of ['gzip', 'br'] as const) {
+        if (entry[coding]) expect(statSync(join(second.dir, variantPath(path, coding))).ino).toBe(statSync(join(first.dir, variantPath(path, coding))).ino);
+      }
     }
     expect(verifyBuildDir(second.dir)).toEqual([]);
+  });
+
+  it('the gzip of a reused file, re-dated for any later day, is the gzip of that day\'s answer', async () => {
+    const b = await LoadedBuild.load(second.dir, second.id);
+    let checked = 0;
+    for (const f of b.files.values()) {
+      if (!f.gzip || f.parts.length === 1 || checked >= 300) continue;
+      const body = b.body(f, '2026-12-01', 'gzip') as Buffer;
+      expect(gunzipSync(body).equals(b.render(f, '2026-12-01').body), f.urlPath).toBe(true);
+      checked++;
+    }
+    expect(checked).toBe(300);
   });
 
   it('the server sends the same bytes and ETag for a reused file as for the one it came from', async () => {
