@@ -5,6 +5,7 @@
  * DB path, the data folder) anywhere in a response.
  */
 import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse } from 'node:url';
 import type { FuzzCase } from './arbitraries.ts';
 import { headBytes, type FuzzResponse } from './send.ts';
@@ -158,8 +159,21 @@ function hasRequest(c: FuzzCase): boolean {
 }
 
 /** Every problem with one answer (empty when it is fine). */
-export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): string[] {
+export function checkResponse(c: FuzzCase, sent: FuzzResponse, x: Expectations): string[] {
   const problems: string[] = [];
+  // a compressed answer (README: Compression) is checked as what it decodes to, in a coding the client accepted
+  let r = sent;
+  const coding = sent.headers['content-encoding'];
+  if (coding !== undefined && sent.body.length) {
+    const accepted = Object.entries(c.headers).find(([k]) => k.toLowerCase() === 'accept-encoding')?.[1]?.toLowerCase() ?? '';
+    const names = coding === 'gzip' ? 'x-gzip|gzip' : coding;
+    if (!c.raw && !new RegExp(`(^|,)\\s*(${names}|\\*)\\s*(;|,|$)`).test(accepted)) problems.push(`Content-Encoding ${coding} that the client did not accept (${accepted.slice(0, 40)})`);
+    try {
+      r = { ...sent, body: coding === 'gzip' ? gunzipSync(sent.body) : coding === 'br' ? brotliDecompressSync(sent.body) : sent.body };
+    } catch {
+      problems.push(`a ${coding} body that does not decompress`);
+    }
+  }
   const text = r.body.toString('latin1');
   const head = JSON.stringify(r.headers);
   for (const f of x.forbidden) {
@@ -256,7 +270,7 @@ export function checkResponse(c: FuzzCase, r: FuzzResponse, x: Expectations): st
         // a feed or CSV (not a contract document) is always counted: it carries the RateLimit fields
         if (!x.contractBodies.has(h) && (r.headers['ratelimit-policy'] === undefined || r.headers.ratelimit === undefined)) problems.push('feed served without the per-IP limit (no RateLimit fields)');
         if (!x.publicBodies.get(h)?.startsWith('/data/api/v1/') && !x.contractBodies.has(h)) problems.push('200 on /data/api/v1 whose body is neither a published feed of the build nor a contract document');
-        if (Number(r.headers['content-length']) !== r.body.length) problems.push('content-length disagrees with the body');
+        if (Number(r.headers['content-length']) !== sent.body.length) problems.push('content-length disagrees with the body');
       } else if (handler === 'keyed') {
         const body = parseJson(r, problems);
         if (body !== undefined && (!isObject(body) || 'error' in body)) problems.push('keyed 200 that is not a JSON document');
