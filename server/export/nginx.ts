@@ -41,18 +41,44 @@ function addHeaders(headers: HeaderList, shared: HeaderList): string[] {
   });
 }
 
+/**
+ * Accept-Encoding that accepts gzip (or x-gzip) with no q or a q above 0, case-insensitive. physpay serve
+ * also takes `*` and prefers brotli; a static host sends gzip or the file as it is.
+ */
+export const GZIP_ACCEPTED = '(^|,)[ \\t]*(x-)?gzip[ \\t]*(;[ \\t]*q=(1(\\.0{0,3})?|0?\\.0{0,2}[1-9][0-9]{0,2})[ \\t]*)?(,|$)';
+
 function fileLocation(f: ExportFile, shared: HeaderList): string {
   const headers = fileHeaders(f).filter(([name]) => name !== 'Content-Type');
-  return [
-    `location = ${nginxQuote(f.urlPath)} {`,
+  const vary = f.gzip ? ['    add_header Vary Accept-Encoding;'] : [];
+  const common = [
     `    types { }`,
     `    default_type ${nginxQuote(f.contentType)};`,
     `    etag off;`,
     `    if_modified_since off;`,
     `    add_header Last-Modified '';`,
+  ];
+  const identity = [
+    `location = ${nginxQuote(f.urlPath)} {`,
+    ...common,
     ...addHeaders(headers, shared).map((l) => `    ${l}`),
+    ...vary,
+    // a client that takes gzip gets the .gz beside the file, with its own ETag (an internal location)
+    ...(f.gzip ? [`    if ($http_accept_encoding ~* ${nginxQuote(GZIP_ACCEPTED)}) { rewrite ^ ${expanded(`/${f.file}.gz`, 'the file name')} last; }`] : []),
     `    if ($http_if_none_match ~ ${nginxQuote(ifNoneMatchRegex(f.etag))}) { return 304; }`,
     `    try_files ${expanded(`/${f.file}`, 'the file name')} =404;`,
+    `}\n`,
+  ];
+  if (!f.gzip) return identity.join('\n');
+  const gzHeaders = headers.map(([name, value]): [string, string] => [name, name === 'ETag' ? f.gzip!.etag : value]);
+  return [
+    ...identity,
+    `location = ${nginxQuote(`/${f.file}.gz`)} {`,
+    `    internal;`,
+    ...common,
+    ...addHeaders(gzHeaders, shared).map((l) => `    ${l}`),
+    ...vary,
+    `    add_header Content-Encoding gzip;`,
+    `    if ($http_if_none_match ~ ${nginxQuote(ifNoneMatchRegex(f.gzip.etag))}) { return 304; }`,
     `}\n`,
   ].join('\n');
 }

@@ -20,6 +20,11 @@ export interface ExportFile {
   bytes: number;
   /** the browser protections of an HTML page (server/http/page-security.ts); none for other files */
   security?: HeaderList;
+  /**
+   * the file's gzip representation, written beside it as `<file>.gz` (the build's precompressed variant,
+   * re-dated for the export day), with physpay's ETag for it; absent for files served only as they are
+   */
+  gzip?: { etag: string; bytes: number };
 }
 
 /** A permanent (301) redirect from an alias URL path to the canonical one. */

@@ -15,6 +15,8 @@ import { checkPlan, type ExportFile, type ExportPlan } from './plan.ts';
 export interface FileWithBody {
   file: ExportFile;
   body: Buffer;
+  /** the gzip representation, written as `<file>.gz` (the nginx manifest serves it by negotiation) */
+  gzip?: Buffer;
 }
 
 /**
@@ -43,12 +45,16 @@ export function siteFiles(build: LoadedBuild, day: string, contract: ReadonlyMap
     const buildPath = pathOf.get(urlPath);
     if (!buildPath) throw new Error(`no manifest entry of build ${build.id} serves ${urlPath}`);
     const { body, etag } = build.render(served, day);
+    // gzip only: a static host has no per-day brotli of dated files (the server makes those as it serves)
+    const gzip = build.codings(served).includes('gzip') ? (build.body(served, day, 'gzip') as Buffer) : undefined;
     out.set(urlPath, {
       file: {
         urlPath, file: exportFileOf(buildPath), contentType: served.contentType, etag, cacheControl: PUBLIC_CACHE_CONTROL, build: build.id, bytes: body.length,
         security: Object.entries(securityHeadersFor(served.contentType, body)).map(([name, value]) => [PAGE_SECURITY_HEADER_NAMES[name]!, value]),
+        ...(gzip ? { gzip: { etag: build.etagOf(served, day, 'gzip'), bytes: gzip.length } } : {}),
       },
       body,
+      ...(gzip ? { gzip } : {}),
     });
   }
   for (const [urlPath, doc] of contract) {

@@ -12,6 +12,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goldenBuildIn } from '../helpers/golden-build.ts';
 import { useTempDir } from '../helpers/temp-dir.ts';
@@ -78,6 +79,8 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
   let nginxBase: string;
   let exported: { status: string; build_id: string; access_date: string; files: number; feeds: number; redirects: number; bytes: number; manifests: Record<string, number> };
   let files: string[];
+  let gzFiles: string[] = [];
+  let gzipped = 0;
 
   beforeAll(async () => {
     if (!NGINX) throw new Error('nginx is not installed and CI is set: install it (apt-get install nginx-light) so the static export can be checked');
@@ -97,7 +100,11 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
     expect(r.code, r.stderr).toBe(0);
     exported = JSON.parse(r.stdout) as typeof exported;
     expect(exported.access_date, 'the UTC day changed while the test ran; run it again').toBe(day);
-    files = listFiles(out).filter((f) => !(MANIFEST_FILES as readonly string[]).includes(f));
+    const all = listFiles(out);
+    const present = new Set(all);
+    gzFiles = all.filter((f) => f.endsWith('.gz') && present.has(f.slice(0, -3)));
+    // the .gz beside a file is its gzip representation, not a URL of its own
+    files = all.filter((f) => !(MANIFEST_FILES as readonly string[]).includes(f) && !(f.endsWith('.gz') && present.has(f.slice(0, -3))));
 
     const port = await freePort();
     const conf = join(work, 'nginx-test.conf');
@@ -160,6 +167,19 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
     if (c.headers.etag !== etag) problems.push(`${url}: nginx's 304 carries ETag ${JSON.stringify(c.headers.etag)}`);
     if (c.headers['cache-control'] !== b.headers['cache-control']) problems.push(`${url}: nginx's 304 carries Cache-Control ${JSON.stringify(c.headers['cache-control'])}`);
     if (c.body.length) problems.push(`${url}: nginx's 304 has a body`);
+    // the gzip representation: the same bytes and ETag from both, and nginx's 304 for its ETag
+    const [ga, gb] = await Promise.all([get(nginxBase, url, { 'accept-encoding': 'gzip, deflate' }), get(serve!.url, url, { 'accept-encoding': 'gzip, deflate' })]);
+    if (ga.headers['content-encoding'] !== gb.headers['content-encoding']) problems.push(`${url}: Content-Encoding ${JSON.stringify(ga.headers['content-encoding'])} from nginx, ${JSON.stringify(gb.headers['content-encoding'])} from physpay serve`);
+    if (gb.headers['content-encoding'] === 'gzip') {
+      gzipped++;
+      if (!ga.body.equals(gb.body)) problems.push(`${url}: gzip bodies differ (${ga.body.length} and ${gb.body.length} bytes)`);
+      if (!gunzipSync(ga.body).equals(a.body)) problems.push(`${url}: nginx's gzip does not decompress to the file`);
+      for (const h of [...COMPARED, 'vary']) if (ga.headers[h] !== gb.headers[h]) problems.push(`${url}: gzip ${h} ${JSON.stringify(ga.headers[h])} from nginx, ${JSON.stringify(gb.headers[h])} from physpay serve`);
+      if (ga.headers.etag === etag) problems.push(`${url}: the gzip representation has the identity ETag`);
+      const g304 = await get(nginxBase, url, { 'accept-encoding': 'gzip', 'if-none-match': String(ga.headers.etag) });
+      if (g304.status !== 304 || g304.headers.etag !== ga.headers.etag) problems.push(`${url}: nginx answers the gzip ETag with ${g304.status}`);
+      if ((await get(nginxBase, url, { 'if-none-match': String(ga.headers.etag) })).status !== 200) problems.push(`${url}: nginx answers the gzip ETag without Accept-Encoding with a 304`);
+    }
     return problems;
   }
 
@@ -183,6 +203,7 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
       problems.push(...(await compare(url)));
     });
     expect(problems.slice(0, 20), `${problems.length} differences in ${feeds.length} feeds`).toEqual([]);
+    expect(gzipped).toBeGreaterThan(2500); // nearly every feed has a gzip representation
     expect(utcDay(new Date()), 'the UTC day changed while the test ran; run it again').toBe(exported.access_date);
   }, 60_000);
 
@@ -198,6 +219,11 @@ describe.skipIf(!NGINX && !IN_CI)(title, () => {
     });
     expect(problems.slice(0, 20), `${problems.length} differences in ${sample.size} pages and files`).toEqual([]);
   }, 30_000);
+
+  it('does not serve the .gz files at URLs of their own', async () => {
+    expect(gzFiles.length).toBeGreaterThan(2500);
+    for (const f of gzFiles.slice(0, 50)) expect((await get(nginxBase, `/${f}`)).status, f).toBe(404);
+  });
 
   it('does not serve the manifests', async () => {
     for (const name of MANIFEST_FILES) expect((await get(nginxBase, `/${name}`)).status, name).toBe(404);

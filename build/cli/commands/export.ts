@@ -140,7 +140,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
         mkdirSync(dirname(out), { recursive: true });
         mkdirSync(tmp, { mode: 0o755 }); // readable by the web server's user, whatever the umask of a temp folder
         const made = new Set<string>([tmp]);
-        for (const { file, body } of site.bodies) {
+        for (const { file, body, gzip } of site.bodies) {
           const path = join(tmp, file.file);
           if (!within(path, tmp) || path === tmp) throw new CliError(`cannot export: ${file.file} would be written outside ${given}`);
           const parent = dirname(path);
@@ -150,6 +150,10 @@ export function registerExportCommand(program: Command, io: CliIo): void {
           }
           writeFileSync(path, body);
           bytes += body.length;
+          if (gzip) {
+            writeFileSync(`${path}.gz`, gzip);
+            bytes += gzip.length;
+          }
         }
         for (const m of written) writeFileSync(join(tmp, m.name), m.text);
         replaced = swapInto(tmp, out, outExists);
