@@ -12,6 +12,10 @@
 #   - a client's If-None-Match is answered 304 here from the stored strong ETag; when an object's TTL has
 #     run out it is revalidated with physpay by ETag (an uncounted 304) for up to `keep`;
 #   - 404, 429 and 503 answers are `no-store` at physpay and are never stored here;
+#   - compression: physpay sends brotli, gzip or the file as it is by Accept-Encoding, with Vary and one
+#     strong ETag per coding; the client's Accept-Encoding is reduced here to "br", "gzip" or nothing, so a
+#     URL has at most three stored objects. Run varnishd with `-p http_gzip_support=off`: with Varnish's
+#     own gzip handling on, it would ask physpay for gzip only and gunzip for other clients, weakening the ETag;
 #   - X-Cache says HIT, MISS or PASS; on a hit the per-client RateLimit and X-Request-Id headers of the
 #     request that filled the cache are removed (they described someone else's request).
 #
@@ -69,6 +73,17 @@ sub vcl_recv {
             set req.http.Accept = "text/html";
         } else {
             set req.http.Accept = "application/json";
+        }
+    }
+    # One object per coding (physpay's answers say Vary: Accept-Encoding): br when the client takes it,
+    # else gzip, else none; a coding given q=0 is refused. Mirrors physpay's own choice.
+    if (req.http.Accept-Encoding) {
+        if (req.http.Accept-Encoding ~ "(?i)(^|,)\s*br\s*(,|;|$)" && req.http.Accept-Encoding !~ "(?i)(^|,)\s*br\s*;\s*q=0(\.0*)?\s*(,|$)") {
+            set req.http.Accept-Encoding = "br";
+        } else if (req.http.Accept-Encoding ~ "(?i)(^|,)\s*(x-)?gzip\s*(,|;|$)" && req.http.Accept-Encoding !~ "(?i)(^|,)\s*(x-)?gzip\s*;\s*q=0(\.0*)?\s*(,|$)") {
+            set req.http.Accept-Encoding = "gzip";
+        } else {
+            unset req.http.Accept-Encoding;
         }
     }
     # Grace: serve a stale object for 10 s while it is refetched, or for up to 6 h when no backend is

@@ -69,6 +69,8 @@ export async function startVarnish(opts: { dir: string; backends: Backend[]; ext
   const args = [
     '-F', '-n', name, '-a', `127.0.0.1:${port}`, '-T', '127.0.0.1:0', '-f', join(dir, 'edge.vcl'),
     '-p', `vcl_path=${dir}:${POLICY_DIR}`, '-s', `malloc,${opts.memoryMb ?? 256}m`,
+    // physpay negotiates brotli and gzip itself (physpay.vcl keeps one object per coding)
+    '-p', 'http_gzip_support=off',
   ];
   const [cmd, argv] = opts.cpu === undefined ? ['varnishd', args] : ['taskset', ['-c', String(opts.cpu), 'varnishd', ...args]];
   const child: ChildProcess = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -36,6 +37,8 @@ const FEED = '/data/api/v1/specialties/cardiology.json';
 const PAGE = '/salaries/cardiology';
 const A = '127.0.0.2';
 const B = '127.0.0.3';
+/** a third client, for the compression test only (its requests do not move A's and B's counts) */
+const C = '127.0.0.4';
 const SPOOF = `198.51.100.${randomInt(1, 255)}`;
 const SHORT_TTL_S = 15;
 
@@ -169,6 +172,41 @@ describe('Varnish in front of two physpay processes sharing PostgreSQL', () => {
     expect(await dayCount(A)).toBe(1); // the one miss; 4 hits and a 304 were never counted
     expect(await dayCount(B)).toBeNull(); // B only ever got hits
     summary.caching = { requests: 14, reached_physpay: { open_data: 1, pages: 1 } };
+  });
+
+  it('compressed answers: one stored object per coding (br, gzip, none) with physpay\'s strong ETag each; 304s per coding from the edge', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const url = '/data/api/v1/specialties/dermatology.json';
+    const reached0 = await reachedPhyspay();
+    const plain = await get(edge.url, url, C);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const seen = new Map<string, HttpResponse>();
+    // browsers' and tools' spellings, reduced by the policy to three objects
+    for (const [ae, coding] of [['gzip, deflate, br, zstd', 'br'], ['br', 'br'], ['gzip', 'gzip'], ['deflate, gzip', 'gzip'], ['br;q=0, gzip', 'gzip'], ['identity', undefined], ['deflate', undefined]] as const) {
+      const r = await get(edge.url, url, C, { 'accept-encoding': ae });
+      expect(r.status, ae).toBe(200);
+      expect(r.headers['content-encoding'], ae).toBe(coding);
+      expect(r.headers.vary, ae).toMatch(/Accept-Encoding/);
+      expect(r.headers.etag, ae).toMatch(/^"[^"]+"$/); // strong: the edge did not recode it
+      const decoded = coding === 'br' ? brotliDecompressSync(r.body) : coding === 'gzip' ? gunzipSync(r.body) : r.body;
+      expect(decoded.equals(plain.body), ae).toBe(true);
+      const first = seen.get(coding ?? 'identity');
+      if (first) {
+        expect(r.headers['x-cache'], ae).toBe('HIT');
+        expect(r.headers.etag, ae).toBe(first.headers.etag);
+      } else seen.set(coding ?? 'identity', r);
+    }
+    expect(new Set([...seen.values()].map((r) => r.headers.etag)).size).toBe(3);
+    for (const [coding, r] of seen) {
+      const headers: Record<string, string> = { 'if-none-match': String(r.headers.etag) };
+      if (coding !== 'identity') headers['accept-encoding'] = coding;
+      const again = await get(edge.url, url, C, headers);
+      expect(again.status, coding).toBe(304);
+      expect(again.headers.etag, coding).toBe(r.headers.etag);
+    }
+    const reached = await reachedPhyspay();
+    expect(reached.open_data - reached0.open_data).toBe(3); // one miss per coding
+    summary.compression = { codings: [...seen.keys()], bytes: Object.fromEntries([...seen].map(([c, r]) => [c, r.body.length])) };
   });
 
   it('per-IP limits apply to the real client address (--trust-proxy 1): each client exactly, separately, unspoofable; hits are served to a limited client', async (ctx) => {
