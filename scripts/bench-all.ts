@@ -62,7 +62,7 @@ type ChurnResult = { demo_reports: number; reports_used: number; added: number; 
 const churn = runScript('bench-churn.ts', []) as ChurnResult;
 const imported = runScript('bench-import.ts', ['--rows', oneSize]) as ImportBench;
 const serveStart = runScript('bench-serve-start.ts', ['--reports', oneSize, '--runs', String(Math.max(runs, 3))]) as ServeStartBench;
-const serve = runScript('bench-serve.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { feed: string; bytes: number; connections: number; results: Record<string, number[]>; ratio200: number; ratio304: number };
+const serve = runScript('bench-serve.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { feed: string; bytes: number; connections: number; results: Record<string, number[]>; ratio200: number; ratio304: number; ratioGzip: number; gzip_bytes: number };
 type KeyedResult = { p50: number; p99: number; p999: number; max: number; achieved: number; errors: number; send_lag_p99_ms: number; statuses: Record<string, number> };
 type KeyedSeries = { benchmarks?: KeyedResult[]; reference: KeyedResult[]; placement: 'any' | 'cpu0' };
 const keyed = runScript('bench-keyed.ts', ['--seconds', String(seconds), '--runs', String(runs)]) as { rate: number; queries: number; warm_up_s: number; results: Record<string, KeyedSeries> };
@@ -130,6 +130,8 @@ L.push(`Feed \`${serve.feed}\` (${serve.bytes.toLocaleString('en-US')} bytes); w
 L.push('| | nginx (1 worker) req/s | physpay (1 process) req/s | ratio | target |', '|---|---:|---:|---:|---|');
 L.push(`| 200 | ${fig(serve.results.nginx200!)} | ${fig(serve.results.physpay200!)} | ${serve.ratio200.toFixed(2)} | >= 0.50: ${verdict(serve.ratio200 >= 0.5)} |`);
 L.push(`| 304 | ${fig(serve.results.nginx304!)} | ${fig(serve.results.physpay304!)} | ${serve.ratio304.toFixed(2)} | >= 0.50 and >= the 200 figure: ${verdict(serve.ratio304 >= 0.5 && median(serve.results.physpay304!) >= median(serve.results.physpay200!))} |`);
+L.push(`| 200 gzip (${serve.gzip_bytes} bytes; nginx gzip_static) | ${fig(serve.results.nginxGzip!)} | ${fig(serve.results.physpayGzip!)} | ${serve.ratioGzip.toFixed(2)} | >= 0.50: ${verdict(serve.ratioGzip >= 0.5)} |`);
+L.push(`| 200 br (physpay only) | - | ${fig(serve.results.physpayBr!)} | - | - |`);
 L.push('');
 
 L.push(`## Keyed /benchmarks at a fixed ${keyed.rate.toLocaleString('en-US')} req/s, one process (the quality bars in README: Benchmarks: p99 < 5 ms)`, '');

@@ -55,7 +55,7 @@ export function demoWorkspace(name: string): { work: string; data: string } {
  * nginx.conf for the reference server: one worker serving the build's public tree on 127.0.0.1:`port`,
  * feeds with the same headers as physpay (content type, one-hour caching, CORS, nosniff; nginx's own ETag).
  */
-export function writeNginxConfig(work: string, publicDir: string, port: number): string {
+export function writeNginxConfig(work: string, publicDir: string, port: number, opts: { gzipStatic?: boolean } = {}): string {
   const file = join(work, 'nginx.conf');
   const corsLines = Object.entries(CORS_HEADERS).map(([k, v]) => `      add_header ${k} "${v}" always;`).join('\n');
   writeFileSync(file, `
@@ -79,7 +79,7 @@ http {
       etag on;
       add_header Cache-Control "public, max-age=3600" always;
       add_header X-Content-Type-Options nosniff always;
-${corsLines}
+${corsLines}${opts.gzipStatic ? '\n      gzip_static on;\n      gzip_vary on;\n      gzip_proxied any;' : ''}
     }
   }
 }
