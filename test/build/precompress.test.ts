@@ -76,7 +76,7 @@ describe('precompressed variants', () => {
     const m = readManifest(off.dir);
     expect(Object.values(m.files).some((f) => f.gzip || f.br)).toBe(false);
     expect(verifyBuildDir(off.dir)).toEqual([]);
-    const again = goldenBuild(golden.db, join(tmp.path, 'again'));
+    const again = goldenBuild(golden.db, join(tmp.path, 'again'), { precompress: true });
     const a = readManifest(golden.buildDir).files;
     const b = readManifest(again.dir).files;
     for (const [path, f] of Object.entries(a)) {

@@ -7,8 +7,8 @@
  * run's shared build (built once by the first file that asks; golden-global.ts) rather than a new build.
  * useGoldenDir does that in a temporary folder of the file's tests (useTempDir).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { beforeAll, inject } from 'vitest';
 import { createDemoDb } from '../../build/demo/create.ts';
 import { DEFAULT_BUILD_OPTIONS, runBuild, type BuildOptions, type BuildResult } from '../../build/run-build.ts';
@@ -23,6 +23,10 @@ export function makeGoldenDb(dir = makeTempDir('golden')): string {
   return db;
 }
 
+/**
+ * A build of `db` with the golden options. The precompressed variants (about 2.8 s a build) are written only
+ * when asked (`precompress: true`); the run's shared golden build has them, so every served copy does.
+ */
 export function goldenBuild(db: string, out: string, overrides: Partial<BuildOptions> = {}): BuildResult {
   return runBuild({
     ...DEFAULT_BUILD_OPTIONS,
@@ -32,6 +36,7 @@ export function goldenBuild(db: string, out: string, overrides: Partial<BuildOpt
     buildDate: '2026-11-16',
     durable: false,
     now: () => FIXED_NOW,
+    precompress: false,
     ...overrides,
   });
 }
@@ -58,7 +63,7 @@ function sharedGolden(): { dist: string; buildId: string; buildDir: string } | n
   const ready = join(cache, 'ready');
   if (!existsSync(join(ready, 'build.json'))) {
     const tmp = mkdtempSync(join(cache, 'building-'));
-    const built = goldenBuild(makeGoldenDb(tmp), join(tmp, 'dist'));
+    const built = goldenBuild(makeGoldenDb(tmp), join(tmp, 'dist'), { precompress: true });
     writeFileSync(join(tmp, 'build.json'), JSON.stringify({ buildId: built.id, buildDir: relative(join(tmp, 'dist'), built.dir) }));
     try {
       renameSync(tmp, ready); // atomic: the first file to finish wins
@@ -79,11 +84,24 @@ export function goldenBuildIn(work: string, dist = join(work, 'dist')): GoldenFi
   const db = makeGoldenDb(work);
   const shared = sharedGolden();
   if (!shared) {
-    const built = goldenBuild(db, dist);
+    const built = goldenBuild(db, dist, { precompress: true });
     return { db, dist, buildId: built.id, buildDir: built.dir };
   }
-  cpSync(shared.dist, dist, { recursive: true, verbatimSymlinks: true }); // `current` stays a relative link
+  // `current` stays a relative link; the precompressed variants (encoded/) are hard links to the shared
+  // build's, not copies: they double the number of files, and no test writes into them in place
+  cpSync(shared.dist, dist, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== 'encoded' });
+  const encoded = join(shared.dist, shared.buildDir, 'encoded');
+  if (existsSync(encoded)) linkTree(encoded, join(dist, shared.buildDir, 'encoded'));
   return { db, dist, buildId: shared.buildId, buildDir: join(dist, shared.buildDir) };
+}
+
+/** A copy of the folder `from` at `to` made of hard links to its files. */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const e of readdirSync(from, { withFileTypes: true })) {
+    if (e.isDirectory()) linkTree(join(from, e.name), join(to, e.name));
+    else linkSync(join(from, e.name), join(to, e.name));
+  }
 }
 
 export interface GoldenDir extends TempDir, GoldenFiles {}

@@ -121,6 +121,8 @@ function writeReport(): void {
     const r = results.get(p.kind);
     if (!r) continue;
     lines.push(`### ${p.kind} (\`${p.path}\`)`, '');
+    const doc = ((r.audits['network-requests']?.details as { items?: Array<{ url: string; transferSize?: number; resourceSize?: number }> } | undefined)?.items ?? [])[0];
+    if (doc) lines.push(`- the page itself: ${doc.transferSize} bytes transferred (${doc.resourceSize} bytes of HTML)`);
     const runs = perfRuns.get(p.kind);
     if (runs) lines.push(`- performance below ${THRESHOLDS.performance} on the first run: loaded twice, performance ${runs.join(' then ')}; the better run is reported`);
     const runWarnings = r.runWarnings ?? [];
@@ -165,6 +167,9 @@ describe.skipIf(!haveBrowser)(`Lighthouse on five page kinds, the home page on a
     writeFileSync(join(OUT, `${kind}.json`), JSON.stringify(lhr, null, 1));
     writeReport(); // every run, before asserting
     expect(lhr.runtimeError, lhr.runtimeError?.message).toBeUndefined();
+    // served compressed (README: Compression): nothing left for Lighthouse's text-compression audit to save
+    const compression = lhr.audits['uses-text-compression'];
+    expect((compression?.details as { overallSavingsBytes?: number } | undefined)?.overallSavingsBytes ?? 0, `${path}: ${compression?.displayValue ?? ''}`).toBe(0);
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)]));
     const below = CATEGORIES.filter((c) => scores[c]! < THRESHOLDS[c]!);
     const why = below.map((c) => `${c} ${scores[c]} < ${THRESHOLDS[c]}:\n${failing(lhr, c).map((a) => `  ${a.id} (${a.score}): ${a.title}; ${a.detail}`).join('\n')}`).join('\n');
