@@ -39,6 +39,10 @@ export type Coding = ContentCoding | 'identity';
 
 export class BuildLoadError extends Error {}
 
+const BOTH_CODINGS: readonly ContentCoding[] = Object.freeze(['br', 'gzip'] as const);
+const BR_ONLY: readonly ContentCoding[] = Object.freeze(['br'] as const);
+const NO_CODINGS: readonly ContentCoding[] = Object.freeze([]);
+
 /** Map a public file's path in the build to its URL path: pages lose .html (a/b.html and a/b/index.html -> /a/b). */
 export function urlPathOf(buildPath: string): string | null {
   if (!buildPath.startsWith('public/')) return null;
@@ -154,9 +158,8 @@ export class LoadedBuild {
   }
 
   /** The codings `file` can be sent in besides identity: gzip when the build made a variant, br too (made per day for a dated file). */
-  codings(file: ServedFile): ContentCoding[] {
-    if (file.br) return ['br', 'gzip'];
-    return file.gzip ? ['br', 'gzip'] : [];
+  codings(file: ServedFile): readonly ContentCoding[] {
+    return file.gzip ? BOTH_CODINGS : file.br ? BR_ONLY : NO_CODINGS;
   }
 
   /** The strong ETag of `file` on `day` in `coding`: one per coding (RFC 9110, 8.8.3: a different representation). */

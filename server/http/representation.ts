@@ -14,15 +14,23 @@ export interface Chosen {
   headers: Record<string, string>;
 }
 
+/** The headers of each case, made once (the hot path spreads them into every answer). */
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const HEADERS: Record<Coding, Record<string, string>> = {
+  identity: { vary: 'Accept-Encoding' },
+  gzip: { vary: 'Accept-Encoding', 'content-encoding': 'gzip' },
+  br: { vary: 'Accept-Encoding', 'content-encoding': 'br' },
+};
+
 export function chooseRepresentation(build: LoadedBuild, file: ServedFile, day: string, req: IncomingMessage, vary: string[] = []): Chosen {
   const available = build.codings(file);
-  const coding = negotiateCoding(req.headers['accept-encoding'], available);
-  const headers: Record<string, string> = {};
+  const coding = available.length ? negotiateCoding(req.headers['accept-encoding'], available) : 'identity';
+  const etag = build.etagOf(file, day, coding);
   // a file with variants varies by Accept-Encoding whichever coding this answer has (caches must key on it)
-  const varyOn = available.length ? [...vary, 'Accept-Encoding'] : vary;
-  if (varyOn.length) headers.vary = varyOn.join(', ');
+  if (!vary.length) return { coding, etag, headers: available.length ? HEADERS[coding] : NO_HEADERS };
+  const headers: Record<string, string> = { vary: [...vary, ...(available.length ? ['Accept-Encoding'] : [])].join(', ') };
   if (coding !== 'identity') headers['content-encoding'] = coding;
-  return { coding, etag: build.etagOf(file, day, coding), headers };
+  return { coding, etag, headers };
 }
 
 /**
