@@ -60,7 +60,7 @@ describe('the open data API index (/data/api/v1/)', () => {
     const r = await request(url, '/data/api/v1/', { headers: HTML });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(r.headers.vary).toBe('Accept');
+    expect(r.headers.vary).toBe('Accept, Accept-Encoding'); // HTML or JSON, each compressed or not
     expect(r.headers['access-control-allow-origin']).toBe('*');
     expect(r.headers['cache-control']).toBe('public, max-age=3600');
     expect(r.headers['ratelimit-policy']).toBeUndefined();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useGoldenDir } from '../helpers/golden-build.ts';
 import { closeAfterAll } from '../helpers/server.ts';
+import { waitFor } from '../helpers/http.ts';
 import { spawnServe, type ServeProcess } from './serve-process.ts';
 
 const golden = useGoldenDir('serve-under-load');
@@ -89,7 +90,8 @@ async function traffic(url: string, capMs: number): Promise<{ statuses: Map<numb
 it('loads its build while hundreds of connections keep sending requests', async () => {
   const idle = await start('idle');
   await idle.ready;
-  const idleMs = loadMs(idle)!;
+  // stdout's "listening on" and stderr's "build loaded" line are two pipes: either may be read first
+  const idleMs = await waitFor('the "build loaded" log line', () => loadMs(idle), 10_000);
   expect(idleMs).toBeGreaterThan(0);
   await idle.stop();
 
