@@ -101,6 +101,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
     .addOption(option('onPublish'))
     .option('--force', 'publish even when the sanity diff against the current build fails')
     .option('--no-fsync', 'do not flush each file to disk (faster; for throwaway builds)')
+    .option('--no-precompress', 'do not write the gzip and brotli variants of the public files (faster; the server then sends them uncompressed)')
     .option('--allow-empty', 'publish a first build even when the reports DB has no approved reports')
     .option('--allow-synthetic-over-real', 'publish synthetic demo data over a current build of real reports (refused otherwise, even with --force)')
     .option('--allow-real-over-synthetic', 'publish real reports over a current build of synthetic demo data (refused otherwise, even with --force)')
@@ -123,7 +124,7 @@ export function registerBuildCommands(program: Command, io: CliIo): void {
           const r = runBuild({
             ...DEFAULT_BUILD_OPTIONS,
             db: s.db, out: s.out, baseUrl: s.baseUrl, publisher: s.publisher, buildDate: s.buildDate, keep: s.keep, headlineYears: s.headlineYears,
-            force: Boolean(opts.force), durable: opts.fsync !== false,
+            force: Boolean(opts.force), durable: opts.fsync !== false, precompress: opts.precompress !== false,
             thresholds: { ...DEFAULT_BUILD_OPTIONS.thresholds, maxCountDrop: s.maxCountDrop, maxMedianShift: s.maxMedianShift },
             keyed: { winsorLower: s.winsorLower, winsorUpper: s.winsorUpper },
             now: () => io.now(),
