@@ -21,7 +21,7 @@ let fullMs = 0;
 // test does not simulate), and the seven builds take half the time
 let run = 0;
 /** Each build has its own base URL, so every file differs from the current build's and the build would publish (an unchanged one is not). */
-const buildArgs = () => [BIN, 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--base-url', `https://kill-${run++}.physpay.example`, '--force', '--no-fsync'];
+const buildArgs = () => [BIN, 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--base-url', `https://kill-${run++}.physpay.example`, '--force', '--no-fsync', '--no-precompress'];
 
 beforeAll(() => {
   work = tmp.path;

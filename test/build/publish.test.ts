@@ -214,7 +214,7 @@ describe('sanity diff, retention, rollback', () => {
   it('the CLI prints one summary line when not on a TTY and fails clearly on a missing DB', async () => {
     const io = captureIo();
     const out = fresh('cli');
-    const code = await main(['node', 'physpay', 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--no-fsync'], io);
+    const code = await main(['node', 'physpay', 'build', '--db', db, '--out', out, '--build-date', '2026-11-16', '--no-fsync', '--no-precompress'], io);
     expect(code).toBe(0);
     expect(io.lines).toHaveLength(1);
     expect(io.lines[0]).toMatch(/^built \S+: [\d,]+ reports used of 1,\d{3} approved, \d,\d{3} files written, [\d.]+ MB, [\d.]+ s \(SYNTHETIC demo data\); published as current$/);
@@ -235,7 +235,7 @@ describe('publishing policy: no-change builds, pins, --json (through the CLI)', 
     return { code, out: io.lines, err: io.errors };
   }
   const build = (...extra: string[]) =>
-    cli('build', '--db', db, '--out', out(), '--base-url', 'https://physpay.example', '--no-fsync', ...(extra.includes('--build-date') ? [] : ['--build-date', '2026-11-16']), ...extra);
+    cli('build', '--db', db, '--out', out(), '--base-url', 'https://physpay.example', '--no-fsync', '--no-precompress', ...(extra.includes('--build-date') ? [] : ['--build-date', '2026-11-16']), ...extra);
   const ids = () => listBuilds(out()).map((b) => b.id);
   const noStaging = () => expect(listFiles(join(out(), 'builds')).some((p) => p.includes('.staging'))).toBe(false);
   let first = '';

@@ -23,11 +23,11 @@ describe('the sanity-diff refusal', () => {
     const later = (h: number) => new Date(FIXED_NOW.getTime() + h * 3_600_000);
     const imported = await runCliText(['import', 'reports', '--db', db, csv], { now: later(1) });
     expect(imported.code, imported.err).toBe(0);
-    const built = await runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync', '--force'], { now: later(2) });
+    const built = await runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync', '--no-precompress', '--force'], { now: later(2) });
     expect(built.code, built.err).toBe(0);
     const undone = await runCliText(['import', 'undo', '1', '--db', db, '--yes'], { now: later(3) });
     expect(undone.code, undone.err).toBe(0);
-    const refused = await runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync'], { now: later(4) });
+    const refused = await runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync', '--no-precompress'], { now: later(4) });
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/differs too much/);
     expect(refused.err).toMatch(/likely cause: batch 1 \(night\.csv, 1,000 reports\) was undone at 2026-11-16T06:00:00\.000Z, after that build was made \(physpay import list\)/);

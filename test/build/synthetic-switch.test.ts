@@ -26,7 +26,7 @@ let minutes = 0;
 /** each run a minute later than the last (build ids and staging folders carry the time) */
 const clock = () => new Date(FIXED_NOW.getTime() + ++minutes * 60_000);
 const build = (db: string, ...extra: string[]) =>
-  runCliText(['build', '--db', db, '--out', golden.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', ...extra], { now: clock });
+  runCliText(['build', '--db', db, '--out', golden.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress', ...extra], { now: clock });
 const buildJson = (id: string) => JSON.parse(readFileSync(join(golden.dist, 'builds', id, 'build.json'), 'utf8')) as { synthetic: boolean; forced: boolean };
 const builds = () => readdirSync(join(golden.dist, 'builds')).sort();
 

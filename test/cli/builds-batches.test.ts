@@ -34,7 +34,7 @@ describe('builds list and rollback after a bad night', () => {
   it('names the batches each build holds and added; rollback says what the target holds; --json everywhere', async () => {
     const { db, dist } = goldenBuildIn(tmp.path); // the demo build: no import batch
     const at = (h: number) => ({ now: new Date(FIXED_NOW.getTime() + h * 3_600_000) });
-    const build = (h: number) => runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync', '--force'], at(h));
+    const build = (h: number) => runCliText(['build', '--db', db, '--out', dist, '--base-url', 'https://physpay.example', '--no-fsync', '--no-precompress', '--force'], at(h));
     expect((await runCliText(['import', 'reports', '--db', db, night('good.csv', 450_000, 20)], at(1))).code).toBe(0);
     expect((await build(2)).code).toBe(0);
     expect((await runCliText(['import', 'reports', '--db', db, night('bad.csv', 300_000, 40)], at(25))).code).toBe(0);

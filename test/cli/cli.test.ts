@@ -127,13 +127,13 @@ describe('physpay init and stats', () => {
     const demo = join(dir, 'demo.db');
     const out = join(dir, 'dist');
     expect((await run('demo', '--db', demo, '--reports', '400', '--seed', '3')).code).toBe(0);
-    const first = await run('build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-16', '--no-fsync');
+    const first = await run('build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress');
     expect(first.code).toBe(0);
     const firstId = /^built (\S+):/.exec(first.out[0]!)![1]!;
     expect((await run('import', 'reports', '--db', demo, reportsCsv([GOOD_ROW.replace(/,$/, ',approved')]))).code).toBe(0);
     // the next night (a build id starts with the build's time)
     const second = { out: [] as string[], err: [] as string[], code: 0 };
-    second.code = await main(['node', 'physpay', 'build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-17', '--no-fsync'], {
+    second.code = await main(['node', 'physpay', 'build', '--db', demo, '--out', out, '--keep', '1', '--build-date', '2026-11-17', '--no-fsync', '--no-precompress'], {
       out: (l) => second.out.push(...l.split('\n')), err: (l) => second.err.push(...l.split('\n')), now: () => new Date(NOW.getTime() + 86_400_000), isTty: false,
     });
     expect(second.code, second.err.join('\n')).toBe(0);

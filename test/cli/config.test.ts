@@ -162,7 +162,7 @@ describe('physpay build: an empty first build', () => {
     const db = join(dir, 'reports.db');
     expect((await run('init', '--db', db)).code).toBe(0);
     const out = join(dir, 'dist');
-    const r = await run('build', '--db', db, '--out', out, '--no-fsync');
+    const r = await run('build', '--db', db, '--out', out, '--no-fsync', '--no-precompress');
     expect(r.code).toBe(1);
     expect(r.out).toEqual([]);
     expect(r.err).toHaveLength(1);
@@ -170,12 +170,12 @@ describe('physpay build: an empty first build', () => {
     expect(existsSync(join(out, 'current'))).toBe(false);
     expect(existsSync(join(out, 'builds')) ? readdirSync(join(out, 'builds')) : []).toEqual([]);
 
-    const json = await run('build', '--db', db, '--out', out, '--no-fsync', '--json');
+    const json = await run('build', '--db', db, '--out', out, '--no-fsync', '--no-precompress', '--json');
     expect(json.code).toBe(1);
     expect(json.out).toHaveLength(1);
     expect(JSON.parse(json.out[0]!)).toMatchObject({ status: 'refused', build_id: null, current: null, error: expect.stringMatching(/--allow-empty/) });
 
-    const allowed = await run('build', '--db', db, '--out', out, '--no-fsync', '--allow-empty', '--json');
+    const allowed = await run('build', '--db', db, '--out', out, '--no-fsync', '--no-precompress', '--allow-empty', '--json');
     expect(allowed.err).toEqual([]);
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.out[0]!)).toMatchObject({ status: 'published', reports_used: 0 });

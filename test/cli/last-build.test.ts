@@ -14,7 +14,7 @@ import { currentBuildId } from '../../build/emit/store.ts';
 
 const g = useGoldenDir('cli-last-build');
 const later = (h: number) => new Date(FIXED_NOW.getTime() + h * 3_600_000);
-const base = () => ['--out', g.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync'];
+const base = () => ['--out', g.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress'];
 const last = () => LastBuild.parse(JSON.parse(readFileSync(join(g.dist, 'last-build.json'), 'utf8')));
 
 describe('last-build.json', () => {
@@ -33,7 +33,7 @@ describe('last-build.json', () => {
     expect(last()).toMatchObject({ outcome: 'refused', build_id: null, exit_code: 1, started_at: later(2).toISOString() });
     expect(last().message).toMatch(/^the new build differs too much from /);
 
-    const url = await runCli(['build', '--db', other, '--out', g.dist, '--no-fsync'], { now: later(3) }); // the default base URL over another
+    const url = await runCli(['build', '--db', other, '--out', g.dist, '--no-fsync', '--no-precompress'], { now: later(3) }); // the default base URL over another
     expect(url.code).toBe(2);
     expect(last()).toMatchObject({ outcome: 'refused', build_id: null, exit_code: 2 });
     expect(last().message).toMatch(/^refusing to build: the current build .* was published with base URL https:\/\/physpay\.example/);

@@ -19,7 +19,7 @@ let dir: string;
 let db: string;
 let db2: string;
 let out: string;
-const base = () => ['--out', out, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync'];
+const base = () => ['--out', out, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress'];
 
 beforeAll(() => {
   dir = tmp.path;

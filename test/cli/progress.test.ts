@@ -17,7 +17,7 @@ const plain = (lines: string[]) => lines.filter((l) => !PROGRESS.test(l));
 
 describe('build --progress', () => {
   const g = useGoldenDir('cli-progress');
-  const args = () => ['build', '--db', g.db, '--out', g.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync'];
+  const args = () => ['build', '--db', g.db, '--out', g.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress'];
 
   it('writes a line per step and the elapsed time to stderr; nothing without the flag', async () => {
     const quiet = await runCli(args(), { now: FIXED_NOW });
@@ -40,7 +40,7 @@ describe('build --progress', () => {
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(1);
     expect(JSON.parse(r.out[0]!)).toMatchObject({ status: 'unchanged' });
-    const refused = await runCli(['build', '--db', g.db, '--out', g.dist, '--no-fsync', '--progress'], { now: FIXED_NOW }); // default base URL over another: refused
+    const refused = await runCli(['build', '--db', g.db, '--out', g.dist, '--no-fsync', '--no-precompress', '--progress'], { now: FIXED_NOW }); // default base URL over another: refused
     expect(refused.code).toBe(2);
     expect(refused.err.filter((l) => PROGRESS.test(l))).toEqual([expect.stringMatching(/^physpay: build: stopped after \d+\.\d s$/)]);
   }, 120_000);

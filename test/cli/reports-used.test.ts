@@ -28,7 +28,7 @@ beforeAll(async () => {
   db = join(tmp.path, 'reports.db');
   out = join(tmp.path, 'dist');
   expect((await runCli(['demo', '--db', db, '--reports', '400', '--as-of', '2026-11-15'], { now: NOW })).code).toBe(0);
-  const r = await runCli(['build', '--db', db, '--out', out, '--no-fsync', '--build-date', '2026-11-16', '--json'], { now: NOW });
+  const r = await runCli(['build', '--db', db, '--out', out, '--no-fsync', '--no-precompress', '--build-date', '2026-11-16', '--json'], { now: NOW });
   expect(r.code, r.err.join('\n')).toBe(0);
   built = JSON.parse(r.out[0]!) as Record<string, unknown>;
   line = built.message as string;

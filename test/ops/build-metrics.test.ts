@@ -44,7 +44,7 @@ describe('/metrics: the last build and the intake queue', () => {
   it('shows the outcome of each build as it is recorded, and the submissions waiting', async () => {
     const server = stopLater(await startTestServer(f.dist, f.serviceDb));
     const later = new Date(FIXED_NOW.getTime() + 3_600_000);
-    const built = await runCli(['build', '--db', f.db, '--out', f.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync'], { now: later });
+    const built = await runCli(['build', '--db', f.db, '--out', f.dist, '--base-url', 'https://physpay.example', '--build-date', '2026-11-16', '--no-fsync', '--no-precompress'], { now: later });
     expect(built.code, built.err.join('\n')).toBe(0);
     let { samples } = await scrape(server.url);
     expect(outcomes(samples)).toEqual({ published: 0, unchanged: 1, pinned: 0, refused: 0, failed: 0 });

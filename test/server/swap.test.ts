@@ -37,7 +37,7 @@ let serve: ServeProcess;
 
 /** Publish a build with `physpay build` in its own process; returns the new build id. */
 async function publish(baseUrl: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [BIN, 'build', '--db', db, '--out', dist, '--base-url', baseUrl, '--build-date', '2026-11-16', '--no-fsync', '--keep', '10'], { env: { ...process.env, NO_COLOR: '1' } });
+  const { stdout } = await run(process.execPath, [BIN, 'build', '--db', db, '--out', dist, '--base-url', baseUrl, '--build-date', '2026-11-16', '--no-fsync', '--no-precompress', '--keep', '10'], { env: { ...process.env, NO_COLOR: '1' } });
   const m = /^built (\S+):/m.exec(stdout);
   if (!m) throw new Error(`unexpected build output: ${stdout}`);
   return m[1]!;
