@@ -114,13 +114,17 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
     out.set(pageFile(pagePaths.specialty(slug)), renderSpecialtyPage(site, { feed, wrvu: w, states: cells }));
     for (const c of cells) out.set(pageFile(pagePaths.specialtyState(slug, c.state.slug)), renderSpecialtyStatePage(site, c));
   }
+  const levels = feeds.filter((f) => f.kind === 'residencyLevel').map((f) => f.doc as ResidencyLevelFeed);
+  const levelPages = renderResidencyLevelPages(site, institutions, levels);
   for (const f of stateFeeds) {
     const cells = [...(cellsByState.get(f.state.slug) ?? [])].sort((a, b) => byName(a.specialty.name, b.specialty.name));
-    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug)));
+    // the state's hospitals at every PGY level, when their scales go past PGY-1
+    const levelsPath = pagePaths.residencyLevelsState(f.state.slug);
+    const levelsUrl = levelPages.has(levelsPath) ? `${o.baseUrl}${levelsPath}` : undefined;
+    out.set(pageFile(pagePaths.state(f.state.slug)), renderStatePage(site, f, cells, residencyByState.get(f.state.slug), levelsUrl));
   }
   for (const f of institutionFeeds) out.set(pageFile(pagePaths.institution(f.institution.slug)), renderInstitutionPage(site, f));
-  const levels = feeds.filter((f) => f.kind === 'residencyLevel').map((f) => f.doc as ResidencyLevelFeed);
-  for (const [path, html] of renderResidencyLevelPages(site, institutions, levels)) out.set(pageFile(path), html);
+  for (const [path, html] of levelPages) out.set(pageFile(path), html);
   return out;
 }
 

@@ -14,7 +14,7 @@ import { citeBlock, figure, link, metaLine, page, selfReportedCaveat, table, typ
 import { cellRows } from './specialty.ts';
 
 /** The state's teaching hospitals (residency/states/{state}.json, whose citation_url is this page). */
-function residencySection(site: SiteContext, r: StateInstitutionsFeed | undefined, st: string): string {
+function residencySection(site: SiteContext, r: StateInstitutionsFeed | undefined, st: string, levelsUrl?: string): string {
   if (!r) return '';
   const rows = r.institutions.map((e, k) => `<tr>${fig(`institutions[${k}].state_rank`, e.state_rank, 'rank', { tag: 'td', className: 'num' })}<th scope="row">${link(site, e.citation_url, e.institution.name)}</th><td>${esc(e.academic_year)}</td>`
     + fig(`institutions[${k}].pgy1_salary`, e.pgy1_salary, 'usd', { tag: 'td', className: 'num' })
@@ -25,7 +25,8 @@ function residencySection(site: SiteContext, r: StateInstitutionsFeed | undefine
 <p>Published PGY-1 pay scales, newest academic year first; within a year, ranked by PGY-1 pay adjusted for the state's cost of living. These are scales the hospitals publish, not self-reported salaries.</p>
 ${metaLine(r, null)}
 ${table(`Teaching hospitals in ${st}: PGY-1 pay`, ['Rank in state', 'Teaching hospital', 'Academic year', 'PGY-1 salary', 'Adjusted for cost of living'], rows, { numericFrom: 3 })}
-${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list for ${st}` })}
+${levelsUrl ? `<p>${link(site, levelsUrl, `Pay at every postgraduate year (PGY-1 and up) at these hospitals`)}</p>
+` : ''}${citeBlock(site, r, 'residency-attr', { heading: `Cite the resident pay list for ${st}` })}
 </section>`;
 }
 
@@ -40,7 +41,7 @@ function noTopText(st: string, withData: number): string {
     : `<p id="no-ranking">No specialty has published figures in ${esc(st)} yet (each needs at least ${FLOORS.specialtyInState} reports; ${RANKING_MIN_N} to be ranked here). Specialties with published figures in ${esc(st)}: ${count}.</p>`;
 }
 
-export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed): string {
+export function renderStatePage(site: SiteContext, f: StateFeed, cells: SpecialtyStateFeed[], residency?: StateInstitutionsFeed, levelsUrl?: string): string {
   const st = f.state.name;
   const floor = FLOORS.state;
   const top = f.top_specialties;
@@ -88,7 +89,7 @@ ${top.length ? `<p>Specialties with published figures in ${esc(st)}: ${fig('spec
 ${stateContributeLine(site, f.state)}
 <h2>Every specialty in ${esc(st)}</h2>
 ${table(`Median total compensation of each specialty in ${st}`, ['Specialty', 'Reports (n)', 'Median', 'vs US median'], cellRows(site, cells, (c) => c.specialty.name))}
-${residencySection(site, residency, st)}
+${residencySection(site, residency, st, levelsUrl)}
 ${citeBlock(site, f, 'attr')}
 </article>`;
   return page(site, {

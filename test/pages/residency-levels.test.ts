@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { InstitutionsFeed, ResidencyLevelFeed } from '../../build/contract/open-feeds.ts';
 import { levelNav, renderResidencyLevelPage, renderResidencyLevelPages } from '../../build/pages/residency-levels.ts';
 import type { SiteContext } from '../../build/pages/layout.ts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useGoldenDir } from '../helpers/golden-build.ts';
 
 const base = 'https://physpay.example';
 const site: SiteContext = {
@@ -81,5 +84,21 @@ describe('PGY level pages', () => {
     expect(t).toContain('<link rel="canonical" href="https://physpay.example/residency/levels/texas">');
     const nav = /<nav class="levels" aria-label="Postgraduate year">(.*?)<\/nav>/.exec(t)![1]!;
     expect([...nav.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(['/residency', '/residency/pgy/2', '/residency/pgy/3', '/residency/pgy/4']);
+  });
+});
+
+describe('from the state page', () => {
+  const golden = useGoldenDir('levels-link');
+
+  it('a state\'s page links its hospitals\' every-level page, and the link resolves to a page of the build', () => {
+    const pub = join(golden.buildDir, 'public');
+    const state = readFileSync(join(pub, 'states/texas.html'), 'utf8');
+    expect(state).toContain('<a href="/residency/levels/texas">Pay at every postgraduate year (PGY-1 and up) at these hospitals</a>');
+    expect(existsSync(join(pub, 'residency/levels/texas.html'))).toBe(true);
+    // every such link on every state page names a page the build has
+    for (const f of readdirSync(join(pub, 'states'))) {
+      const m = /href="(\/residency\/levels\/[a-z-]+)"/.exec(readFileSync(join(pub, 'states', f), 'utf8'));
+      if (m) expect(existsSync(join(pub, `${m[1]}.html`)), f).toBe(true);
+    }
   });
 });
