@@ -33,6 +33,8 @@ export interface SearchIndexInput {
   cells: ReadonlyMap<string, readonly string[]>;
   /** state slugs whose page lists teaching hospitals */
   residencyStates: ReadonlySet<string>;
+  /** the highest PGY level with a page of its own (/residency/pgy/{n}, and /residency/levels/{state}); 1 when none */
+  maxPgy?: number;
 }
 
 /** The states with a specialty-in-state page, as codes run together, or "-" and the states without one when that is shorter. */
@@ -61,7 +63,8 @@ export function searchIndex(baseUrl: string, sp: SpecialtiesFeed, st: StatesFeed
     name: e.institution.name, kind: 'Teaching hospital', url: href(e.citation_url, baseUrl),
     aliases: [`${e.institution.city} ${e.institution.state.code}`, e.institution.state.name].map(normalizeName), related: [], extra: '',
   }));
-  const residency: SearchEntry = { name: 'Resident pay at teaching hospitals', kind: 'Residency', url: pagePaths.institutionsIndex(), aliases: [...RESIDENCY_TERMS], related: [], extra: '' };
+  // extra: the highest PGY level with pages (PGY-2 and up), when there is one
+  const residency: SearchEntry = { name: 'Resident pay at teaching hospitals', kind: 'Residency', url: pagePaths.institutionsIndex(), aliases: [...RESIDENCY_TERMS], related: [], extra: (o.maxPgy ?? 1) > 1 ? String(o.maxPgy) : '' };
   // One entry per URL (a hospital lists one scale per academic year).
   const seen = new Set<string>();
   return [...specialties.sort(byName), ...states.sort(byName), ...hospitals.sort(byName), residency].filter((e) => !seen.has(e.url) && seen.add(e.url));

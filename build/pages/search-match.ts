@@ -10,7 +10,8 @@
  * A query is normalised (lower case, no accents, "&" -> "and", punctuation -> space, "pgy 2" -> "pgy2"),
  * then tried as, best first:
  *  - residency words ("resident", "PGY-2") with a state -> that state's teaching hospitals; alone -> /residency;
- *    with a hospital's name -> the hospital;
+ *    with a hospital's name -> the hospital; a level past PGY-1 that has pages ("PGY-3") alone -> its page
+ *    (/residency/pgy/3), with a state -> the state's hospitals at every level (/residency/levels/{state});
  *  - a specialty and a state (name or code, before or after) -> the specialty-in-state page when published,
  *    else the specialty and the state;
  *  - every word starting a word of an entry's name or aliases (an exact name or alias first, then a name
@@ -42,15 +43,16 @@ if(!ws.length||!index)return{matches:[],suggestions:[]};
 function add(h,sc){if(seen[h[2]]===undefined){seen[h[2]]=hits.length;hits.push({h:[h[0],h[1],h[2]],s:sc,k:hits.length})}else if(hits[seen[h[2]]].s<sc)hits[seen[h[2]]].s=sc}
 function kind(t){var o=[];for(var i=0;i<index.length;i++)if(index[i][1]===t)o.push(index[i]);return o}
 var specs=kind('Specialty'),states=kind('State'),res=kind('Residency')[0];
-var resWords=res?res[3].split('|'):[],rest=[],isRes=false;
-for(k=0;k<ws.length;k++){if(resWords.indexOf(ws[k])>=0||/^pgy\d$/.test(ws[k]))isRes=true;else rest.push(ws[k])}
+var resWords=res?res[3].split('|'):[],rest=[],isRes=false,pgy=0;
+for(k=0;k<ws.length;k++){if(resWords.indexOf(ws[k])>=0||/^pgy\d$/.test(ws[k])){isRes=true;if(/^pgy\d$/.test(ws[k]))pgy=+ws[k].charAt(3)}else rest.push(ws[k])}
+if(res&&(pgy<2||pgy>+(res[5]||1)))pgy=0
 function stateSplit(list){var out=[];for(var i=0;i<states.length;i++){var st=states[i],nw=norm(st[0]).split(' '),n=nw.length,code=st[3];
 var at=function(from){var j;if(from<0||from+n>list.length)return false;for(j=0;j<n;j++)if(list[from+j]!==nw[j])return false;return true};
 if(at(0))out.push({st:st,rest:list.slice(n),full:1});else if(at(list.length-n))out.push({st:st,rest:list.slice(0,list.length-n),full:1});
 else if(list[0]===code)out.push({st:st,rest:list.slice(1)});else if(list[list.length-1]===code)out.push({st:st,rest:list.slice(0,-1)})}return out}
 function slug(u){return u.slice(u.lastIndexOf('/')+1)}
-if(isRes&&res){if(!rest.length)add(res,6);
-var sp=stateSplit(rest);for(k=0;k<sp.length;k++)if(!sp[k].rest.length){e=sp[k].st;add(e[5]==='r'?['Teaching hospitals in '+e[0],'Residency',e[2]+'#residency']:res,6)}
+if(isRes&&res){if(!rest.length){if(pgy)add(['PGY-'+pgy+' resident salaries by teaching hospital','Residency',res[2]+'/pgy/'+pgy],6.5);add(res,6)}
+var sp=stateSplit(rest);for(k=0;k<sp.length;k++)if(!sp[k].rest.length){e=sp[k].st;if(pgy&&e[5]==='r')add(['Teaching hospitals in '+e[0]+' at every PGY level','Residency',res[2]+'/levels/'+slug(e[2])],6.5);add(e[5]==='r'?['Teaching hospitals in '+e[0],'Residency',e[2]+'#residency']:res,6)}
 for(k=0;k<index.length;k++){e=index[k];if(e[1]==='Teaching hospital'&&(s=score(e,rest)))add(e,4+s/4)}add(res,4)}
 var split=stateSplit(ws);for(k=0;k<split.length;k++){var c=split[k];if(!c.rest.length)continue;
 for(var i=0;i<specs.length;i++){var sc=score(specs[i],c.rest);if(!sc)continue;e=specs[i];var code=c.st[3],cells=e[5]||'',not=cells.charAt(0)==='-',has=false;if(not)cells=cells.slice(1);

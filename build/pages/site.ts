@@ -100,6 +100,7 @@ export function renderSite(feeds: FeedFile[], o: SiteOptions): Map<string, strin
     specialtyAliases: o.specialtyAliases ?? new Map(),
     cells: new Map([...bySpecialty.keys()].map((slug) => [slug, (cellsBySpecialty.get(slug) ?? []).map((c) => c.state.code)])),
     residencyStates: new Set(residencyByState.keys()),
+    maxPgy: Math.max(1, ...feeds.filter((f) => f.kind === 'residencyLevel').map((f) => (f.doc as ResidencyLevelFeed).pgy)),
   })));
   out.set(pageFile('/'), renderHomePage(site, specialties, states, institutions, bySpecialty));
   out.set(pageFile(pagePaths.specialtiesIndex()), renderSpecialtiesIndex(site, specialties));

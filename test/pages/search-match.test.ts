@@ -26,7 +26,7 @@ const inst = { institutions: [hospital('baylor-houston', 'Baylor College of Medi
 // (written as the states without one); nothing else is published per state.
 const cells = new Map([['family-medicine', ['OH']], ['cardiology', ['TX', 'OH']], ['dermatology', STATES.map((s) => s.code).filter((c) => c !== 'NY')]]);
 const entries = searchIndex(BASE, sp, st, inst, {
-  specialtyAliases: new Map(SPECIALTIES.map((s) => [s.slug, s.aliases])), cells, residencyStates: new Set(['texas']),
+  specialtyAliases: new Map(SPECIALTIES.map((s) => [s.slug, s.aliases])), cells, residencyStates: new Set(['texas']), maxPgy: 5,
 });
 const index = JSON.parse(searchIndexJson(entries)) as string[][];
 const find = (q: string) => searchMatch(index, q, 8);
@@ -37,8 +37,15 @@ describe('site search matcher', () => {
     expect(first('peds')).toBe('/salaries/pediatrics');
     expect(first('family medicine ohio')).toBe('/salaries/family-medicine/ohio');
     expect(find('family medicine ohio').matches[0]).toEqual(['Family Medicine in Ohio', 'Specialty in state', '/salaries/family-medicine/ohio']);
-    expect(first('PGY-2')).toBe('/residency');
-    expect(first('pgy2')).toBe('/residency');
+    // a level with a page of its own (up to PGY-5 here) goes to it; PGY-1 and levels past the last to /residency
+    expect(first('PGY-2')).toBe('/residency/pgy/2');
+    expect(first('pgy 3 salary')).toBe('/residency/pgy/3');
+    expect(find('PGY-2').matches.map((m) => m[2])).toContain('/residency');
+    expect(first('PGY-1')).toBe('/residency');
+    expect(first('pgy6')).toBe('/residency');
+    expect(first('PGY-4 Texas')).toBe('/residency/levels/texas');
+    expect(first('texas pgy2')).toBe('/residency/levels/texas');
+    expect(first('PGY-4 Ohio')).toBe('/residency'); // no teaching hospitals listed in Ohio here
     expect(first('resident')).toBe('/residency');
     expect(first('residency')).toBe('/residency');
     expect(first('Residents Texas')).toBe('/states/texas#residency');

@@ -83,7 +83,9 @@ describe.skipIf(!haveBrowser)('search and sortable tables in Chromium', () => {
       expect(await firstOption('family medicine ohio')).toBe('Family Medicine in OhioSpecialty in state');
       expect(await firstOption('cardiology tx')).toBe('Cardiology in TexasSpecialty in state');
       expect(await firstOption('texas cardiology')).toBe('Cardiology in TexasSpecialty in state');
-      for (const query of ['PGY-2', 'resident', 'residency']) expect(await firstOption(query), query).toBe('Resident pay at teaching hospitalsResidency');
+      for (const query of ['PGY-1', 'resident', 'residency']) expect(await firstOption(query), query).toBe('Resident pay at teaching hospitalsResidency');
+      expect(await firstOption('PGY-2')).toBe('PGY-2 resident salaries by teaching hospitalResidency');
+      expect(await firstOption('PGY-3 texas')).toBe('Teaching hospitals in Texas at every PGY levelResidency');
       expect(await firstOption('residents texas')).toBe('Teaching hospitals in TexasResidency');
       expect(await none.isVisible()).toBe(false);
       await page.screenshot({ path: join(OUT, `search-residents-texas-${width}.png`) });
