@@ -143,6 +143,7 @@ describe.skipIf(!haveBrowser)('/account in Chromium', () => {
     expect(await page.locator('#chart svg title').first().textContent()).toMatch(/8 in all; busiest day 2026-12-10 with 5/);
     expect(await page.locator('#history-total').textContent()).toBe('8 requests in the last 90 days (daily quota 500).');
     expect(await page.locator('a', { hasText: 'Manage your card and plan' }).getAttribute('href')).toBe(PORTAL);
+    expect(await page.locator('#get-key').isVisible()).toBe(false); // "No key yet?" is not shown to a key holder
     await page.screenshot({ path: join(shots, 'account-1280.png'), fullPage: true });
 
     // rotate: confirm, the new key shown once, the old key refused at once, the new one kept in this tab

@@ -162,6 +162,7 @@
       if (h.status !== 200) { say(problem(h), true); return; }
       form.hidden = true;
       account.hidden = false; // shown first: the chart is drawn at the width it gets
+      getKey(false); // "No key yet?" is for visitors without one
       showUsage(u.body);
       showHistory(h.body);
       var a = await api('GET', '/me/assistants');
@@ -172,9 +173,15 @@
     }
   }
 
+  function getKey(show) {
+    var section = document.getElementById('get-key');
+    if (section) section.hidden = !show;
+  }
+
   function forget() {
     current = '';
     keep('', false);
+    getKey(true);
     account.hidden = true;
     fresh.hidden = true;
     form.hidden = false;
