@@ -240,7 +240,7 @@ if(d.length)el.setAttribute('aria-describedby',d.join(' '));else el.removeAttrib
 function readOffer(form){var offer={},problems=[];
 OC.fields.forEach(function(k){var el=form.querySelector('[name="'+k+'"]');if(!el)return;var r=parsePay(el.value),L=LIMITS[k],bad=null;
 if(r.state==='empty'){ocMark(form,k,null);return}
-if(r.state==='invalid')bad=L[4]+': enter a number using digits, for example '+(L[3]?'3':'25000')+'.';
+if(r.state==='invalid')bad=L[4]+': enter a number using digits, for example '+(L[3]?'3':'25000, 25,000 or 25k')+'.';
 else if(r.state==='negative')bad=L[4]+' cannot be negative.';
 else if((L[2]?r.x<=L[0]:r.x<L[0])||r.x>L[1])bad=L[4]+' must be '+(L[2]?'more than '+L[0]:'from '+L[0])+' '+(L[2]?'and at most ':'to ')+ocGroup(String(L[1]))+'.';
 else if(L[3]&&!Number.isInteger(r.x))bad=L[4]+' must be a whole number.';

@@ -108,7 +108,7 @@ describe.skipIf(!haveBrowser)(`"Check a whole offer" in Chromium (${CHROMIUM})`,
     const page = await context.newPage();
     await page.goto(`${s.url}/salaries/family-medicine`);
     const cases: [Record<string, string>, string, string | null][] = [
-      [{ base_salary: 'abc' }, 'Base salary: enter a number using digits, for example 25000.', 'base_salary'],
+      [{ base_salary: 'abc' }, 'Base salary: enter a number using digits, for example 25000, 25,000 or 25k.', 'base_salary'],
       [{ base_salary: '-5' }, 'Base salary cannot be negative.', 'base_salary'],
       [{ base_salary: '0' }, 'Base salary must be more than 0 and at most 100,000,000.', 'base_salary'],
       [{ base_salary: '420' }, `Base salary $420 ${annualPayIssue(420)}.`, 'base_salary'],
