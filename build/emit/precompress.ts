@@ -94,14 +94,18 @@ export function gzipWithTokens(bytes: Buffer, token: Buffer | null, level = GZIP
  * that text. Null when the token is not found exactly as often as in the text (never for gzipWithTokens).
  */
 export function splitGzip(gz: Buffer, token: Buffer, tokensInText: number): Buffer[] | null {
-  if (countOf(gz, token) !== tokensInText) return null;
+  return countOf(gz, token) === tokensInText ? splitOn(gz, token) : null;
+}
+
+/** The bytes split around every occurrence of `token` (one part when there is none); views, not copies. */
+export function splitOn(bytes: Buffer, token: Buffer): Buffer[] {
   const parts: Buffer[] = [];
   let from = 0;
-  for (let at = gz.indexOf(token); at >= 0; at = gz.indexOf(token, from)) {
-    parts.push(gz.subarray(from, at));
+  for (let at = bytes.indexOf(token); at >= 0; at = bytes.indexOf(token, from)) {
+    parts.push(bytes.subarray(from, at));
     from = at + token.length;
   }
-  parts.push(gz.subarray(from));
+  parts.push(bytes.subarray(from));
   return parts;
 }
 

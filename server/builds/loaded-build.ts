@@ -12,7 +12,7 @@ import { ReadFilesError, readVerifiedFiles } from './read-files.ts';
 import { manifestEntry, sha256 } from '../../build/contract/validate.ts';
 import { KeyedIndex } from '../../build/contract/keyed-artifacts.ts';
 import { buildResolver, type Resolver } from '../open-data/resolve.ts';
-import { SERVE_BROTLI_QUALITY, brotliAsync, gzipWithTokens, isCompressible, MIN_COMPRESS_BYTES, redateGzip, splitGzip, variantPath, worthKeeping, type ContentCoding } from '../../build/emit/precompress.ts';
+import { SERVE_BROTLI_QUALITY, brotliAsync, gzipWithTokens, splitOn, isCompressible, MIN_COMPRESS_BYTES, redateGzip, splitGzip, variantPath, worthKeeping, type ContentCoding } from '../../build/emit/precompress.ts';
 
 export interface ServedFile {
   /** URL path, e.g. /data/api/v1/specialties/cardiology.json */
@@ -208,17 +208,6 @@ export class LoadedBuild {
   }
 }
 
-/** The bytes split around every occurrence of `token` (one part when there is none). */
-function splitOn(bytes: Buffer, token: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (let at = bytes.indexOf(token); at >= 0; at = bytes.indexOf(token, from)) {
-    parts.push(bytes.subarray(from, at));
-    from = at + token.length;
-  }
-  parts.push(bytes.subarray(from));
-  return parts;
-}
 
 function joinParts(parts: Buffer[], sep: Buffer): Buffer[] {
   const out: Buffer[] = [];
