@@ -1,6 +1,8 @@
 /**
- * The text of an evaluate_offer result: the whole answer in words, so that a model that reads only the text
- * has every figure of it (each with its published range, n and as_of) and the citation lines.
+ * The text of an evaluate_offer result, so that a model that reads only the text has what the result holds:
+ * with `detail: "full"` every figure of the answer (each with its published range, n and as_of) and both
+ * citation lines; by default the summary's figures (offer-summary.ts: each part's band, median and share), the
+ * specialty's citation line, the state figures' feed and date, and what the summary leaves out.
  */
 import { DEFAULT_CONTRACT_YEARS, MISSING_SHARE_PCT, NO_RANGE, type OfferCheck } from '../../build/contract/offer-check.ts';
 import { FLOORS, FTE_HOURS } from '../../build/compute/stats.ts';
