@@ -124,7 +124,51 @@ describe('evaluate_offer', () => {
     const text = textOf(r);
     expect(text).toContain('The national figures for Medical Genetics are withheld (fewer than 5 reports): no position can be given.');
     expect(text).toContain(doc.attribution);
-    expect(text).toContain('CME allowance $2,000 (USD a year): no published range');
+    expect(text).toContain('CME allowance $2,000 a year: no published range');
+  });
+
+  it('by default a summary: each part\'s band, median and share, the total\'s position and the values, both citations; what it leaves out is named, and page.next gives the full answer', async () => {
+    const args = { specialty: 'family-medicine', state: 'CA', base_salary: 245000, bonus: 20000, call_pay: 12000, signing_bonus: 25000, relocation: 10000, loan_repayment: 40000, cme_allowance: 3000, hours_per_week: 36, wrvus: 5000, wrvu_conversion_rate: 50, compensation_model: 'production', pto_weeks: 5, call_nights_per_month: 4, non_compete_miles: 20, non_compete_years: 2, partnership_track_years: 3 };
+    const r = await callTool(client, 'evaluate_offer', args);
+    expect(r.isError ?? false).toBe(false);
+    const sum = r.structuredContent as Record<string, unknown> & { truncated: boolean; page: { left_out: string[]; next: Record<string, unknown> }; components: Record<string, unknown>[]; state_source: Record<string, unknown> };
+    const text = textOf(r);
+    const fullResult = await callTool(client, 'evaluate_offer', sum.page.next);
+    const full = OfferCheck.parse(fullResult.structuredContent);
+    expect(sum.page.next).toEqual({ ...args, detail: 'full' });
+    expect(full.state_source).not.toBeNull();
+    expect(sum.truncated).toBe(true);
+    // what is kept is the full answer's own
+    for (const k of ['n', 'as_of', 'attribution', 'citation_url', 'license', 'feed_url', 'specialty', 'state_asked', 'scope_used', 'total_compensation', 'fte_total_compensation', 'missing', 'experience_levels'] as const) expect(sum[k], k).toEqual(full[k]);
+    const { method: _m, ...position } = full.position!;
+    expect(sum.position).toEqual(position);
+    const { parts: _p, ...value } = full.value;
+    expect(sum.value).toEqual(value);
+    expect(sum.state_source).toEqual({ feed_url: full.state_source!.feed_url, attribution: full.state_source!.attribution, n: full.state_source!.n, as_of: full.state_source!.as_of });
+    const given = full.components.filter((c) => c.amount !== null);
+    expect(sum.components).toEqual(given.map((c) => ({ component: c.component, label: c.label, amount: c.amount, band: c.band, median: c.median, share_with_pct: c.share_with_pct })));
+    for (const k of ['offer', 'rules', 'basis', 'title', 'release_url']) expect(k in sum, k).toBe(false);
+    // the text: the total's position, each part's band, median and share, the values, both citations
+    const p = full.position!;
+    if (p.percentile !== null) expect(text).toContain(`${ordinal(p.percentile)} percentile (band ${p.band}`);
+    else expect(text).toContain(p.band);
+    for (const v of Object.values(p.percentiles)) if (v !== null) expect(text).toContain(usd(v));
+    for (const c of given.filter((x) => x.amount! > 0)) {
+      expect(text).toContain(`${c.label} ${usd(c.amount!)}`);
+      expect(text).toContain(c.band === 'no published range' ? `${c.label} ${usd(c.amount!)} ${c.unit.replace(/^USD,? /, '')}: no published range` : `${c.band} (median ${usd(c.median!)})`);
+      if (c.share_with_pct !== null) expect(text).toContain(`${c.share_with_pct}% have it`);
+    }
+    for (const v of [full.value.yearly, full.value.one_time, full.value.first_year, full.value.steady_state_yearly]) expect(text).toContain(usd(v));
+    expect(text).toContain(full.attribution);
+    expect(text).toContain(`State figures: PhysPay, ${full.state_source!.feed_url} (data as of ${full.state_source!.as_of}).`);
+    expect(text).toContain('self-reported');
+    // what is left out, the same in text and structuredContent
+    expect(sum.page.left_out.join('; ')).toMatch(/p25, p75.*offer.*value\.parts.*position\.method.*rules.*release_url/);
+    expect(text).toContain(`Truncated: left out here: ${sum.page.left_out.join('; ')}. Everything: the same call with "detail": "full".`);
+    // the full answer: the keyed API's, with its text and both feeds linked
+    expect(textOf(fullResult)).toContain(full.state_source!.attribution);
+    expect((fullResult.content.slice(1) as { uri: string }[]).map((l) => l.uri)).toEqual([full.feed_url, full.state_source!.feed_url]);
+    expect((r.content.slice(1) as { uri: string }[]).map((l) => l.uri)).toEqual([full.feed_url]);
   });
 
   it('tool errors: unknown names with close matches, bad numbers, contradictions, arguments it does not take', async () => {

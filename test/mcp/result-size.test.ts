@@ -84,8 +84,8 @@ const feedOf = <T>(b: LoadedBuild, url: string) => feedDocument<T>(b, new URL(ur
 
 describe('weight', () => {
   // Targets (README, "Weight"): tools/list under 15 kB, every default result (text + structuredContent +
-  // links) under 8 kB; more only when asked (limit, offset, detail: "full"). evaluate_offer is bounded by
-  // the parts of the offer it is given, not yet by 8 kB (README).
+  // links) under 8 kB, evaluate_offer's too (in a state, with every part of an offer); more only when asked
+  // (limit, offset, detail: "full").
   it('tools/list is under 15 kB (2025-11-25, in process); the keyed list is measured', async () => {
     const size = bytes(await client.listTools());
     const keyedServer = createMcpServer({ build, day: DAY, limited: null, keyed: {} as never });
@@ -121,7 +121,7 @@ describe('weight', () => {
     check('evaluate_offer', await callTool(client, 'evaluate_offer', { specialty: 'cardiology', state: 'TX', ...WHOLE_OFFER }));
   });
 
-  it('every default result is under 8 kB (every specialty, state and pair with the first; Texas and every state\'s hospitals); evaluate_offer is measured', async () => {
+  it('every default result is under 8 kB (every specialty, state and pair with the first; Texas and every state\'s hospitals; an offer of 4 parts and of every part, in a state)', async () => {
     const specialties = okResult<SpecialtiesFeed>(await callTool(client, 'list_specialties', { limit: 100 })).doc.specialties.map((s) => s.slug);
     const sizes: Record<string, number> = {};
     const note = (name: string, r: Awaited<ReturnType<typeof callTool>>) => {
@@ -153,9 +153,8 @@ describe('weight', () => {
     }
     console.log(JSON.stringify(sizes));
     expect(sizes['get_resident_pay']).toBeGreaterThan(0);
-    // evaluate_offer: under 8 kB for a national offer of a few parts; an offer in a state carries the state's
-    // figures and citation too, and each part given is checked (README, "Weight": not yet under 8 kB)
-    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(name === 'evaluate_offer (4 parts)' || !name.startsWith('evaluate_offer') ? KB8 : 12_000);
+    expect(Object.keys(sizes).filter((k) => k.startsWith('evaluate_offer'))).toHaveLength(3);
+    for (const [name, size] of Object.entries(sizes)) expect(size, name).toBeLessThan(KB8);
   });
 });
 

@@ -94,7 +94,8 @@ if(s.n!==null)parts.push('Based on '+fmtCount(s.n)+' reports.');return parts.joi
  * The view: a tool result (CallToolResult) in, the HTML of the app's main element out. It reads the
  * structuredContent of get_specialty_pay (a specialty document, national or in a state), of
  * evaluate_compensation (a PayEvaluation) and of evaluate_offer (an OfferCheck: the total on the chart, each
- * part in a table against its published range); anything else is said in words.
+ * part in a table against its published range: its quartiles, or its median alone in the default summary);
+ * anything else is said in words.
  */
 const VIEW_JS = String.raw`function isNum(v){return typeof v==='number'&&isFinite(v)}
 function numOrNull(v){return isNum(v)?v:null}
@@ -130,8 +131,9 @@ return '<details><summary>The figures as a table</summary><table><caption>'+esc(
 function isOffer(sc){return !!sc&&typeof sc==='object'&&isNum(sc.total_compensation)&&Array.isArray(sc.components)&&!!sc.value&&typeof sc.value==='object'&&!!sc.terms&&!!sc.productivity}
 function moneySpan(field,v){return v===null?'<span'+attrs({'class':'withheld','data-field':field,'data-value':'null'})+'>withheld</span>':'<span'+attrs({'data-field':field,'data-value':v})+'>'+esc(amount(v))+'</span>'}
 function bandWord(b){return b===null?'':b==='no published range'?'no published range':bandText(b)}
-function quartileCell(prefix,q,fmt){if(q.p25===null||q.median===null||q.p75===null)return '<span class="withheld">withheld (fewer than '+NATIONAL_FLOOR+' reports have it)</span>';
-return ['P25','median','P75'].map(function(k,i){var key=['p25','median','p75'][i];return '<span class="q">'+k+' '+(fmt?moneySpan(prefix+key,q[key]):esc(String(q[key])))+'</span>'}).join('')}
+function quartileCell(prefix,q,fmt){var keys=q.p25===undefined||q.p75===undefined?['median']:['p25','median','p75'];
+if(keys.some(function(k){return q[k]===null}))return '<span class="withheld">withheld (fewer than '+NATIONAL_FLOOR+' reports have it)</span>';
+return keys.map(function(key){return '<span class="q">'+(key==='median'?'median':key.toUpperCase())+' '+(fmt?moneySpan(prefix+key,q[key]):esc(String(q[key])))+'</span>'}).join('')}
 function offerRows(sc){var rows=[];
 sc.components.forEach(function(c,k){if(!c||!isNum(c.amount)||c.amount<=0)return;
 rows.push('<tr><th scope="row">'+esc(str(c.label))+'</th><td class="num">'+moneySpan('components.'+k+'.amount',c.amount)+'<span'+attrs({'class':'band','data-band':str(c.band)})+'>'+esc(bandWord(c.band))+'</span></td><td>'+quartileCell('components.'+k+'.',c,true)+'</td></tr>')});

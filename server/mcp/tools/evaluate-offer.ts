@@ -1,6 +1,7 @@
 /**
  * evaluate_offer: the offer check (build/compute/offer-check.ts) of a whole job offer against the published
- * documents of its specialty (and state), the same answer as the keyed API's /api/v1/offer-check.
+ * documents of its specialty (and state), the same answer as the keyed API's /api/v1/offer-check with
+ * `detail: "full"`; by default its summary (offer-summary.ts), under 8 kB however many parts the offer gives.
  */
 import { z } from 'zod';
 import { evaluateOffer, OfferInputError } from '../../../build/compute/offer-check.ts';
@@ -11,12 +12,14 @@ import { FTE_HOURS } from '../../../build/compute/stats.ts';
 import { MIN_ANNUAL_PAY } from '../../../build/contract/annual-pay.ts';
 import { offerDocuments } from '../../open-data/offer-documents.ts';
 import { resolveEntity, ToolInputError } from '../lookup.ts';
-import { offerText, type OfferAnswer } from '../offer-text.ts';
+import { offerText } from '../offer-text.ts';
+import { offerSummary } from '../offer-summary.ts';
 import { toolArgs } from '../schemas.ts';
 import { defineTool } from '../tool-definition.ts';
 import { feedLinks } from '../resources/links.ts';
 import { PAY_CHART_TOOL_META } from '../apps/index.ts';
 import { specialtyArg, stateArg } from './get-specialty-pay.ts';
+import { detailArg } from '../detail.ts';
 
 /**
  * The tool's short word on each number (tools/list's weight; the keyed API's OpenAPI keeps the long ones):
@@ -36,27 +39,6 @@ const numbers = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
   return [f, f === 'base_salary' ? t : t.optional()];
 })) as { base_salary: z.ZodNumber } & Record<Exclude<OfferNumberField, 'base_salary'>, z.ZodOptional<z.ZodNumber>>;
 
-/**
- * The summary (without `detail: "full"`): the published ranges of the parts the offer does not give are left
- * out (components and terms; `missing` still names what most offers have and this one lacks), so that a
- * small offer's result stays small; everything the offer gives is checked as in the full answer.
- */
-function offerSummary(a: OfferCheck): { answer: OfferAnswer; left_out: string[] } {
-  const left_out: string[] = [];
-  const components = a.components.filter((c) => c.amount !== null);
-  const absent = a.components.filter((c) => c.amount === null).map((c) => c.component);
-  if (absent.length) left_out.push(`components not in the offer (${absent.join(', ')})`);
-  const t = a.terms;
-  const given: Partial<OfferCheck['terms']> = {};
-  if (t.pto_weeks.value !== null) given.pto_weeks = t.pto_weeks;
-  if (t.call_nights_per_month.value !== null) given.call_nights_per_month = t.call_nights_per_month;
-  if (t.non_compete.miles !== null || t.non_compete.years !== null) given.non_compete = t.non_compete;
-  if (t.partnership_track.years !== null) given.partnership_track = t.partnership_track;
-  const notGiven = Object.keys(t).filter((k) => !(k in given));
-  if (notGiven.length) left_out.push(`terms not in the offer (${notGiven.join(', ')})`);
-  return { answer: { ...a, components, terms: given }, left_out };
-}
-
 export const evaluateOfferTool = defineTool({
   name: 'evaluate_offer',
   title: 'Check a whole job offer',
@@ -66,7 +48,7 @@ export const evaluateOfferTool = defineTool({
     state: stateArg,
     ...numbers,
     compensation_model: z.enum(COMPENSATION_MODEL_VALUES).optional().describe('Pay model'),
-    detail: z.enum(['summary', 'full']).optional().describe('"full": also the ranges of parts not in the offer'),
+    detail: detailArg,
   }),
   outputSchema: OfferCheck,
   listed: { keep: ['specialty', 'scope_used', 'total_compensation', 'position', 'components', 'terms', 'value', 'productivity', 'missing', 'state_source', 'truncated'], see: 'the OfferCheck of /api/v1/openapi.json (the answer of /api/v1/offer-check)' },
@@ -85,11 +67,11 @@ export const evaluateOfferTool = defineTool({
       if (err instanceof OfferInputError) throw new ToolInputError(`${err.message}.`);
       throw err;
     }
-    const links = [...feedLinks(build, a), ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])];
-    if (args.detail === 'full') return { text: offerText(a), structured: a, links };
+    // the full answer links the state's feed too; the summary names it in state_source (its weight: README, "Weight")
+    const links = feedLinks(build, a);
+    if (args.detail === 'full') return { text: offerText(a, a), structured: a, links: [...links, ...(a.state_source ? feedLinks(build, a.state_source).slice(0, 1) : [])] };
     const { answer, left_out } = offerSummary(a);
-    if (!left_out.length) return { text: offerText(a), structured: a, links };
     const out = { ...answer, truncated: true as const, page: { left_out, next: { ...args, detail: 'full' } } };
-    return { text: offerText(answer, { left_out }), structured: out, links };
+    return { text: offerText(answer, a, { left_out }), structured: out, links };
   },
 });
