@@ -42,7 +42,7 @@ const numbers = Object.fromEntries(OFFER_NUMBER_FIELDS.map((f) => {
 export const evaluateOfferTool = defineTool({
   name: 'evaluate_offer',
   title: 'Check a whole job offer',
-  description: 'Check a whole physician job offer against its specialty\'s published figures (the state\'s when published, else national, saying which): where the total (base + bonus + call pay; full-time equivalent with hours_per_week) falls among the percentiles; each money component against its published P25/median/P75; weeks off, call nights, non-compete and partnership track; first-year and steady-state value (one-time payments over contract_years); pay per wRVU with wrvus; what most offers include that this one lacks. Pools all experience levels.',
+  description: 'Check a whole physician job offer against its specialty\'s published figures (the state\'s when published, else national, saying which): where the total (base + bonus + call pay; full-time equivalent with hours_per_week) falls among the percentiles; each money component\'s band and published median (P25/P75 with detail "full"); weeks off, call nights, non-compete and partnership track; first-year and steady-state value (one-time payments over contract_years); pay per wRVU with wrvus; what most offers include that this one lacks. Pools all experience levels.',
   inputSchema: toolArgs('evaluate_offer', {
     specialty: specialtyArg,
     state: stateArg,
