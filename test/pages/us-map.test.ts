@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { elements, parseHtml, textOf } from '../../build/pages/parse.ts';
 import { CLASS_COUNT, MAP_COLOURS, classBounds, classOf, usMap, type MapState } from '../../build/pages/us-map.ts';
-import { FIPS_TO_CODE, pathData, stateOutlines } from '../../build/pages/us-map-outline.ts';
+import { FIPS_TO_CODE, MIN_ISLAND_AREA, SIMPLIFY_TOLERANCE, pathData, ringArea, simplifyLine, simplifyTopology, stateOutlines } from '../../build/pages/us-map-outline.ts';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Topology } from 'topojson-specification';
 import { trendGeometry, trendSvg } from '../../build/pages/trend-chart.ts';
 
 const outlines = stateOutlines();
@@ -25,6 +29,55 @@ describe('US map', () => {
     expect(new Set(outlines.map((o) => o.code)).size).toBe(51);
     for (const o of outlines) expect(o.d).toMatch(/^M[-\d.,]+l[-\d. ]+z/);
     for (const o of outlines) expect(o.d).not.toMatch(/\.\d\d/); // one decimal at most
+  });
+
+  it('is light: simplified borders and no specks of islands, 30 kB of path data at most (the atlas: 63 kB)', () => {
+    const total = outlines.reduce((n, o) => n + o.d.length, 0);
+    expect(total).toBeLessThan(30_000);
+    expect(total).toBeGreaterThan(15_000); // still the states' shapes
+    for (const o of outlines) expect(o.d.length, o.code).toBeGreaterThan(40); // every state drawn, DC and Rhode Island too
+  });
+
+  it('simplifies each shared border once: both states keep the very same line (no gaps, no overlaps)', () => {
+    const atlas = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('us-atlas/states-albers-10m.json'), 'utf8')) as Topology;
+    const simple = simplifyTopology(atlas, SIMPLIFY_TOLERANCE);
+    expect(simple.transform).toBeUndefined();
+    expect(simple.arcs).toHaveLength(atlas.arcs.length);
+    const points = (t: Topology) => t.arcs.reduce((n, a) => n + a.length, 0);
+    expect(points(simple)).toBeLessThan(points(atlas) * 0.5);
+    // each arc keeps its ends exactly, so the arcs still meet where they met
+    const decoded = simplifyTopology(atlas, 0);
+    decoded.arcs.forEach((a, i) => {
+      expect(simple.arcs[i]![0]).toEqual(a[0]);
+      expect(simple.arcs[i]!.at(-1)).toEqual(a.at(-1));
+    });
+  });
+
+  it('Douglas-Peucker keeps the ends and leaves no dropped point farther than the tolerance from the line it was dropped for', () => {
+    // the distance to the line through a and b (what Douglas-Peucker bounds), or to a when a = b
+    const dist = (p: number[], a: number[], b: number[]) => {
+      const dx = b[0]! - a[0]!;
+      const dy = b[1]! - a[1]!;
+      const len = Math.sqrt(dx * dx + dy * dy);
+      return len === 0 ? Math.sqrt((p[0]! - a[0]!) ** 2 + (p[1]! - a[1]!) ** 2) : Math.abs(dy * p[0]! - dx * p[1]! + b[0]! * a[1]! - b[1]! * a[0]!) / len;
+    };
+    const pt = fc.tuple(fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }));
+    fc.assert(fc.property(fc.array(pt, { minLength: 2, maxLength: 60 }), fc.double({ min: 0.1, max: 5, noNaN: true }), (raw, tol) => {
+      const line = raw.map(([x, y], i) => [x, y, i]); // the index rides along as a third coordinate
+      const kept = simplifyLine(line, tol);
+      expect(kept[0]).toBe(line[0]);
+      expect(kept.at(-1)).toBe(line.at(-1));
+      for (let k = 0; k + 1 < kept.length; k++) {
+        const a = kept[k]!;
+        const b = kept[k + 1]!;
+        for (let i = a[2]! + 1; i < b[2]!; i++) expect(dist(line[i]!, a, b)).toBeLessThanOrEqual(tol * (1 + 1e-9));
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('drops only islands smaller than the threshold', () => {
+    expect(ringArea([[0, 0], [2, 0], [2, 2], [0, 2]])).toBe(4);
+    expect(MIN_ISLAND_AREA).toBeLessThan(4);
   });
 
   it('writes relative path data in tenths', () => {
